@@ -1,0 +1,73 @@
+import { type ReactNode, useEffect } from "react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Toaster } from "#app/components/ui/toaster.tsx";
+import { pageTitle } from "#app/features/content/meta.ts";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "alternate", type: "application/rss+xml", title: "Blog", href: "/rss.xml" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en-GB">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#12355b" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-surface font-sans text-ink antialiased">
+        <a
+          href="#main"
+          className="sr-only z-200 rounded-md bg-brand px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Skip to main content
+        </a>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  // A marker for tests and monitoring: the page is interactive once React has hydrated it.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  );
+}
+
+/** Last-resort boundary: a route's own boundary (404 page, unknown article) normally answers first. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const heading = notFound ? "404 Page Not Found" : "Something went wrong";
+  if (!notFound && !isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main id="main" className="mx-auto max-w-2xl px-6 py-24 text-center">
+      <title>{pageTitle(heading)}</title>
+      <h1 className="text-3xl font-bold">{heading}</h1>
+      <p className="mt-4 text-ink-muted">
+        {notFound
+          ? "Did you forget to add the page to the router?"
+          : "An unexpected error occurred. Please try again in a moment."}
+      </p>
+      <a className="mt-8 inline-block font-semibold text-brand underline" href="/">
+        Return to Homepage
+      </a>
+    </main>
+  );
+}

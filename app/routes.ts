@@ -1,0 +1,24 @@
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+
+// The one place that lists every URL of the product (SPEC section 2).
+export default [
+  layout("routes/site/layout.tsx", [
+    index("routes/site/home.tsx"),
+    route("problem", "routes/site/problem.tsx"),
+    route("solution", "routes/site/solution.tsx"),
+    route("features", "routes/site/features.tsx"),
+    route("demo", "routes/site/demo.tsx"),
+    route("invest", "routes/site/invest.tsx"),
+    route("investor-deck", "routes/site/investor-deck.tsx"),
+    route("privacy-policy", "routes/site/privacy-policy.tsx"),
+    route("blog", "routes/blog/blog-index.tsx"),
+    route("blog/:slug", "routes/blog/blog-post.tsx"),
+    route("*", "routes/site/not-found.tsx"),
+  ]),
+  // The blog's 'Stay Updated' card links here (SPEC section 2); it is the demo request form.
+  route("demo-request", "routes/site/demo-request-redirect.ts"),
+  route("investor-deck-pdf", "routes/site/investor-deck-pdf.ts"),
+  route("sitemap.xml", "routes/seo/sitemap.ts"),
+  route("robots.txt", "routes/seo/robots.ts"),
+  route("rss.xml", "routes/seo/rss.ts"),
+] satisfies RouteConfig;

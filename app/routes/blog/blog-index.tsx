@@ -1,0 +1,185 @@
+import { Link } from "react-router";
+import { PageHero } from "#app/components/site/page-hero.tsx";
+import { Section } from "#app/components/site/section.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import type { ArticleSummary, PressItem } from "#app/features/content/blog.server.ts";
+import { listArticles, listPressItems } from "#app/features/content/blog.server.ts";
+import { getMeta } from "#app/features/content/meta.ts";
+import { absoluteUrl } from "#app/features/content/public-url.ts";
+import { site } from "#app/features/content/site.ts";
+import type { Route } from "./+types/blog-index";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  getMeta({
+    title: "Blog",
+    description: `Practical articles on construction contract management (JCT and NEC, variations, payment notices, retention) and press coverage of ${site.productName}.`,
+    path: "/blog",
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        "@type": "Blog",
+        name: `${site.productName} Blog`,
+        url: absoluteUrl("/blog"),
+        publisher: { "@type": "Organization", name: site.company.legalName },
+        blogPost: (loaderData?.articles ?? []).map((article) => ({
+          "@type": "BlogPosting",
+          headline: article.title,
+          datePublished: article.date,
+          url: absoluteUrl(`/blog/${article.slug}`),
+        })),
+      },
+    ],
+  });
+
+export function loader() {
+  return { articles: listArticles(), press: listPressItems() };
+}
+
+function Badge({ children, tone = "brand" }: { children: string; tone?: "brand" | "accent" }) {
+  return (
+    <span
+      className={
+        tone === "accent"
+          ? "inline-flex rounded-full bg-accent px-3 py-1 text-xs font-semibold text-ink"
+          : "inline-flex rounded-full bg-brand-soft px-3 py-1 text-xs font-semibold text-brand"
+      }
+    >
+      {children}
+    </span>
+  );
+}
+
+function PressCard({ item }: { item: PressItem }) {
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-xl border border-line bg-white shadow-sm">
+      <div className="flex items-center justify-center bg-surface-muted p-6">
+        <img
+          src={item.image}
+          alt={item.publication}
+          width={320}
+          height={120}
+          loading="lazy"
+          decoding="async"
+          className="h-20 w-auto"
+        />
+      </div>
+      <div className="flex flex-1 flex-col p-6">
+        <div className="flex flex-wrap items-center gap-3 text-sm text-ink-muted">
+          {item.isFeatured ? <Badge tone="accent">Featured</Badge> : null}
+          <span className="font-semibold text-ink">{item.publication}</span>
+          <span aria-hidden="true">·</span>
+          <time dateTime={item.date}>{item.displayDate}</time>
+        </div>
+        <h3 className="mt-4 text-xl leading-7 font-semibold text-brand">{item.title}</h3>
+        <p className="mt-3 flex-1 leading-7 text-ink-muted">{item.excerpt}</p>
+        {item.note ? (
+          <p className="mt-4 inline-flex w-fit rounded-md bg-brand-soft px-3 py-1 text-sm font-semibold text-brand">
+            {item.note}
+          </p>
+        ) : null}
+        <a
+          href={item.externalLink}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="mt-6 inline-flex items-center gap-1 font-semibold text-brand underline-offset-4 hover:underline"
+        >
+          Read in {item.publication}
+          <span className="sr-only"> (opens in a new tab)</span>
+          <span aria-hidden="true">↗</span>
+        </a>
+      </div>
+    </article>
+  );
+}
+
+function ArticleCard({ article }: { article: ArticleSummary }) {
+  return (
+    <article className="relative flex h-full flex-col rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
+      <div>
+        <Badge>{article.category}</Badge>
+      </div>
+      <p className="mt-3 flex flex-wrap items-center gap-x-2 text-sm text-ink-muted">
+        <time dateTime={article.date}>{article.displayDate}</time>
+        <span aria-hidden="true">·</span>
+        <span>{article.readTime} min read</span>
+      </p>
+      <h3 className="mt-3 text-xl leading-7 font-semibold">
+        {/* The title's link covers the whole card, so the card is one target with one accessible name. */}
+        <Link
+          to={`/blog/${article.slug}`}
+          className="text-brand after:absolute after:inset-0 after:rounded-xl hover:underline"
+        >
+          {article.title}
+        </Link>
+      </h3>
+      <p className="mt-3 flex-1 leading-7 text-ink-muted">{article.excerpt}</p>
+      <span aria-hidden="true" className="mt-6 font-semibold text-brand">
+        Read article →
+      </span>
+    </article>
+  );
+}
+
+export default function BlogIndex({ loaderData }: Route.ComponentProps) {
+  const { articles, press } = loaderData;
+  return (
+    <>
+      <PageHero
+        breadcrumb={[{ label: "Home", to: "/" }, { label: "Blog" }]}
+        eyebrow="Blog and press"
+        title="Insights on Construction Contract Management"
+        intro={`Practical guidance on JCT and NEC contracts, variations, payment notices and retention for UK construction businesses, and what the trade press is saying about ${site.productName}.`}
+      />
+
+      <Section id="press" title="Featured Press Coverage">
+        <ul className="grid gap-6 md:grid-cols-2">
+          {press.map((item) => (
+            <li key={item.slug}>
+              <PressCard item={item} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section
+        id="articles"
+        muted
+        title="Latest Articles"
+        intro="Where margin leaks out of construction contracts after signature, and how to keep it."
+      >
+        <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+          {articles.map((article) => (
+            <li key={article.slug}>
+              <ArticleCard article={article} />
+            </li>
+          ))}
+        </ul>
+
+        <aside
+          aria-labelledby="stay-updated"
+          className="mt-12 flex flex-col items-start gap-6 rounded-2xl bg-brand-strong p-8 text-white md:flex-row md:items-center md:justify-between md:p-10"
+        >
+          <div>
+            <h2 id="stay-updated" className="text-2xl font-bold">
+              Stay Updated
+            </h2>
+            <p className="mt-2 max-w-2xl text-slate-200">
+              Request a demo to see {site.productName} on your own contracts, and we will keep you posted on
+              new articles and product releases. Prefer a feed reader?{" "}
+              <a href="/rss.xml" className="font-semibold text-white underline underline-offset-2">
+                Subscribe by RSS
+              </a>
+              .
+            </p>
+          </div>
+          <Button asChild variant="accent" size="lg">
+            {/* NOTE: /demo-request is a redirect-only resource route, so it needs a full document request. */}
+            <Link to="/demo-request" reloadDocument>
+              Request a Demo
+            </Link>
+          </Button>
+        </aside>
+      </Section>
+    </>
+  );
+}

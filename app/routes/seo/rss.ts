@@ -1,0 +1,31 @@
+import { listArticles } from "#app/features/content/blog.server.ts";
+import { absoluteUrl } from "#app/features/content/public-url.ts";
+import { buildRssFeed } from "#app/features/content/rss.ts";
+import { site } from "#app/features/content/site.ts";
+
+// Feed readers poll often; an hour keeps them current after a publish without hammering the server.
+// (The build also prerenders /rss.xml as a static file, which server.ts serves with its own headers.)
+const RSS_CACHE_CONTROL = "public, max-age=3600";
+
+export function loader() {
+  const xml = buildRssFeed({
+    title: `${site.productName} Blog`,
+    link: absoluteUrl("/blog"),
+    description: `Articles from ${site.company.legalName} on contract management for construction businesses: JCT and NEC contracts, variations, payment, notices and retention.`,
+    selfUrl: absoluteUrl("/rss.xml"),
+    language: "en-gb",
+    items: listArticles().map((article) => ({
+      title: article.title,
+      link: absoluteUrl(`/blog/${article.slug}`),
+      date: article.date,
+      description: article.excerpt,
+      category: article.category,
+    })),
+  });
+  return new Response(xml, {
+    headers: {
+      "Content-Type": "application/rss+xml; charset=utf-8",
+      "Cache-Control": RSS_CACHE_CONTROL,
+    },
+  });
+}

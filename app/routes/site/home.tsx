@@ -1,0 +1,190 @@
+import { useEffect } from "react";
+import { Link, useLocation } from "react-router";
+import { AnchorLink } from "#app/components/site/anchor-link.tsx";
+import { Section } from "#app/components/site/section.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { getMeta } from "#app/features/content/meta.ts";
+import { site } from "#app/features/content/site.ts";
+import { stats } from "#app/features/content/stats.ts";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = () =>
+  getMeta({
+    path: "/",
+    description: `${site.productName} consolidates construction contracts and amendments into one current version, explains them in plain English, tracks every date and answers questions in conversation.`,
+  });
+
+const explore = [
+  {
+    to: "/problem",
+    title: "The Problem",
+    text: "Signed contracts disappear into inboxes and shared drives, and value leaks out with them.",
+  },
+  {
+    to: "/solution",
+    title: "Our Approach",
+    text: "Six principles that make the current version of every agreement obvious to everyone who needs it.",
+  },
+  {
+    to: "/features",
+    title: "Features",
+    text: "AI consolidation, plain-language summaries, date tracking, conversational search and more.",
+  },
+] as const;
+
+const highlights = [
+  {
+    title: "One current version",
+    text: "Every variation, side letter and amendment merged into the contract as it stands today.",
+  },
+  {
+    title: "Plain business language",
+    text: "Clauses on payment, retention, liquidated damages and notices explained in words a site manager uses.",
+  },
+  {
+    title: "Dates that never slip",
+    text: "Notice periods, defects liability ends and renewal windows found, tracked and sent as reminders.",
+  },
+  {
+    title: "Ask, don't search",
+    text: "“What is our cap on liability with Hartwell Civils?” answered in seconds, with the clause cited.",
+  },
+] as const;
+
+export default function Home() {
+  const location = useLocation();
+
+  // SPEC section 2: the home page opens at the top, unless the visitor asked for a section (#demo).
+  useEffect(() => {
+    if (!location.hash) window.scrollTo(0, 0);
+  }, [location.hash]);
+
+  return (
+    <>
+      <section className="relative overflow-hidden bg-brand text-white">
+        <div className="mx-auto grid max-w-7xl gap-12 px-4 py-20 sm:px-6 md:py-28 lg:grid-cols-5">
+          <div className="lg:col-span-3">
+            <p className="text-sm font-semibold tracking-wider text-accent uppercase">
+              AI-powered contract management for construction
+            </p>
+            <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+              Turning Contracts Into Strategic Assets
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-100">
+              {site.productName} reads every contract and amendment you have signed, consolidates them into
+              one current version and tells your team, in plain language, what they have agreed to and what is
+              due next.
+            </p>
+            <div className="mt-10 flex flex-wrap gap-4">
+              <Button asChild variant="accent" size="lg">
+                <Link to="/demo">Request a Demo</Link>
+              </Button>
+              <AnchorLink id="problem" className={buttonVariants({ variant: "inverse", size: "lg" })}>
+                Learn More
+              </AnchorLink>
+            </div>
+          </div>
+          <ul className="grid content-center gap-4 lg:col-span-2" aria-label="What changes">
+            {highlights.slice(0, 3).map((item) => (
+              <li key={item.title} className="rounded-lg border border-white/20 bg-white/10 p-5">
+                <p className="font-semibold text-white">{item.title}</p>
+                <p className="mt-1 text-sm leading-6 text-slate-100">{item.text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <Section
+        id="problem"
+        title="Contracts are signed, then forgotten"
+        intro="Once the ink is dry, the agreements that define your margin are scattered across email threads, shared drives and filing cabinets. The numbers are stark."
+      >
+        <dl className="grid gap-6 md:grid-cols-3">
+          {stats.map((stat) => (
+            <div key={stat.value} className="rounded-xl border border-line bg-white p-8 shadow-sm">
+              <dt className="text-base leading-7 text-ink-muted">{stat.label}</dt>
+              <dd className="order-first text-5xl font-bold tracking-tight text-brand">{stat.value}</dd>
+              <dd className="mt-3 text-sm text-ink-muted">{stat.source}</dd>
+            </div>
+          ))}
+        </dl>
+      </Section>
+
+      <Section
+        id="solution"
+        muted
+        title="From filing cabinet to strategic asset"
+        intro={`${site.productName} picks up where signature ends: the post-signature life of a contract, where claims are won or lost and margin is kept or given away.`}
+      >
+        <ul className="grid gap-6 md:grid-cols-3">
+          {explore.map((card) => (
+            <li key={card.to}>
+              <Link
+                to={card.to}
+                className="group block h-full rounded-xl border border-line bg-white p-8 shadow-sm transition-shadow hover:shadow-md"
+              >
+                <h3 className="text-xl font-semibold text-brand">{card.title}</h3>
+                <p className="mt-3 leading-7 text-ink-muted">{card.text}</p>
+                <span className="mt-6 inline-block font-semibold text-brand group-hover:underline">
+                  Read more<span className="sr-only"> about {card.title}</span> →
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section
+        id="features"
+        title="Built for the way construction runs"
+        intro="Main contractors, specialist subcontractors and developers juggle JCT and NEC forms, bespoke amendments and hundreds of supply chain agreements. We built for that reality."
+      >
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {highlights.map((item) => (
+            <li key={item.title} className="rounded-xl bg-brand-soft p-6">
+              <h3 className="font-semibold text-brand">{item.title}</h3>
+              <p className="mt-2 text-sm leading-6 text-ink">{item.text}</p>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-12 flex flex-col items-start gap-6 rounded-2xl bg-brand-strong p-8 text-white md:flex-row md:items-center md:justify-between md:p-10">
+          <div>
+            <p className="text-2xl font-bold">See your own contracts consolidated</p>
+            <p className="mt-2 text-slate-200">
+              A 30-minute walkthrough with a sample of your agreements. No preparation needed.
+            </p>
+          </div>
+          <Button asChild variant="accent" size="lg">
+            <Link to="/demo">Book your demo</Link>
+          </Button>
+        </div>
+      </Section>
+
+      <Section
+        id="demo"
+        muted
+        title="Get Started Today"
+        intro="Tell us a little about your business and the contracts you manage. A member of our team will contact you within one working day to arrange a demonstration."
+      >
+        <div className="rounded-xl border border-line bg-white p-8 shadow-sm">
+          <p className="leading-7">
+            Request your demonstration on the{" "}
+            <Link to="/demo" className="font-semibold text-brand underline">
+              demo request page
+            </Link>
+            , email{" "}
+            <a className="font-semibold text-brand underline" href={`mailto:${site.company.email}`}>
+              {site.company.email}
+            </a>{" "}
+            or call{" "}
+            <a className="font-semibold text-brand underline" href={`tel:${site.company.phone.e164}`}>
+              {site.company.phone.display}
+            </a>
+            .
+          </p>
+        </div>
+      </Section>
+    </>
+  );
+}

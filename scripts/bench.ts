@@ -1,0 +1,537 @@
+// `npm run bench [-- --duration S] [--connections N] [--path /x] [--warmup S]`
+// Load test of the production build: server.ts, then nginx serving the same build/client folder as a
+// reference, each driven identically by autocannon (in this process) with `Accept-Encoding: br, gzip`.
+// Only 127.0.0.1. Every child process is stopped at the end, on error, on Ctrl-C and on a watchdog.
+//
+// nginx runs with `worker_processes 1`: server.ts is one Node process on one core, the machine has two
+// cores and the load generator needs the other one. `auto` (2 workers) would make nginx and autocannon
+// fight for the same cores, which lowers and blurs both figures instead of showing nginx's best.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { runMain } from "./lib/run-main.ts";
+import { type RunningServer, startServer } from "./lib/server-process.ts";
+import { ensureBuild } from "./page-weight.ts";
+
+const root = join(import.meta.dirname, "..");
+const clientDir = join(root, "build", "client");
+// NGINX_PATH overrides where nginx is looked for (an empty or missing path measures server.ts alone).
+const NGINX = (
+  process.env.NGINX_PATH !== undefined ? [process.env.NGINX_PATH] : ["/usr/sbin/nginx", "/usr/bin/nginx"]
+).find((path) => path && existsSync(path));
+const HOST = "127.0.0.1";
+const ACCEPT_ENCODING = "br, gzip";
+
+/** Targets of the performance issue, for server.ts. */
+const TARGET_RPS = 10_000;
+const TARGET_SHARE_OF_NGINX = 0.4;
+const TARGET_P99_MS = 20;
+
+// --- autocannon (CommonJS, no bundled types): the parts used here. ---
+type Histogram = { average: number; p50: number; p97_5: number; p99: number; max: number };
+type AutocannonResult = {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  throughput: Histogram;
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
+};
+type AutocannonInstance = Promise<AutocannonResult> & { stop: () => void };
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining: number;
+  headers: Record<string, string>;
+  timeout: number;
+}) => AutocannonInstance;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+type Target = { name: string; baseUrl: string; note: string; pid?: number };
+type Measurement = {
+  target: string;
+  note: string;
+  contentEncoding: string;
+  bodyBytes: number;
+  requestsPerSecond: number;
+  /** CPU used during the measured run, in % of one core: the server (with its workers) and autocannon. */
+  serverCpuPercent: number;
+  loadGeneratorCpuPercent: number;
+  /** CPU used by every other process on the machine meanwhile (other jobs disturb the figures). */
+  otherCpuPercent: number;
+  totalRequests: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  throughputMBps: number;
+};
+
+// --- Child processes and the running load, cleaned up whatever happens. ---
+const children = new Set<ChildProcess>();
+let running: AutocannonInstance | undefined;
+const tempDirs: string[] = [];
+
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    children.delete(child);
+    return;
+  }
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill(signal);
+  const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(force);
+  children.delete(child);
+}
+
+async function cleanup(): Promise<void> {
+  running?.stop();
+  running = undefined;
+  await stopAppServer();
+  await Promise.all([...children].map((child) => stopChild(child)));
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** One GET as a browser would send it: status, Content-Encoding and body size on the wire. */
+async function probe(url: string): Promise<{ status: number; encoding: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { "Accept-Encoding": ACCEPT_ENCODING }, timeout: 5_000 }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          encoding: String(res.headers["content-encoding"] ?? "identity"),
+          bytes,
+        }),
+      );
+    });
+    req.on("timeout", () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited early with code ${child.exitCode}`);
+    try {
+      await probe(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${name} did not answer ${url} within 20 s`);
+}
+
+let appServer: RunningServer | undefined;
+
+async function startAppServer(): Promise<Target> {
+  appServer = await startServer();
+  return {
+    name: "server.ts",
+    baseUrl: appServer.url,
+    pid: appServer.pid,
+    note: "Node 24, one process, pages from memory (br/gzip precompressed)",
+  };
+}
+
+async function stopAppServer(): Promise<void> {
+  const server = appServer;
+  appServer = undefined;
+  await server?.stop();
+}
+
+/**
+ * Debian's dynamic brotli module (package libnginx-mod-http-brotli-static), used when installed, so
+ * nginx sends the same .br files as server.ts. NGINX_BROTLI_MODULE points at another copy (e.g. one
+ * unpacked with `apt-get download` + `dpkg-deb -x`, no install needed).
+ */
+const BROTLI_STATIC_MODULE =
+  process.env.NGINX_BROTLI_MODULE || "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+
+type BrotliSupport = "built-in" | "module" | "none";
+
+function nginxBrotli(nginx: string): BrotliSupport {
+  const version = spawnSync(nginx, ["-V"], { encoding: "utf8" });
+  if (/brotli/i.test(`${version.stdout}${version.stderr}`)) return "built-in";
+  return existsSync(BROTLI_STATIC_MODULE) ? "module" : "none";
+}
+
+function nginxConfig(prefix: string, port: number, brotli: BrotliSupport): string {
+  const mimeTypes = "/etc/nginx/mime.types";
+  const types = existsSync(mimeTypes)
+    ? `include ${mimeTypes};`
+    : "types { text/html html; text/css css; text/javascript js; image/svg+xml svg; application/json json; }";
+  return `# Generated by scripts/bench.ts; removed after the run.
+${brotli === "module" ? `load_module ${BROTLI_STATIC_MODULE};\n` : ""}worker_processes 1;
+pid ${prefix}/nginx.pid;
+lock_file ${prefix}/nginx.lock;
+error_log ${prefix}/error.log warn;
+daemon off;
+
+events {
+  worker_connections 1024;
+}
+
+http {
+  ${types}
+  default_type application/octet-stream;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_timeout 65s;
+  # autocannon keeps its connections open; do not make it reconnect every 1000 requests.
+  keepalive_requests 100000;
+  open_file_cache max=1000 inactive=60s;
+  open_file_cache_valid 60s;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+
+  gzip off;
+  gzip_static on;${brotli === "none" ? "" : "\n  brotli_static on;"}
+  gzip_vary on;
+
+  server {
+    listen ${HOST}:${port};
+    root ${clientDir};
+    index index.html;
+    location / {
+      try_files $uri $uri/index.html =404;
+    }
+  }
+}
+`;
+}
+
+async function startNginx(nginx: string): Promise<Target> {
+  const prefix = mkdtempSync(join(tmpdir(), "bench-nginx-"));
+  tempDirs.push(prefix);
+  const port = await freePort();
+  const conf = join(prefix, "nginx.conf");
+  const brotli = nginxBrotli(nginx);
+  writeFileSync(conf, nginxConfig(prefix, port, brotli));
+  const test = spawnSync(nginx, ["-t", "-q", "-c", conf, "-p", prefix, "-e", join(prefix, "error.log")], {
+    encoding: "utf8",
+  });
+  if (test.status !== 0) throw new Error(`nginx rejected the generated config:\n${test.stderr}`);
+  const child = track(
+    spawn(nginx, ["-c", conf, "-p", prefix, "-e", join(prefix, "error.log")], {
+      stdio: ["ignore", "inherit", "inherit"],
+    }),
+  );
+  const baseUrl = `http://${HOST}:${port}`;
+  await waitUntilServing(`${baseUrl}/`, child, "nginx");
+  const note =
+    brotli === "none"
+      ? "worker_processes 1, gzip_static on; no brotli module (libnginx-mod-http-brotli-static): sends the .gz files"
+      : "worker_processes 1, gzip_static and brotli_static on";
+  return { name: "nginx", baseUrl, pid: child.pid, note };
+}
+
+/**
+ * CPU seconds (user + system) used so far by a process and its descendants, from /proc (Linux);
+ * NaN elsewhere. Shows which side is saturated: with two cores, often the load generator.
+ */
+function processTreeCpuSeconds(pid: number | undefined): number {
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) return Number.NaN;
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  const own = (id: number): number => {
+    try {
+      // After `(comm) `: state is field 3; utime and stime are fields 14 and 15 (1-based).
+      const stat = readFileSync(`/proc/${id}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    } catch {
+      return 0;
+    }
+  };
+  const children = (id: number): number[] => {
+    try {
+      const list = readFileSync(`/proc/${id}/task/${id}/children`, "utf8").trim();
+      return list ? list.split(/\s+/).map(Number) : [];
+    } catch {
+      return [];
+    }
+  };
+  let total = 0;
+  const queue = [pid];
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    total += own(id);
+    queue.push(...children(id));
+  }
+  return total;
+}
+
+/** Busy CPU seconds of the whole machine so far (all cores, from /proc/stat); NaN where unavailable. */
+function machineBusySeconds(): number {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+    // cpu user nice system idle iowait irq softirq steal ...
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return (user + nice + system + irq + softirq + steal) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function load(url: string, connections: number, duration: number): Promise<AutocannonResult> {
+  running = autocannon({
+    url,
+    connections,
+    duration,
+    pipelining: 1,
+    headers: { "accept-encoding": ACCEPT_ENCODING },
+    timeout: 10,
+  });
+  try {
+    return await running;
+  } finally {
+    running = undefined;
+  }
+}
+
+async function measure(target: Target, path: string, options: Options): Promise<Measurement> {
+  const url = `${target.baseUrl}${path}`;
+  const check = await probe(url);
+  if (check.status !== 200) throw new Error(`${target.name} answered ${url} with ${check.status}, not 200`);
+  if (options.warmup > 0) {
+    console.error(`${target.name}: warm-up ${options.warmup} s`);
+    await load(url, options.connections, options.warmup);
+  }
+  console.error(`${target.name}: ${options.connections} connections for ${options.duration} s on ${path}`);
+  const machineBefore = machineBusySeconds();
+  const serverCpuBefore = processTreeCpuSeconds(target.pid);
+  const ownCpuBefore = process.cpuUsage();
+  const startedAt = performance.now();
+  const result = await load(url, options.connections, options.duration);
+  const elapsed = (performance.now() - startedAt) / 1000;
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const serverCpu = processTreeCpuSeconds(target.pid) - serverCpuBefore;
+  const machineBusy = machineBusySeconds() - machineBefore;
+  const ownSeconds = (ownCpu.user + ownCpu.system) / 1e6;
+  return {
+    target: target.name,
+    note: target.note,
+    contentEncoding: check.encoding,
+    bodyBytes: check.bytes,
+    requestsPerSecond: result.requests.average,
+    serverCpuPercent: (serverCpu / elapsed) * 100,
+    loadGeneratorCpuPercent: (ownSeconds / elapsed) * 100,
+    otherCpuPercent: Math.max(0, ((machineBusy - serverCpu - ownSeconds) / elapsed) * 100),
+    totalRequests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    throughputMBps: result.throughput.average / 1_000_000,
+  };
+}
+
+type Options = { duration: number; connections: number; warmup: number; path: string; json?: string };
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "10" },
+      connections: { type: "string", default: "50" },
+      warmup: { type: "string", default: "2" },
+      path: { type: "string", default: "/" },
+      json: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    console.log(
+      "Usage: npm run bench -- [--duration S (10)] [--connections N (50)] [--warmup S (2)] [--path /x (/)] [--json FILE]",
+    );
+    process.exit(0);
+  }
+  const number = (name: string, raw: string, min: number, max: number) => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${raw}`);
+    }
+    return value;
+  };
+  const path = values.path.startsWith("/") ? values.path : `/${values.path}`;
+  if (/^\/\//.test(path) || /\s/.test(path))
+    throw new Error(`--path must be a path on this site, got ${path}`);
+  return {
+    duration: number("duration", values.duration, 1, 300),
+    connections: number("connections", values.connections, 1, 1000),
+    warmup: number("warmup", values.warmup, 0, 60),
+    path,
+    json: values.json,
+  };
+}
+
+/** Server CPU time per request in microseconds: its cost independent of the load generator's speed. */
+const cpuPerRequest = (r: Measurement) => (r.serverCpuPercent * 10_000) / r.requestsPerSecond;
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
+
+function table(results: Measurement[]): string {
+  const lines = [
+    "| Target | Requests/s (mean) | Latency p50 ms | Latency p99 ms | Errors / non-2xx | Throughput MB/s | Response | CPU server / autocannon / other | Server CPU µs/request |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+  ];
+  for (const r of results) {
+    lines.push(
+      `| ${r.target} | ${Math.round(r.requestsPerSecond).toLocaleString("en-GB")} | ${fixed(r.p50, 1)} | ` +
+        `${fixed(r.p99, 1)} | ${r.errors + r.timeouts} / ${r.non2xx} | ${fixed(r.throughputMBps, 1)} | ` +
+        `${r.contentEncoding}, ${(r.bodyBytes / 1024).toFixed(1)} KB | ` +
+        `${fixed(r.serverCpuPercent, 0)} / ${fixed(r.loadGeneratorCpuPercent, 0)} / ${fixed(r.otherCpuPercent, 0)} % | ${fixed(cpuPerRequest(r), 0)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions();
+  ensureBuild();
+  const targetsCount = NGINX ? 2 : 1;
+  // Watchdog: start-up, warm-up and measurement of each target, plus a generous margin.
+  const budgetMs = (targetsCount * (options.warmup + options.duration + 30) + 30) * 1000;
+  const watchdog = setTimeout(() => {
+    console.error(`bench: still running after ${budgetMs / 1000} s, stopping`);
+    void cleanup().finally(() => process.exit(1));
+  }, budgetMs);
+  watchdog.unref();
+
+  const cores = cpus().length;
+  console.log(
+    `Machine: ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; ` +
+      "autocannon runs in this process, on the same machine as the servers.",
+  );
+  console.log(
+    `Load: GET ${options.path}, ${options.connections} connections, ${options.duration} s after a ` +
+      `${options.warmup} s warm-up, Accept-Encoding: ${ACCEPT_ENCODING}\n`,
+  );
+
+  if (!NGINX) {
+    console.log(
+      "nginx is not installed (apt-get install nginx-light): measuring server.ts alone, no reference.\n",
+    );
+  }
+  const results: Measurement[] = [];
+  const app = await startAppServer();
+  results.push(await measure(app, options.path, options));
+  await stopAppServer();
+
+  if (NGINX) {
+    const nginx = await startNginx(NGINX);
+    results.push(await measure(nginx, options.path, options));
+    for (const child of [...children]) await stopChild(child);
+  }
+  clearTimeout(watchdog);
+
+  console.log(table(results));
+  console.log("");
+  for (const r of results)
+    console.log(`- ${r.target}: ${r.note}; ${r.totalRequests.toLocaleString("en-GB")} requests`);
+
+  const appResult = results[0];
+  const reference = results.find((r) => r.target === "nginx");
+  if (!appResult) throw new Error("no measurement");
+  const share = reference ? appResult.requestsPerSecond / reference.requestsPerSecond : Number.NaN;
+  if (reference) {
+    console.log(`\nRatio server.ts / nginx (requests/s): ${fixed(share, 2)} (${fixed(share * 100, 0)} %)`);
+    const cpuShare = cpuPerRequest(reference) / cpuPerRequest(appResult);
+    console.log(
+      `Ratio by server CPU per request (capacity per core, independent of autocannon): ${fixed(cpuShare, 2)} ` +
+        `(${fixed(cpuShare * 100, 0)} %)`,
+    );
+    if (appResult.loadGeneratorCpuPercent > 90 || reference.loadGeneratorCpuPercent > 90) {
+      console.log(
+        "Note: autocannon used a whole core, so requests/s is the load generator's ceiling, not the servers'.",
+      );
+    }
+  }
+  const verdict = (ok: boolean) => (ok ? "yes" : "NO");
+  console.log("\nTargets (server.ts):");
+  console.log(
+    `- >= ${TARGET_RPS.toLocaleString("en-GB")} requests/s: ${verdict(appResult.requestsPerSecond >= TARGET_RPS)} ` +
+      `(${Math.round(appResult.requestsPerSecond).toLocaleString("en-GB")})`,
+  );
+  console.log(
+    reference
+      ? `- >= ${TARGET_SHARE_OF_NGINX * 100} % of nginx: ${verdict(share >= TARGET_SHARE_OF_NGINX)} (${fixed(share * 100, 0)} %)`
+      : `- >= ${TARGET_SHARE_OF_NGINX * 100} % of nginx: not measured (no nginx)`,
+  );
+  console.log(
+    `- p99 < ${TARGET_P99_MS} ms: ${verdict(appResult.p99 < TARGET_P99_MS)} (${fixed(appResult.p99, 1)} ms)`,
+  );
+  const busy = results.filter((r) => r.otherCpuPercent > 15);
+  if (busy.length > 0) {
+    console.log(
+      `\nWarning: other processes used ${busy.map((r) => `${fixed(r.otherCpuPercent, 0)} %`).join(" / ")} of a core ` +
+        `during ${busy.map((r) => r.target).join(" / ")}: the machine was not quiet, run again.`,
+    );
+  }
+  const failures = results.filter((r) => r.errors + r.timeouts + r.non2xx > 0);
+  if (failures.length > 0) {
+    console.log(
+      `- errors: ${failures.map((r) => `${r.target} ${r.errors + r.timeouts}/${r.non2xx}`).join(", ")}`,
+    );
+  }
+
+  if (options.json) {
+    const report = {
+      measuredAt: new Date().toISOString(),
+      machine: { cores, cpu: cpus()[0]?.model, node: process.version },
+      options,
+      results,
+      ratio: share,
+      cpuPerRequestRatio: reference ? cpuPerRequest(reference) / cpuPerRequest(appResult) : null,
+    };
+    writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nSaved ${options.json}`);
+  }
+  return 0;
+}
+
+await runMain("bench", main, cleanup);

@@ -1,0 +1,48 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..", "..");
+
+export type RunningServer = { url: string; pid: number | undefined; stop(): Promise<void> };
+
+/**
+ * Starts the production server (`node server.ts`, needs a build) on a free port of 127.0.0.1 and
+ * resolves once it is listening. Used by the e2e tests, Lighthouse and the benchmark.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", ...env, PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server.ts did not start within 20 s")), 20_000);
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server.ts exited early with code ${code}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      // Graceful shutdown waits for open keep-alive sockets; do not wait forever.
+      const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}

@@ -1,0 +1,617 @@
+// `npm run lighthouse [-- --runs N] [--json FILE] [--pages /,/demo]`
+// Lighthouse (mobile emulation, simulated throttling; the defaults) on every public page of the
+// production build served by server.ts on 127.0.0.1, one page at a time, a fresh Chromium per run.
+// Prints the scores, the failing audits of every category under 100 and the JavaScript each page
+// ships. It is a measurement: low scores do not fail it, errors (no build, no browser, a run that
+// could not load the page) do.
+//
+// Lighthouse is ~176 MB, so it lives in its own package (tools/lighthouse, installed here with
+// `npm ci` on first use) and never in the app's dependencies.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./lib/chromium.ts";
+import { JS_BUDGET_GZIP_BYTES, kb, publicPages } from "./lib/page-weight.ts";
+import { runMain, wasInterrupted } from "./lib/run-main.ts";
+import { type RunningServer, startServer as startBuiltServer } from "./lib/server-process.ts";
+import { ensureBuild, measurePages, type PageWeightRow, pageWeightTable } from "./page-weight.ts";
+
+const root = join(import.meta.dirname, "..");
+const toolsDir = join(root, "tools", "lighthouse");
+const toolsModules = join(toolsDir, "node_modules");
+const CHROME_PATH = CHROMIUM_PATH;
+const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+type CategoryId = (typeof CATEGORIES)[number];
+const CATEGORY_TITLES: Record<CategoryId, string> = {
+  performance: "Performance",
+  accessibility: "Accessibility",
+  "best-practices": "Best Practices",
+  seo: "SEO",
+};
+/** Targets of the performance issue: mobile Performance >= 95, the other categories 100. */
+const TARGETS: Record<CategoryId, number> = {
+  performance: 95,
+  accessibility: 100,
+  "best-practices": 100,
+  seo: 100,
+};
+
+// --- The parts of Lighthouse's result (LHR) this script reads. ---
+type AuditDetails = { type?: string; items?: unknown[]; [key: string]: unknown };
+type LhAudit = {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  displayValue?: string;
+  numericValue?: number;
+  errorMessage?: string;
+  details?: AuditDetails;
+};
+type LhCategory = {
+  id: string;
+  title: string;
+  score: number | null;
+  auditRefs: { id: string; weight: number }[];
+};
+type Lhr = {
+  lighthouseVersion: string;
+  finalDisplayedUrl: string;
+  environment?: { hostUserAgent?: string; benchmarkIndex?: number };
+  runtimeError?: { code: string; message: string };
+  runWarnings?: string[];
+  categories: Record<string, LhCategory>;
+  audits: Record<string, LhAudit>;
+};
+type LighthouseFn = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined>;
+type LaunchedChrome = { port: number; kill: () => void };
+type ChromeLauncher = {
+  launch: (options: {
+    chromePath: string;
+    chromeFlags: string[];
+    logLevel: string;
+    handleSIGINT: boolean;
+  }) => Promise<LaunchedChrome>;
+};
+
+// --- What this script keeps of each run. ---
+type RunSummary = {
+  scores: Record<CategoryId, number | null>;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  speedIndexMs: number;
+  jsTransferBytes: number;
+  totalTransferBytes: number;
+  benchmarkIndex?: number;
+  warnings: string[];
+};
+type FailingAudit = {
+  category: CategoryId;
+  id: string;
+  title: string;
+  score: number | null;
+  weight: number;
+  displayValue?: string;
+  elements: string[];
+};
+type PageResult = {
+  page: string;
+  url: string;
+  runs: RunSummary[];
+  median?: RunSummary;
+  failing: FailingAudit[];
+  /** Runs that failed once and succeeded (or not) when retried. */
+  retries?: number;
+  error?: string;
+};
+
+function usage(): string {
+  return [
+    "Usage: npm run lighthouse -- [--runs N] [--json FILE] [--pages /,/demo,...]",
+    "  --runs N     run Lighthouse N times per page and report the median (default 1)",
+    "  --json FILE  also save the results (scores, metrics, failing audits, page weight) as JSON",
+    "  --pages LIST comma-separated page paths (default: every public page)",
+    "  --lhr-dir D  save each run's full Lighthouse report (JSON, opens in the Lighthouse viewer)",
+  ].join("\n");
+}
+
+function ensureLighthouseInstalled(): void {
+  if (existsSync(join(toolsModules, "lighthouse", "package.json"))) return;
+  console.log("Installing tools/lighthouse (npm ci, one time) ...");
+  const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: toolsDir,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error(`npm ci in tools/lighthouse failed (exit ${result.status})`);
+}
+
+async function loadLighthouse(): Promise<{ lighthouse: LighthouseFn; launcher: ChromeLauncher }> {
+  const entry = (pkg: string) => {
+    const manifest = JSON.parse(readFileSync(join(toolsModules, pkg, "package.json"), "utf8")) as {
+      main?: string;
+    };
+    return pathToFileURL(join(toolsModules, pkg, manifest.main ?? "index.js")).href;
+  };
+  const lighthouseModule = (await import(entry("lighthouse"))) as { default: LighthouseFn };
+  const launcher = (await import(entry("chrome-launcher"))) as ChromeLauncher;
+  return { lighthouse: lighthouseModule.default, launcher };
+}
+
+// --- Child processes, stopped on exit, error and Ctrl-C. ---
+let server: RunningServer | undefined;
+let chrome: LaunchedChrome | undefined;
+
+async function startServer(): Promise<string> {
+  server = await startBuiltServer();
+  return server.url;
+}
+
+async function stopServer(): Promise<void> {
+  const running = server;
+  server = undefined;
+  await running?.stop();
+}
+
+function stopChrome(): void {
+  const launched = chrome;
+  chrome = undefined;
+  try {
+    launched?.kill();
+  } catch {
+    // Already gone.
+  }
+}
+
+// --- Reading a Lighthouse result. ---
+function numeric(lhr: Lhr, id: string): number {
+  return lhr.audits[id]?.numericValue ?? Number.NaN;
+}
+
+function transferOf(lhr: Lhr, resourceType: string): number {
+  const items = (lhr.audits["resource-summary"]?.details?.items ?? []) as {
+    resourceType?: string;
+    transferSize?: number;
+  }[];
+  return items.find((item) => item.resourceType === resourceType)?.transferSize ?? Number.NaN;
+}
+
+function summarize(lhr: Lhr): RunSummary {
+  const scores = Object.fromEntries(
+    CATEGORIES.map((id) => {
+      const score = lhr.categories[id]?.score;
+      return [id, typeof score === "number" ? Math.round(score * 100) : null];
+    }),
+  ) as Record<CategoryId, number | null>;
+  return {
+    scores,
+    lcpMs: numeric(lhr, "largest-contentful-paint"),
+    tbtMs: numeric(lhr, "total-blocking-time"),
+    cls: numeric(lhr, "cumulative-layout-shift"),
+    fcpMs: numeric(lhr, "first-contentful-paint"),
+    speedIndexMs: numeric(lhr, "speed-index"),
+    jsTransferBytes: transferOf(lhr, "script"),
+    totalTransferBytes: transferOf(lhr, "total"),
+    benchmarkIndex: lhr.environment?.benchmarkIndex,
+    warnings: lhr.runWarnings ?? [],
+  };
+}
+
+function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Human-readable names of the DOM nodes, URLs and source locations an audit's details point at. */
+function elementsOf(details: AuditDetails | undefined, limit = 8): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (found.size >= limit || depth > 6 || value === null || typeof value !== "object") return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    if (record.type === "node") {
+      const selector = typeof record.selector === "string" ? record.selector : "";
+      const snippet = typeof record.snippet === "string" ? truncate(record.snippet, 160) : "";
+      const label = typeof record.nodeLabel === "string" ? truncate(record.nodeLabel, 60) : "";
+      const explanation =
+        typeof record.explanation === "string"
+          ? ` (${truncate(record.explanation.split("\n")[1] ?? "", 140)})`
+          : "";
+      const text = [selector && `\`${selector}\``, snippet && `\`${snippet}\``, label && `"${label}"`]
+        .filter(Boolean)
+        .join(" ");
+      if (text) found.add(`${text}${explanation === " ()" ? "" : explanation}`);
+      return;
+    }
+    if (record.type === "source-location" && typeof record.url === "string") {
+      found.add(`${record.url}:${Number(record.line ?? 0) + 1}`);
+      return;
+    }
+    if (typeof record.url === "string" && record.url && !/^data:/.test(record.url)) {
+      found.add(truncate(record.url, 160));
+    }
+    // Table rows whose source is plain text, e.g. forced reflow `[unattributed]` with its time.
+    const source = record.source as { type?: string; value?: unknown } | undefined;
+    if (source?.type === "text" && typeof source.value === "string") {
+      const ms = Object.entries(record).find(([key, v]) => key !== "source" && typeof v === "number");
+      found.add(`source: ${source.value}${ms ? ` (${ms[0]} ${Math.round(Number(ms[1]))} ms)` : ""}`);
+    }
+    for (const [key, child] of Object.entries(record)) {
+      if (key === "headings" || key === "debugData") continue;
+      visit(child, depth + 1);
+    }
+  };
+  visit(details?.items, 0);
+  return [...found];
+}
+
+/** The LCP element and the LCP subparts (time to first byte, render delay, …) of a run. */
+function lcpElement(lhr: Lhr): string[] {
+  const items = (lhr.audits["lcp-breakdown-insight"]?.details?.items ?? []) as {
+    type?: string;
+    items?: { label?: string; duration?: number }[];
+  }[];
+  const node = elementsOf({ items: items.filter((item) => item.type === "node") }, 1);
+  const subparts = items
+    .filter((item) => item.type === "table")
+    .flatMap((table) => table.items ?? [])
+    .map((row) => `${row.label} ${Math.round(row.duration ?? 0)} ms`);
+  return [
+    ...node.map((text) => `LCP element: ${text}`),
+    ...(subparts.length ? [`LCP subparts (observed): ${subparts.join(", ")}`] : []),
+  ];
+}
+
+const NOT_SCORED = new Set(["manual", "notApplicable", "informative"]);
+
+/** Every audit that costs a category points: for categories scoring under 100, audits scoring under 1. */
+function failingAudits(lhr: Lhr): FailingAudit[] {
+  const failing: FailingAudit[] = [];
+  for (const category of CATEGORIES) {
+    const result = lhr.categories[category];
+    if (!result || result.score === null || result.score >= 1) continue;
+    for (const ref of result.auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || NOT_SCORED.has(audit.scoreDisplayMode)) continue;
+      const errored = audit.scoreDisplayMode === "error";
+      if (!errored && (audit.score === null || audit.score >= 1)) continue;
+      // Performance insights/diagnostics (weight 0) that pass Lighthouse's own 0.9 bar are noise.
+      if (!errored && ref.weight === 0 && (audit.score ?? 0) >= 0.9) continue;
+      const elements = elementsOf(audit.details);
+      // The LCP metric names no element itself; the LCP breakdown insight does, with its subparts.
+      if (audit.id === "largest-contentful-paint") elements.push(...lcpElement(lhr));
+      const value = audit.displayValue ?? audit.errorMessage;
+      const score = audit.score === null ? "" : ` (score ${audit.score.toFixed(2)})`;
+      failing.push({
+        category,
+        id: audit.id,
+        title: audit.title,
+        score: audit.score,
+        weight: ref.weight,
+        displayValue: value && ref.weight > 0 ? `${value}${score}` : value,
+        elements,
+      });
+    }
+  }
+  return failing;
+}
+
+function median(values: number[]): number {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+function medianSummary(runs: RunSummary[]): RunSummary {
+  const pick = (get: (run: RunSummary) => number | null | undefined) =>
+    median(runs.map((run) => get(run) ?? Number.NaN));
+  const score = (id: CategoryId) => {
+    const value = pick((run) => run.scores[id]);
+    return Number.isFinite(value) ? Math.round(value) : null;
+  };
+  return {
+    scores: Object.fromEntries(CATEGORIES.map((id) => [id, score(id)])) as Record<CategoryId, number | null>,
+    lcpMs: pick((run) => run.lcpMs),
+    tbtMs: pick((run) => run.tbtMs),
+    cls: pick((run) => run.cls),
+    fcpMs: pick((run) => run.fcpMs),
+    speedIndexMs: pick((run) => run.speedIndexMs),
+    jsTransferBytes: pick((run) => run.jsTransferBytes),
+    totalTransferBytes: pick((run) => run.totalTransferBytes),
+    benchmarkIndex: pick((run) => run.benchmarkIndex),
+    warnings: [...new Set(runs.flatMap((run) => run.warnings))],
+  };
+}
+
+// --- Output. ---
+function formatScore(score: number | null | undefined, target: number): string {
+  if (score === null || score === undefined) return "–";
+  return score < target ? `**${score}**` : String(score);
+}
+
+function formatNumber(value: number | undefined, digits = 0): string {
+  return value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits);
+}
+
+function scoreTable(results: PageResult[]): string {
+  const lines = [
+    "| Page | Performance | Accessibility | Best Practices | SEO | LCP ms | TBT ms | CLS | JS transferred KB |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const result of results) {
+    const m = result.median;
+    if (!m) {
+      lines.push(`| ${result.page} | error | | | | | | | |`);
+      continue;
+    }
+    const cells = CATEGORIES.map((id) => formatScore(m.scores[id], TARGETS[id]));
+    lines.push(
+      `| ${result.page} | ${cells.join(" | ")} | ${formatNumber(m.lcpMs)} | ${formatNumber(m.tbtMs)} | ` +
+        `${formatNumber(m.cls, 3)} | ${Number.isFinite(m.jsTransferBytes) ? kb(m.jsTransferBytes) : "–"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Failing audits grouped by category and audit, with the pages and elements involved. */
+function failingReport(results: PageResult[]): string {
+  type Group = { audit: FailingAudit; pages: string[]; values: Set<string>; elements: Set<string> };
+  const groups = new Map<string, Group>();
+  for (const result of results) {
+    for (const audit of result.failing) {
+      const key = `${audit.category}/${audit.id}`;
+      const group = groups.get(key) ?? { audit, pages: [], values: new Set(), elements: new Set() };
+      group.pages.push(result.page);
+      if (audit.displayValue) group.values.add(`${result.page}: ${audit.displayValue}`);
+      for (const element of audit.elements) {
+        if (element === result.url) continue; // the page itself (root of the network tree)
+        group.elements.add(element.startsWith("LCP ") ? `${result.page}: ${element}` : element);
+      }
+      groups.set(key, group);
+    }
+  }
+  if (groups.size === 0) return "No failing audits: every category scores 100 on every page.";
+  const out: string[] = [];
+  for (const category of CATEGORIES) {
+    const inCategory = [...groups.values()]
+      .filter((group) => group.audit.category === category)
+      .sort((a, b) => b.audit.weight - a.audit.weight || b.pages.length - a.pages.length);
+    if (inCategory.length === 0) continue;
+    out.push(`### ${CATEGORY_TITLES[category]}`);
+    for (const { audit, pages, values, elements } of inCategory) {
+      const weight = audit.weight > 0 ? `weight ${audit.weight}` : "diagnostic, not weighted";
+      const where = pages.length === results.length ? "every page" : pages.join(", ");
+      out.push(`- \`${audit.id}\` — ${audit.title} (${weight}; ${where})`);
+      const valueList = [...values];
+      if (valueList.length > 0) {
+        out.push(`  - values: ${valueList.slice(0, 12).join("; ")}${valueList.length > 12 ? "; …" : ""}`);
+      }
+      const limit = audit.id === "largest-contentful-paint" ? 2 * results.length : 10;
+      for (const element of [...elements].slice(0, limit)) out.push(`  - ${element}`);
+      if (elements.size > limit) out.push(`  - … and ${elements.size - limit} more`);
+    }
+    out.push("");
+  }
+  return out.join("\n").trimEnd();
+}
+
+function targetReport(results: PageResult[], weights: PageWeightRow[]): string[] {
+  const lines: string[] = [];
+  for (const category of CATEGORIES) {
+    const goal = TARGETS[category] === 100 ? "= 100" : `>= ${TARGETS[category]}`;
+    const below = results.filter((result) => (result.median?.scores[category] ?? -1) < TARGETS[category]);
+    lines.push(
+      below.length === 0
+        ? `- ${CATEGORY_TITLES[category]} ${goal} on every page: yes`
+        : `- ${CATEGORY_TITLES[category]} ${goal} on every page: NO (${below.map((r) => r.page).join(", ")})`,
+    );
+  }
+  const heavy = weights.filter((row) => row.gzip > JS_BUDGET_GZIP_BYTES);
+  lines.push(
+    heavy.length === 0
+      ? "- JavaScript <= 100 KB gzip on every page: yes"
+      : `- JavaScript <= 100 KB gzip on every page: NO (${heavy.map((row) => `${row.page} ${kb(row.gzip)} KB`).join(", ")})`,
+  );
+  return lines;
+}
+
+/**
+ * Runs whose CPU benchmark (Lighthouse's benchmarkIndex, measured at the start of each run) fell well
+ * below the rest: something else was using the CPU, and their TBT and Performance are not to be trusted.
+ */
+function contentionReport(results: PageResult[]): string[] {
+  const indexes = results.flatMap((result) => result.runs.map((run) => run.benchmarkIndex ?? Number.NaN));
+  const typical = median(indexes);
+  if (!Number.isFinite(typical)) return [];
+  const slow = results.flatMap((result) =>
+    result.runs
+      .map((run, i) => ({ run, i }))
+      .filter(({ run }) => (run.benchmarkIndex ?? typical) < typical * 0.7)
+      .map(({ run, i }) => `${result.page} run ${i + 1} (index ${Math.round(run.benchmarkIndex ?? 0)})`),
+  );
+  if (slow.length === 0) return [];
+  return [
+    `\nCPU contention: Lighthouse's benchmark index (median ${Math.round(typical)}) fell below 70 % in: ` +
+      `${slow.join(", ")}. Their TBT/Performance reflect a busy machine; rerun those pages ` +
+      "(--pages) on a quiet machine or use --runs 3+.",
+  ];
+}
+
+// --- Main. ---
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "1" },
+      json: { type: "string" },
+      pages: { type: "string" },
+      "lhr-dir": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    console.log(usage());
+    return 0;
+  }
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 20)
+    throw new Error(`--runs must be 1..20, got ${values.runs}`);
+  const allPages = publicPages(root);
+  const pages = values.pages
+    ? values.pages
+        .split(",")
+        .map((page) => page.trim())
+        .filter(Boolean)
+    : allPages;
+  const unknown = pages.filter((page) => !allPages.includes(page));
+  if (unknown.length > 0) throw new Error(`Not public pages: ${unknown.join(", ")}`);
+  if (!existsSync(CHROME_PATH)) throw new Error(`No Chromium at ${CHROME_PATH} (apt-get install chromium)`);
+  process.env.CHROME_PATH = CHROME_PATH;
+  const lhrDir = values["lhr-dir"];
+  if (lhrDir) mkdirSync(lhrDir, { recursive: true });
+
+  ensureLighthouseInstalled();
+  ensureBuild();
+  const { lighthouse, launcher } = await loadLighthouse();
+  const baseUrl = await startServer();
+  // Measured right after the server loaded the build into memory, so both describe the same build.
+  const weights = measurePages(pages);
+  console.log(`Lighthouse against ${baseUrl} (mobile, simulated throttling), ${runs} run(s) per page\n`);
+
+  const results: PageResult[] = [];
+  let lighthouseVersion = "";
+  let hostUserAgent = "";
+  for (const [index, page] of pages.entries()) {
+    const url = new URL(page, baseUrl).href;
+    const result: PageResult = { page, url, runs: [], failing: [] };
+    const failingByRun: FailingAudit[][] = [];
+    // A run that fails (Chromium's trace can come back without a navigation start, NO_NAVSTART, on a
+    // busy machine; Lighthouse itself says "run again") is retried once before it counts as an error.
+    for (let run = 1, attempt = 1; run <= runs; ) {
+      const started = Date.now();
+      try {
+        chrome = await launcher.launch({
+          chromePath: CHROME_PATH,
+          chromeFlags: CHROME_FLAGS,
+          logLevel: "silent",
+          handleSIGINT: false,
+        });
+        const outcome = await lighthouse(url, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...CATEGORIES],
+        });
+        if (!outcome) throw new Error("Lighthouse returned no result");
+        const { lhr } = outcome;
+        if (lhrDir) {
+          const name = `${page === "/" ? "home" : page.slice(1).replaceAll("/", "_")}-run${run}.json`;
+          writeFileSync(join(lhrDir, name), JSON.stringify(lhr));
+        }
+        if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+        lighthouseVersion = lhr.lighthouseVersion;
+        hostUserAgent = lhr.environment?.hostUserAgent ?? hostUserAgent;
+        const summary = summarize(lhr);
+        result.runs.push(summary);
+        failingByRun.push(failingAudits(lhr));
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const scores = CATEGORIES.map((id) => summary.scores[id] ?? "–").join("/");
+        console.error(`[${index + 1}/${pages.length}] ${page} run ${run}/${runs}: ${scores} (${seconds} s)`);
+        run++;
+        attempt = 1;
+      } catch (error) {
+        const message = (error as Error).message;
+        const retry = attempt < 2 && !wasInterrupted();
+        console.error(
+          `[${index + 1}/${pages.length}] ${page} run ${run}/${runs} FAILED: ${message}${retry ? " (retrying)" : ""}`,
+        );
+        result.retries = (result.retries ?? 0) + (retry ? 1 : 0);
+        if (retry) {
+          attempt++;
+        } else {
+          result.error = message;
+          run++;
+          attempt = 1;
+        }
+      } finally {
+        stopChrome();
+      }
+    }
+    if (result.runs.length > 0) {
+      result.median = medianSummary(result.runs);
+      // Audits of the run whose Performance score is closest to the median (the representative run).
+      const target = result.median.scores.performance ?? 0;
+      let best = 0;
+      result.runs.forEach((run, i) => {
+        const distance = Math.abs((run.scores.performance ?? 0) - target);
+        if (distance < Math.abs((result.runs[best]?.scores.performance ?? 0) - target)) best = i;
+      });
+      result.failing = failingByRun[best] ?? [];
+    }
+    results.push(result);
+  }
+  await stopServer();
+
+  console.log(`\n## Lighthouse ${lighthouseVersion} (mobile), median of ${runs} run(s)\n`);
+  if (hostUserAgent) console.log(`Browser: ${hostUserAgent}\n`);
+  console.log(scoreTable(results));
+  console.log("\n## JavaScript shipped per page (build/client, gzip -9 / brotli 11)\n");
+  console.log(pageWeightTable(weights));
+  console.log("\n## Failing audits\n");
+  console.log(failingReport(results));
+  console.log("\n## Targets\n");
+  for (const line of targetReport(results, weights)) console.log(line);
+  for (const line of contentionReport(results)) console.log(line);
+  const warnings = [...new Set(results.flatMap((result) => result.median?.warnings ?? []))];
+  if (warnings.length > 0) console.log(`\nLighthouse warnings:\n${warnings.map((w) => `- ${w}`).join("\n")}`);
+
+  const errors = results.filter((result) => result.error);
+  if (values.json) {
+    const report = {
+      measuredAt: new Date().toISOString(),
+      lighthouseVersion,
+      browser: hostUserAgent,
+      formFactor: "mobile",
+      throttling: "simulate",
+      runsPerPage: runs,
+      targets: { ...TARGETS, javascriptGzipBytes: JS_BUDGET_GZIP_BYTES },
+      pages: results.map((result) => {
+        const weight = weights.find((row) => row.page === result.page);
+        return {
+          ...result,
+          javascript: weight && {
+            bytes: weight.bytes,
+            gzip: weight.gzip,
+            brotli: weight.brotli,
+            files: weight.files.map(({ url, bytes, gzip, brotli }) => ({ url, bytes, gzip, brotli })),
+          },
+        };
+      }),
+    };
+    writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nSaved ${values.json}`);
+  }
+  if (errors.length > 0) {
+    console.error(
+      `\n${errors.length} page(s) could not be measured: ${errors.map((r) => r.page).join(", ")}`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+await runMain("lighthouse", main, async () => {
+  stopChrome();
+  await stopServer();
+});
+// Lighthouse can leave timers or sockets open; the measurement is over.
+process.exit(process.exitCode ?? 0);

@@ -1,0 +1,17 @@
+// `npm start`: builds once when no production build exists (a fresh clone), then runs server.ts.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const needsBuild =
+  !existsSync(join(root, "build", "server", "index.js")) ||
+  !existsSync(join(root, "build", "static-manifest.json"));
+
+if (needsBuild) {
+  console.log("No production build yet: running `npm run build` first.");
+  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+await import("../server.ts");

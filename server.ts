@@ -1,0 +1,51 @@
+// Production entry point: `node server.ts` (through `npm start`, which builds first when needed).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "react-router";
+import { parseEnv } from "./app/env.server.ts";
+import { createAppServer } from "./server/http-server.ts";
+
+// A local .env file (see .env.example) fills in what the real environment does not set.
+if (existsSync(".env")) process.loadEnvFile(".env");
+
+const env = (() => {
+  try {
+    return parseEnv();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+})();
+
+const buildDir = join(import.meta.dirname, "build");
+const serverEntry = join(buildDir, "server", "index.js");
+if (!existsSync(serverEntry)) {
+  console.error("No production build found: run `npm run build` (or `npm start`, which builds first).");
+  process.exit(1);
+}
+const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+const server = createAppServer({ env, build, buildDir });
+// Keep-alive longer than common proxies' idle timeout so they never reuse a socket we just closed.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
+server.listen(env.PORT, env.HOST, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  if (env.LOG_LEVEL !== "silent") console.log(`Server listening on http://${host}:${port}`);
+});
+
+let shuttingDown = false;
+function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (env.LOG_LEVEL !== "silent") console.log(`${signal} received, closing the server`);
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  // Give in-flight requests ten seconds, then stop regardless.
+  setTimeout(() => process.exit(0), 10_000).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

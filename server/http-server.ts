@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { type RouterContext, RouterContextProvider, type ServerBuild } from "react-router";
+import type { Env } from "../app/env.server.ts";
+import { PRIVATE_NO_STORE } from "./cache-control.ts";
+import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.ts";
+import { StaticFiles } from "./static-files.ts";
+
+export type AppOptions = { env: Env; build: ServerBuild; buildDir: string };
+
+/** True when the request reached us over TLS, directly or through a trusted proxy. */
+function isHttps(req: IncomingMessage, trustProxy: number): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  if (trustProxy > 0) {
+    const proto = req.headers["x-forwarded-proto"];
+    const first = (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim();
+    return first === "https";
+  }
+  return false;
+}
+
+/**
+ * The production HTTP server: prerendered pages and hashed assets straight from memory (the fast
+ * path), everything else through Express and the React Router handler with on-the-fly compression.
+ */
+export function createAppServer({ env, build, buildDir }: AppOptions): Server {
+  const { cspNonceContext } = build.entry.module as unknown as {
+    cspNonceContext: RouterContext<string>;
+  };
+  const sendHstsAlways = env.HSTS === "always";
+  const headersPlain = baseSecurityHeaders(sendHstsAlways);
+  const headersHttps = baseSecurityHeaders(env.HSTS !== "off");
+  // Two in-memory views of the same files: with HSTS/upgrade-insecure-requests over HTTPS, without over HTTP.
+  const staticHttp = new StaticFiles(buildDir, headersPlain, false);
+  const staticHttps = new StaticFiles(buildDir, headersHttps, true);
+  const configuredUrl = env.PUBLIC_URL?.replace(/\/+$/, "");
+  if (configuredUrl && configuredUrl !== staticHttp.publicUrl) {
+    console.warn(
+      `PUBLIC_URL is ${configuredUrl} but the pages were built for ${staticHttp.publicUrl}: run \`npm run build\` with it set, so canonical URLs and feeds point at the right site.`,
+    );
+  }
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  app.use(compression());
+  app.use((req, res, next) => {
+    const https = isHttps(req, env.TRUST_PROXY);
+    const nonce = randomBytes(18).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.set(https ? headersHttps : headersPlain);
+    res.set("Content-Security-Policy", contentSecurityPolicy({ nonce }, https));
+    res.set("Cache-Control", PRIVATE_NO_STORE);
+    next();
+  });
+  // A missing hashed asset is a plain 404, not a rendered page.
+  app.use("/assets", (_req, res) => {
+    res.status(404).type("text/plain").send("Not found");
+  });
+  app.use(
+    createRequestHandler({
+      build,
+      mode: env.NODE_ENV,
+      getLoadContext(_req, res) {
+        const context = new RouterContextProvider();
+        context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+        return context;
+      },
+    }),
+  );
+  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    console.error("Unhandled request error", error);
+    if (!res.headersSent) res.status(500).type("text/plain").send("Internal Server Error");
+  });
+
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const https = isHttps(req, env.TRUST_PROXY);
+    if ((https ? staticHttps : staticHttp).serve(req, res)) return;
+    // `/problem/` and `/problem` are one page: keep a single canonical URL.
+    const url = req.url ?? "/";
+    const path = url.split("?")[0] ?? "/";
+    if (path.length > 1 && path.endsWith("/") && (req.method === "GET" || req.method === "HEAD")) {
+      const query = url.slice(path.length);
+      res.writeHead(308, {
+        ...(https ? headersHttps : headersPlain),
+        Location: path.replace(/\/+$/, "") + query,
+      });
+      res.end();
+      return;
+    }
+    app(req, res);
+  });
+}

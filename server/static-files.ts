@@ -1,0 +1,113 @@
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { contentSecurityPolicy } from "./security-headers.ts";
+import {
+  type Encoding,
+  STATIC_MANIFEST_FILE,
+  type StaticEntry,
+  type StaticManifest,
+} from "./static-manifest.ts";
+
+// Headers as a flat [name, value, name, value, …] array: Node writes it without re-reading an object.
+type Variant = { body: Buffer; headers: string[]; notModifiedHeaders: string[] };
+type LoadedFile = { etag: string; identity: Variant; br?: Variant; gzip?: Variant };
+
+/**
+ * Every prerendered page and built asset, read once at start-up with its response headers already
+ * assembled, so a request costs a map lookup and a socket write (no compression, no disk).
+ */
+export class StaticFiles {
+  readonly #files = new Map<string, LoadedFile>();
+  /** The public origin the pages were built with. */
+  readonly publicUrl: string;
+
+  constructor(buildDir: string, baseHeaders: Record<string, string>, https: boolean) {
+    const manifest = JSON.parse(readFileSync(join(buildDir, STATIC_MANIFEST_FILE), "utf8")) as StaticManifest;
+    this.publicUrl = manifest.publicUrl;
+    const clientDir = join(buildDir, "client");
+    for (const [urlPath, entry] of Object.entries(manifest.entries)) {
+      this.#files.set(urlPath, loadFile(clientDir, entry, baseHeaders, https));
+    }
+  }
+
+  get size(): number {
+    return this.#files.size;
+  }
+
+  /** Sends the file for this request and returns true, or returns false when it is not static. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const url = req.url ?? "/";
+    const queryStart = url.indexOf("?");
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const file = this.#files.get(path);
+    if (!file) return false;
+
+    const variant = pickVariant(file, req.headers["accept-encoding"]);
+    if (req.headers["if-none-match"] === file.etag) {
+      res.writeHead(304, variant.notModifiedHeaders);
+      res.end();
+      return true;
+    }
+    res.writeHead(200, variant.headers);
+    res.end(req.method === "HEAD" ? undefined : variant.body);
+    return true;
+  }
+}
+
+function loadFile(
+  clientDir: string,
+  entry: StaticEntry,
+  baseHeaders: Record<string, string>,
+  https: boolean,
+): LoadedFile {
+  const path = join(clientDir, entry.file);
+  const common: Record<string, string> = {
+    ...baseHeaders,
+    "Content-Type": entry.contentType,
+    "Cache-Control": entry.cacheControl,
+    ETag: entry.etag,
+    ...entry.headers,
+  };
+  if (entry.contentType.startsWith("text/html")) {
+    common["Content-Security-Policy"] = contentSecurityPolicy({ hashes: entry.scriptHashes ?? [] }, https);
+  }
+  if (entry.encodings.length > 0) common.Vary = "Accept-Encoding";
+  const variant = (body: Buffer, encoding?: Encoding): Variant => {
+    const headers = { ...common, ...(encoding ? { "Content-Encoding": encoding } : {}) };
+    return {
+      body,
+      headers: Object.entries({ ...headers, "Content-Length": String(body.length) }).flat(),
+      notModifiedHeaders: Object.entries(headers).flat(),
+    };
+  };
+  const file: LoadedFile = { etag: entry.etag, identity: variant(readFileSync(path)) };
+  if (entry.encodings.includes("br")) file.br = variant(readFileSync(`${path}.br`), "br");
+  if (entry.encodings.includes("gzip")) file.gzip = variant(readFileSync(`${path}.gz`), "gzip");
+  return file;
+}
+
+/** Prefers brotli, then gzip, honouring `q=0` refusals in Accept-Encoding. */
+export function pickVariant(file: LoadedFile, acceptEncoding: string | string[] | undefined): Variant {
+  if (!acceptEncoding || (!file.br && !file.gzip)) return file.identity;
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : acceptEncoding;
+  const accepted = parseAcceptEncoding(header);
+  if (file.br && accepted.has("br")) return file.br;
+  if (file.gzip && accepted.has("gzip")) return file.gzip;
+  return file.identity;
+}
+
+export function parseAcceptEncoding(header: string): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q && Number(q.slice(2)) <= 0) continue;
+    if (name === "*") {
+      accepted.add("br");
+      accepted.add("gzip");
+    } else if (name) accepted.add(name);
+  }
+  return accepted;
+}

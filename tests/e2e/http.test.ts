@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { baseUrl } from "./support/browser.ts";
+
+// What every client sees on the wire: headers, caching and compression, without a browser.
+
+function scriptSrc(csp: string | null): string {
+  return (csp ?? "").split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
+}
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  return fetch(new URL(path, baseUrl), { headers, redirect: "manual" });
+}
+
+describe("security headers", () => {
+  it.each(["/", "/blog", "/assets/does-not-exist.js", "/no-such-page", "/robots.txt"])(
+    "are sent on %s",
+    async (path) => {
+      const response = await get(path);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(response.headers.get("permissions-policy")).toContain("camera=()");
+      expect(response.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+      expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(response.headers.get("x-powered-by")).toBeNull();
+      // Plain HTTP on loopback: no HSTS unless configured.
+      expect(response.headers.get("strict-transport-security")).toBeNull();
+    },
+  );
+
+  it("prerendered pages allow only their own hashed inline scripts", async () => {
+    const response = await get("/");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(scriptSrc(csp)).toMatch(/'sha256-[A-Za-z0-9+/=]+'/);
+    expect(scriptSrc(csp)).not.toContain("unsafe-inline");
+    expect(scriptSrc(csp)).not.toContain("unsafe-eval");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+  });
+
+  it("server-rendered pages carry a fresh nonce on every response", async () => {
+    const first = (await get("/no-such-page")).headers.get("content-security-policy") ?? "";
+    const second = (await get("/no-such-page")).headers.get("content-security-policy") ?? "";
+    const nonce = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce(first)).toBeTruthy();
+    expect(nonce(first)).not.toBe(nonce(second));
+    expect(scriptSrc(first)).not.toContain("unsafe-inline");
+    const html = await (await get("/no-such-page")).text();
+    expect(html).toMatch(/<script[^>]* nonce="[^"]+"/);
+  });
+
+  it("sends HSTS when a trusted proxy says the request came over HTTPS", async () => {
+    // The test server trusts no proxy, so a forged header changes nothing.
+    const response = await get("/", { "X-Forwarded-Proto": "https" });
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  });
+});
+
+describe("caching and compression", () => {
+  it("serves hashed assets immutable for a year, precompressed", async () => {
+    const html = await (await get("/")).text();
+    const asset = /\/assets\/[\w.-]+\.js/.exec(html)?.[0];
+    expect(asset).toBeTruthy();
+    const br = await get(asset as string, { "Accept-Encoding": "br, gzip" });
+    expect(br.status).toBe(200);
+    expect(br.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(br.headers.get("content-encoding")).toBe("br");
+    const gzip = await get(asset as string, { "Accept-Encoding": "gzip" });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    const plain = await get(asset as string, { "Accept-Encoding": "identity" });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect((await plain.text()).length).toBeGreaterThan(0);
+  });
+
+  it("revalidates HTML with an ETag and answers 304 when unchanged", async () => {
+    const first = await get("/problem", { "Accept-Encoding": "br" });
+    expect(first.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(first.headers.get("vary")).toBe("Accept-Encoding");
+    const etag = first.headers.get("etag");
+    expect(etag).toBeTruthy();
+    const second = await get("/problem", { "If-None-Match": etag as string });
+    expect(second.status).toBe(304);
+  });
+
+  it("compresses dynamic responses on the fly", async () => {
+    const response = await get("/no-such-page", { "Accept-Encoding": "gzip" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("redirects a trailing slash to the canonical URL", async () => {
+    const response = await get("/problem/?ref=x");
+    expect(response.status).toBe(308);
+    expect(response.headers.get("location")).toBe("/problem?ref=x");
+  });
+
+  it("answers 404 for a missing hashed asset without rendering a page", async () => {
+    const response = await get("/assets/missing-abc123.js");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+  });
+});

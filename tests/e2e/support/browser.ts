@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { type Browser, type BrowserContext, chromium, type Page, type Response } from "playwright-core";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
+
+export const baseUrl = inject("baseUrl");
+
+let browser: Browser | undefined;
+
+/** Launches one Chromium for the test file that calls it (in its top-level scope). */
+export function setupBrowser() {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+}
+
+export type PageOptions = {
+  javaScript?: boolean;
+  width?: number;
+  height?: number;
+  reducedMotion?: "reduce" | "no-preference";
+  /** Console errors matching these are expected (e.g. the browser's own 404 report on a 404 page). */
+  allowConsoleErrors?: RegExp[];
+};
+
+export type OpenedPage = {
+  page: Page;
+  context: BrowserContext;
+  response: Response | null;
+  /** Closes the page and fails the test if the page logged an unexpected error. */
+  close(): Promise<void>;
+};
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE = { width: 375, height: 740 } as const;
+
+/** Opens `path` on the test server in a fresh context and records console errors. */
+export async function openPage(path: string, options: PageOptions = {}): Promise<OpenedPage> {
+  if (!browser) throw new Error("Call setupBrowser() at the top of the test file first.");
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScript ?? true,
+    viewport: { width: options.width ?? DESKTOP.width, height: options.height ?? DESKTOP.height },
+    reducedMotion: options.reducedMotion ?? "reduce",
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  const response = await page.goto(new URL(path, baseUrl).href, { waitUntil: "load" });
+  if (options.javaScript !== false) await waitForHydration(page);
+  return {
+    page,
+    context,
+    response,
+    async close() {
+      await context.close();
+      const unexpected = errors.filter(
+        (text) => !(options.allowConsoleErrors ?? []).some((re) => re.test(text)),
+      );
+      expect(unexpected, `console errors on ${path}`).toEqual([]);
+    },
+  };
+}
+
+/** app/root.tsx marks <html data-hydrated> once React has hydrated the page. */
+export async function waitForHydration(page: Page) {
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+type AxeViolation = { id: string; impact: string; help: string; nodes: { target: string[] }[] };
+
+/** Runs axe-core (WCAG 2.0–2.2 A and AA rules) and fails with a readable list of violations. */
+export async function expectNoA11yViolations(page: Page) {
+  // Evaluated through the DevTools protocol, so the page's CSP does not block it.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+      },
+    });
+    return result.violations;
+  });
+  const readable = (violations as AxeViolation[]).map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+  expect(readable).toEqual([]);
+}

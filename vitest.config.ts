@@ -1,0 +1,31 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects, one run: `unit` (beside the code, no server) and `e2e` (real Chromium against the
+// production build served by server.ts). `npm test` runs both through scripts/run-tests.ts.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["tests/e2e/**/*.test.ts"],
+          globalSetup: ["tests/e2e/support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file drives its own Chromium; two at a time suits a 2-core machine.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
