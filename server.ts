@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { parseEnv } from "./app/env.server.ts";
+import type { createServices as CreateServices } from "./app/services.server.ts";
 import { createAppServer } from "./server/http-server.ts";
 
 // A local .env file (see .env.example) fills in what the real environment does not set.
@@ -25,7 +26,18 @@ if (!existsSync(serverEntry)) {
   process.exit(1);
 }
 const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
-const server = createAppServer({ env, build, buildDir });
+// From the build, not the source: one copy of the app code and of its context keys (see entry.server.tsx).
+const { createServices } = build.entry.module as unknown as { createServices: typeof CreateServices };
+const services = await (async () => {
+  try {
+    return await createServices(env);
+  } catch (error) {
+    console.error(`Start-up failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
+})();
+if (env.LOG_LEVEL !== "silent") console.log(`Database: ${services.database.description}`);
+const server = createAppServer({ env, build, buildDir, services });
 // Keep-alive longer than common proxies' idle timeout so they never reuse a socket we just closed.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
@@ -42,7 +54,9 @@ function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
   if (env.LOG_LEVEL !== "silent") console.log(`${signal} received, closing the server`);
-  server.close(() => process.exit(0));
+  server.close(() => {
+    services.database.close().finally(() => process.exit(0));
+  });
   server.closeIdleConnections();
   // Give in-flight requests ten seconds, then stop regardless.
   setTimeout(() => process.exit(0), 10_000).unref();

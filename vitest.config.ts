@@ -11,6 +11,9 @@ export default defineConfig({
           name: "unit",
           environment: "node",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          // Data tests open real databases (SQLite files and PostgreSQL schemas).
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
         },
       },
       {

@@ -9,6 +9,7 @@ import { cspNonceContext } from "./lib/request-context.server.ts";
 
 export const streamTimeout = 5_000;
 
+export { clientAddressContext, createServices, servicesContext } from "./services.server.ts";
 // NOTE: server.ts reads the context key from the build (build.entry.module) so that it sets the
 // very object the bundled routes read; importing the source module there would create a second key.
 export { cspNonceContext };

@@ -1,17 +1,39 @@
 import { z } from "zod";
 
 // Parsed once at start-up: a bad value stops the server with every problem listed, not at first use.
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Number of reverse proxies in front of the app whose X-Forwarded-* headers are trusted. */
-  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-  /** Send Strict-Transport-Security: `auto` when the request arrived over HTTPS, or always/never. */
-  HSTS: z.enum(["auto", "always", "off"]).default("auto"),
-  LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
-});
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Number of reverse proxies in front of the app whose X-Forwarded-* headers are trusted. */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /** Send Strict-Transport-Security: `auto` when the request arrived over HTTPS, or always/never. */
+    HSTS: z.enum(["auto", "always", "off"]).default("auto"),
+    LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
+    /** Absent, a path or `file:` → embedded SQLite (default ./data/app.sqlite); `postgres://` → PostgreSQL. */
+    DATABASE_URL: z.string().min(1).optional(),
+    /** PostgreSQL connections per app instance. */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /** SQLite durability: NORMAL survives a process crash, FULL also an OS crash or power loss (slower). */
+    SQLITE_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
+    /** Signs form time tokens; generated and kept in the database when unset. */
+    APP_SECRET: z.string().min(32, "APP_SECRET must be at least 32 characters").optional(),
+    /** Lead submissions allowed per client address per window (0 turns the limit off). */
+    LEAD_RATE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(10),
+    LEAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    /** SMTP server for new-lead emails, e.g. smtps://user:password@smtp.example.com:465. Unset: no emails. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** Sender of notification emails. */
+    MAIL_FROM: z.string().min(3).default("Clausebridge website <no-reply@localhost>"),
+    /** Where new-lead emails go (the sales team). Required with SMTP_URL. */
+    LEAD_NOTIFICATION_TO: z.string().min(3).optional(),
+  })
+  .refine((env) => !env.SMTP_URL || env.LEAD_NOTIFICATION_TO, {
+    message: "LEAD_NOTIFICATION_TO is required when SMTP_URL is set",
+    path: ["LEAD_NOTIFICATION_TO"],
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

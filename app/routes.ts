@@ -21,4 +21,6 @@ export default [
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("rss.xml", "routes/seo/rss.ts"),
+  // The JSON API of SPEC section 7 (resource routes).
+  route("api/demo-request", "routes/api/demo-request.ts"),
 ] satisfies RouteConfig;

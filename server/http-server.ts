@@ -5,11 +5,19 @@ import compression from "compression";
 import express from "express";
 import { type RouterContext, RouterContextProvider, type ServerBuild } from "react-router";
 import type { Env } from "../app/env.server.ts";
+import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
+import type { AppServices } from "../app/services.server.ts";
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.ts";
 import { StaticFiles } from "./static-files.ts";
 
-export type AppOptions = { env: Env; build: ServerBuild; buildDir: string };
+export type AppOptions = { env: Env; build: ServerBuild; buildDir: string; services: AppServices };
+
+type BuildContexts = {
+  cspNonceContext: RouterContext<string>;
+  servicesContext: RouterContext<AppServices | null>;
+  clientAddressContext: RouterContext<string>;
+};
 
 /** True when the request reached us over TLS, directly or through a trusted proxy. */
 function isHttps(req: IncomingMessage, trustProxy: number): boolean {
@@ -26,16 +34,18 @@ function isHttps(req: IncomingMessage, trustProxy: number): boolean {
  * The production HTTP server: prerendered pages and hashed assets straight from memory (the fast
  * path), everything else through Express and the React Router handler with on-the-fly compression.
  */
-export function createAppServer({ env, build, buildDir }: AppOptions): Server {
-  const { cspNonceContext } = build.entry.module as unknown as {
-    cspNonceContext: RouterContext<string>;
-  };
+export function createAppServer({ env, build, buildDir, services }: AppOptions): Server {
+  const { cspNonceContext, servicesContext, clientAddressContext } = build.entry
+    .module as unknown as BuildContexts;
   const sendHstsAlways = env.HSTS === "always";
   const headersPlain = baseSecurityHeaders(sendHstsAlways);
   const headersHttps = baseSecurityHeaders(env.HSTS !== "off");
   // Two in-memory views of the same files: with HSTS/upgrade-insecure-requests over HTTPS, without over HTTP.
-  const staticHttp = new StaticFiles(buildDir, headersPlain, false);
-  const staticHttps = new StaticFiles(buildDir, headersHttps, true);
+  // Pages carry the signed "first seen" cookie the lead forms' time trap checks (only when missing or old).
+  const pageCookie = (secure: boolean) => (req: IncomingMessage) =>
+    needsTimeToken(req.headers.cookie) ? timeTokenCookie(issueTimeToken(services.secret), secure) : undefined;
+  const staticHttp = new StaticFiles(buildDir, headersPlain, false, pageCookie(false));
+  const staticHttps = new StaticFiles(buildDir, headersHttps, true, pageCookie(true));
   const configuredUrl = env.PUBLIC_URL?.replace(/\/+$/, "");
   if (configuredUrl && configuredUrl !== staticHttp.publicUrl) {
     console.warn(
@@ -64,9 +74,12 @@ export function createAppServer({ env, build, buildDir }: AppOptions): Server {
     createRequestHandler({
       build,
       mode: env.NODE_ENV,
-      getLoadContext(_req, res) {
+      getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+        context.set(servicesContext, services);
+        // req.ip honours TRUST_PROXY (X-Forwarded-For from that many proxies), else the socket address.
+        context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         return context;
       },
     }),

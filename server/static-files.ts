@@ -11,7 +11,12 @@ import {
 
 // Headers as a flat [name, value, name, value, …] array: Node writes it without re-reading an object.
 type Variant = { body: Buffer; headers: string[]; notModifiedHeaders: string[] };
-type LoadedFile = { etag: string; identity: Variant; br?: Variant; gzip?: Variant };
+type LoadedFile = { etag: string; html: boolean; identity: Variant; br?: Variant; gzip?: Variant };
+
+const SUBMITTED_QUERY = /[?&]submitted=/;
+
+/** A Set-Cookie value to add to this page response, or undefined (server.ts: the form time token). */
+export type PageCookie = (req: IncomingMessage) => string | undefined;
 
 /**
  * Every prerendered page and built asset, read once at start-up with its response headers already
@@ -22,7 +27,15 @@ export class StaticFiles {
   /** The public origin the pages were built with. */
   readonly publicUrl: string;
 
-  constructor(buildDir: string, baseHeaders: Record<string, string>, https: boolean) {
+  readonly #pageCookie: PageCookie | undefined;
+
+  constructor(
+    buildDir: string,
+    baseHeaders: Record<string, string>,
+    https: boolean,
+    pageCookie?: PageCookie,
+  ) {
+    this.#pageCookie = pageCookie;
     const manifest = JSON.parse(readFileSync(join(buildDir, STATIC_MANIFEST_FILE), "utf8")) as StaticManifest;
     this.publicUrl = manifest.publicUrl;
     const clientDir = join(buildDir, "client");
@@ -43,14 +56,21 @@ export class StaticFiles {
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     const file = this.#files.get(path);
     if (!file) return false;
+    // After a form is sent without JavaScript the visitor lands on `?submitted=…`: the server renders
+    // that page with its success message instead of the prerendered copy.
+    if (file.html && queryStart !== -1 && SUBMITTED_QUERY.test(url.slice(queryStart))) return false;
 
     const variant = pickVariant(file, req.headers["accept-encoding"]);
+    const cookie = file.html ? this.#pageCookie?.(req) : undefined;
     if (req.headers["if-none-match"] === file.etag) {
-      res.writeHead(304, variant.notModifiedHeaders);
+      res.writeHead(
+        304,
+        cookie ? [...variant.notModifiedHeaders, "Set-Cookie", cookie] : variant.notModifiedHeaders,
+      );
       res.end();
       return true;
     }
-    res.writeHead(200, variant.headers);
+    res.writeHead(200, cookie ? [...variant.headers, "Set-Cookie", cookie] : variant.headers);
     res.end(req.method === "HEAD" ? undefined : variant.body);
     return true;
   }
@@ -82,7 +102,11 @@ function loadFile(
       notModifiedHeaders: Object.entries(headers).flat(),
     };
   };
-  const file: LoadedFile = { etag: entry.etag, identity: variant(readFileSync(path)) };
+  const file: LoadedFile = {
+    etag: entry.etag,
+    html: entry.contentType.startsWith("text/html"),
+    identity: variant(readFileSync(path)),
+  };
   if (entry.encodings.includes("br")) file.br = variant(readFileSync(`${path}.br`), "br");
   if (entry.encodings.includes("gzip")) file.gzip = variant(readFileSync(`${path}.gz`), "gzip");
   return file;

@@ -1,0 +1,59 @@
+import type { Generated } from "kysely";
+
+// Table shapes as the application sees them (camelCase; the database uses snake_case through
+// Kysely's CamelCasePlugin). Timestamps are ISO 8601 text in UTC so both databases sort them alike.
+// Booleans are 0/1 integers on both databases, converted in the repositories.
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface LeadsTable {
+  id: Generated<number>;
+  requestType: "demo" | "investor";
+  fullName: string;
+  email: string;
+  company: string;
+  phone: string;
+  message: string | null;
+  investorAngel: number;
+  investorVc: number;
+  investorIntroducer: number;
+  investorOther: number;
+  otherDetails: string | null;
+  sourcePage: string | null;
+  privacyNoticeVersion: string;
+  isSpam: number;
+  spamReason: string | null;
+  status: Generated<string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON; references rows (a lead id) rather than copying personal data. */
+  payload: string;
+  status: Generated<"pending" | "sent" | "failed">;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  windowId: number;
+  hits: number;
+}
+
+export interface Database {
+  appSettings: AppSettingsTable;
+  leads: LeadsTable;
+  outbox: OutboxTable;
+  rateLimits: RateLimitsTable;
+}

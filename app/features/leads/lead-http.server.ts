@@ -1,0 +1,184 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { clientAddressContext, getServices } from "#app/services.server.ts";
+import {
+  type FieldErrors,
+  HONEYPOT_FIELD,
+  INVESTOR_TYPES,
+  MAX_LEAD_BODY_BYTES,
+  type RequestType,
+} from "./lead-schema.ts";
+import type { SubmissionContext, SubmissionResult } from "./lead-service.server.ts";
+import { readCookie, TIME_TOKEN_COOKIE } from "./time-token.server.ts";
+
+// The two ways a lead arrives over HTTP: the JSON API (SPEC section 7) and the forms' own POST when
+// JavaScript is off. Both end in the same LeadService.submit call.
+
+type Context = Readonly<RouterContextProvider>;
+
+export const STORE_FAILED_MESSAGE = "We could not save your request. Please try again in a moment.";
+
+export function tooManyRequestsMessage(retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** One sentence for a form or API answer: the field messages, in form order. */
+export function summariseErrors(errors: FieldErrors): string {
+  return Object.values(errors).join(". ");
+}
+
+/** Reads at most `limit` bytes of the body; null when it is larger (the caller answers 413). */
+export async function readLimitedText(request: Request, limit: number): Promise<string | null> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** The path of the page the visitor sent the form from, when the browser says and it is ours. */
+function sourcePage(request: Request): string | null {
+  const referer = request.headers.get("referer");
+  if (!referer) return null;
+  try {
+    const from = new URL(referer);
+    if (from.host !== new URL(request.url).host) return null;
+    return from.pathname.slice(0, 200);
+  } catch {
+    return null;
+  }
+}
+
+function submissionContext(request: Request, context: Context): SubmissionContext {
+  return {
+    clientAddress: context.get(clientAddressContext),
+    timeToken: readCookie(request.headers.get("cookie"), TIME_TOKEN_COOKIE),
+    sourcePage: sourcePage(request),
+  };
+}
+
+async function submit(
+  body: unknown,
+  request: Request,
+  context: Context,
+): Promise<SubmissionResult | "failed"> {
+  try {
+    const { leads } = await getServices(context);
+    return await leads.submit(body, submissionContext(request, context));
+  } catch (error) {
+    // Never log the submission itself: it is personal data.
+    console.error("Storing a lead failed:", (error as Error).message);
+    return "failed";
+  }
+}
+
+const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+
+/** POST /api/demo-request: 201 only once the lead is committed; 4xx/5xx store nothing. */
+export async function handleLeadApi(request: Request, context: Context): Promise<Response> {
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "application/json") {
+    return json({ message: "Send the request body as JSON (Content-Type: application/json)." }, 415);
+  }
+  const text = await readLimitedText(request, MAX_LEAD_BODY_BYTES);
+  if (text === null) return json({ message: "Request body too large: the limit is 16 KB." }, 413);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return json({ message: "Malformed JSON in the request body.", errors: {} }, 400);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return json({ message: "The request body must be a JSON object.", errors: {} }, 400);
+  }
+  const result = await submit(body, request, context);
+  if (result === "failed") return json({ message: STORE_FAILED_MESSAGE }, 503);
+  switch (result.kind) {
+    case "invalid":
+      return json({ message: summariseErrors(result.errors), errors: result.errors }, 400);
+    case "rate-limited":
+      return json({ message: tooManyRequestsMessage(result.retryAfterSeconds) }, 429, {
+        "Retry-After": String(result.retryAfterSeconds),
+      });
+    case "stored":
+      // A flagged submission gets the same answer: nothing tells a bot it was caught.
+      return json({ id: result.id, message: "Demo request submitted successfully" }, 201);
+  }
+}
+
+/** What a form's page renders after a failed no-JavaScript POST. */
+export type LeadFormActionData = {
+  message: string;
+  errors: FieldErrors;
+  values: Record<string, string | string[]>;
+};
+
+const FORM_FIELDS = ["fullName", "email", "company", "phone", "message", "otherDetails"] as const;
+
+/** Turns a urlencoded form post into the JSON API's shape (checkboxes named investorType). */
+export function formToSubmission(form: URLSearchParams, requestType: RequestType): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of FORM_FIELDS) if (form.has(field)) body[field] = form.get(field);
+  if (form.has(HONEYPOT_FIELD)) body[HONEYPOT_FIELD] = form.get(HONEYPOT_FIELD);
+  if (requestType === "investor") {
+    const ticked = form.getAll("investorType");
+    body.requestType = "investor";
+    body.investorType = Object.fromEntries(INVESTOR_TYPES.map((type) => [type, ticked.includes(type)]));
+  }
+  return body;
+}
+
+/**
+ * The route action behind each lead form when JavaScript is off: success redirects (POST, then a
+ * GET that shows the success state); failure re-renders the page with the messages and the values.
+ */
+export async function handleLeadFormAction(
+  request: Request,
+  context: Context,
+  requestType: RequestType,
+  successLocation: string,
+) {
+  const text = await readLimitedText(request, MAX_LEAD_BODY_BYTES);
+  const form = new URLSearchParams(text ?? "");
+  const values: LeadFormActionData["values"] = {};
+  for (const field of FORM_FIELDS) if (form.has(field)) values[field] = form.get(field)?.slice(0, 5000) ?? "";
+  values.investorType = form.getAll("investorType").slice(0, 4);
+  const fail = (status: number, message: string, errors: FieldErrors = {}, headers?: HeadersInit) =>
+    data<LeadFormActionData>({ message, errors, values }, { status, headers });
+
+  if (text === null) return fail(413, "Your message is too long: please shorten it and send the form again.");
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "application/x-www-form-urlencoded")
+    return fail(415, "Please send the form from this page.");
+
+  const result = await submit(formToSubmission(form, requestType), request, context);
+  if (result === "failed") return fail(503, STORE_FAILED_MESSAGE);
+  switch (result.kind) {
+    case "invalid":
+      return fail(400, summariseErrors(result.errors), result.errors);
+    case "rate-limited":
+      return fail(
+        429,
+        tooManyRequestsMessage(result.retryAfterSeconds),
+        {},
+        {
+          "Retry-After": String(result.retryAfterSeconds),
+        },
+      );
+    case "stored":
+      return redirect(successLocation, 303);
+  }
+}

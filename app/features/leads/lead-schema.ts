@@ -1,0 +1,133 @@
+import { z } from "zod";
+
+// One definition of what a lead submission may contain, used by the browser (instant feedback) and
+// by the server (the final word). Messages are SPEC section 5's; limits are ours (the spec has none)
+// and generous enough for real names, companies and international phone numbers.
+
+export const LEAD_LIMITS = {
+  fullName: 120,
+  email: 254, // RFC 5321 path limit
+  company: 160,
+  phone: 32,
+  message: 5000,
+  otherDetails: 1000,
+} as const;
+
+/** The JSON API refuses bodies larger than this before parsing them (issue 3). */
+export const MAX_LEAD_BODY_BYTES = 16 * 1024;
+
+/** SPEC section 3: the message an investor submission carries. */
+export const INVESTOR_MESSAGE = "Investor interest from landing page";
+
+/** The privacy policy version shown under every form (SPEC section 9), stored with each lead. */
+export const PRIVACY_NOTICE_VERSION = "2025-04-01";
+
+/** The hidden field people never see and bots fill in. Browsers and password managers do not autofill it. */
+export const HONEYPOT_FIELD = "_gotcha";
+
+export const INVESTOR_TYPES = ["angel", "vc", "introducer", "other"] as const;
+export type InvestorTypeKey = (typeof INVESTOR_TYPES)[number];
+
+export const MESSAGES = {
+  fullNameRequired: "Please enter your full name",
+  fullNameMin: "Full name must be at least 2 characters",
+  companyRequired: "Please enter your company name",
+  companyMin: "Company name must be at least 2 characters",
+  email: "Please enter a valid email address",
+  phone: "Please enter a valid phone number",
+  tooLong: (max: number) => `Please use at most ${max} characters`,
+  invalid: "Please check the highlighted fields",
+} as const;
+
+// Text is trimmed for validation and storage but otherwise stored exactly as entered; it is escaped
+// wherever it is shown (React does so by default; CSV export neutralises formulas).
+const text = (max: number) => z.string(MESSAGES.invalid).trim().max(max, MESSAGES.tooLong(max));
+
+// A pragmatic address check (what browsers accept for type=email, minus dotless domains).
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const email = text(LEAD_LIMITS.email).regex(EMAIL_PATTERN, MESSAGES.email);
+
+// Digits with the usual separators and an optional leading +; the minimum length is the spec's.
+const phone = (min: number) =>
+  text(LEAD_LIMITS.phone)
+    .min(min, MESSAGES.phone)
+    .regex(/^\+?[0-9 ()./-]+$/, MESSAGES.phone)
+    .refine((value) => (value.match(/\d/g)?.length ?? 0) >= Math.min(min, 5), MESSAGES.phone);
+
+const optionalText = (max: number) =>
+  z
+    .union([text(max), z.null()])
+    .optional()
+    .transform((value) => (value ? value : null));
+
+const flag = z
+  .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")])
+  .optional()
+  .transform((value) => value === true || value === "on" || value === "true");
+
+/** SPEC sections 3 and 5: the demo request (both form variants send the same fields). */
+export const DemoRequestSchema = z.object({
+  fullName: text(LEAD_LIMITS.fullName).min(1, MESSAGES.fullNameRequired),
+  email,
+  company: text(LEAD_LIMITS.company).min(1, MESSAGES.companyRequired),
+  phone: phone(7),
+  message: optionalText(LEAD_LIMITS.message),
+});
+
+/** SPEC sections 3 and 5: the investor interest form. */
+export const InvestorInterestSchema = z
+  .object({
+    fullName: text(LEAD_LIMITS.fullName).min(2, MESSAGES.fullNameMin),
+    company: text(LEAD_LIMITS.company).min(2, MESSAGES.companyMin),
+    email,
+    phone: phone(5),
+    investorType: z
+      .object({ angel: flag, vc: flag, introducer: flag, other: flag })
+      .optional()
+      .transform((value) => value ?? { angel: false, vc: false, introducer: false, other: false }),
+    otherDetails: optionalText(LEAD_LIMITS.otherDetails),
+  })
+  // SPEC section 5: the details box is only enabled when 'other' is ticked, so only then kept.
+  .transform((value) => ({ ...value, otherDetails: value.investorType.other ? value.otherDetails : null }));
+
+export type DemoRequestInput = z.input<typeof DemoRequestSchema>;
+export type DemoRequest = z.output<typeof DemoRequestSchema>;
+export type InvestorInterest = z.output<typeof InvestorInterestSchema>;
+export type InvestorType = InvestorInterest["investorType"];
+
+export type RequestType = "demo" | "investor";
+
+/** A validated submission, either kind, as the lead service stores it. */
+export type LeadSubmission =
+  | ({ requestType: "demo" } & DemoRequest)
+  | ({ requestType: "investor"; message: string } & InvestorInterest);
+
+export type FieldErrors = Partial<Record<string, string>>;
+
+/** The first message of each invalid field, keyed by its top-level name (what forms and the API show). */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/**
+ * Validates a submission in the JSON API's shape (SPEC section 7): `requestType: 'investor'` selects
+ * the investor schema, anything else is a demo request. Unknown fields are ignored.
+ */
+export function parseLeadSubmission(
+  body: unknown,
+): { success: true; data: LeadSubmission } | { success: false; errors: FieldErrors } {
+  const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  if (record.requestType === "investor") {
+    const result = InvestorInterestSchema.safeParse(record);
+    if (!result.success) return { success: false, errors: fieldErrors(result.error) };
+    return { success: true, data: { requestType: "investor", message: INVESTOR_MESSAGE, ...result.data } };
+  }
+  const result = DemoRequestSchema.safeParse(record);
+  if (!result.success) return { success: false, errors: fieldErrors(result.error) };
+  return { success: true, data: { requestType: "demo", ...result.data } };
+}

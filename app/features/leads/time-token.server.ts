@@ -1,0 +1,59 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+// The time trap (issue 3): every page response carries a signed "first seen at" cookie. A lead sent
+// without it, with a forged one, within a few seconds of it or long after it is suspicious. A cookie
+// rather than a hidden field because prerendered pages are identical for everyone, and it works with
+// JavaScript off. It holds a timestamp and a signature, nothing that identifies the visitor.
+
+export const TIME_TOKEN_COOKIE = "form_ts";
+/** Faster than a person can read a form and type three fields. */
+export const MIN_FILL_MS = 3_000;
+/** Older than this is expired (and the browser drops the cookie then too). */
+export const TIME_TOKEN_MAX_AGE_MS = 48 * 60 * 60 * 1000;
+/** Pages reissue the cookie when it is older than this, so an active visitor's never expires. */
+export const TIME_TOKEN_REFRESH_MS = 60 * 60 * 1000;
+
+function signature(secret: string, issuedAt: number): Buffer {
+  return createHmac("sha256", secret).update(`form-time:${issuedAt}`).digest().subarray(0, 16);
+}
+
+export function issueTimeToken(secret: string, now = Date.now()): string {
+  return `${now}.${signature(secret, now).toString("base64url")}`;
+}
+
+/** Null when the token shows a person's pace; otherwise why the submission is suspicious. */
+export function timeTokenProblem(secret: string, token: string | undefined, now = Date.now()): string | null {
+  if (!token) return "no time token";
+  const [issued, mac] = token.split(".");
+  const issuedAt = Number(issued);
+  if (!Number.isSafeInteger(issuedAt) || !mac) return "malformed time token";
+  const given = Buffer.from(mac, "base64url");
+  const expected = signature(secret, issuedAt);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "forged time token";
+  const age = now - issuedAt;
+  if (age < MIN_FILL_MS) return `sent ${Math.max(0, age)} ms after the page loaded`;
+  if (age > TIME_TOKEN_MAX_AGE_MS) return "time token expired";
+  return null;
+}
+
+/** The value of one cookie in a Cookie header, or undefined. */
+export function readCookie(header: string | undefined | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
+/** True when a page response should (re)issue the cookie: none yet, unreadable, or getting old. */
+export function needsTimeToken(cookieHeader: string | undefined, now = Date.now()): boolean {
+  const token = readCookie(cookieHeader, TIME_TOKEN_COOKIE);
+  const issuedAt = Number(token?.split(".")[0]);
+  return !Number.isSafeInteger(issuedAt) || now - issuedAt > TIME_TOKEN_REFRESH_MS || issuedAt > now;
+}
+
+export function timeTokenCookie(token: string, secure: boolean): string {
+  const maxAge = Math.floor(TIME_TOKEN_MAX_AGE_MS / 1000);
+  return `${TIME_TOKEN_COOKIE}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}

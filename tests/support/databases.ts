@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe } from "vitest";
+import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { migrateToLatest } from "../../app/db/migrate.server.ts";
+
+/** The PostgreSQL the data tests use: TEST_DATABASE_URL, else the local one CI provides. */
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+let postgresReachable: Promise<boolean> | undefined;
+
+/** Whether PostgreSQL answers; with REQUIRE_POSTGRES=1 (set by .ci/run) an unreachable one is an error. */
+export function checkPostgres(): Promise<boolean> {
+  postgresReachable ??= (async () => {
+    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.end();
+      return true;
+    } catch (error) {
+      if (process.env.REQUIRE_POSTGRES === "1") {
+        throw new Error(
+          `PostgreSQL is required (REQUIRE_POSTGRES=1) but ${TEST_POSTGRES_URL} is unreachable: ${(error as Error).message}`,
+        );
+      }
+      console.warn(
+        `\n*** PostgreSQL at ${TEST_POSTGRES_URL} is unreachable: the PostgreSQL half of the data tests is SKIPPED ***\n`,
+      );
+      return false;
+    }
+  })();
+  return postgresReachable;
+}
+
+/** A fresh, migrated database of each kind; PostgreSQL gets its own schema so test files run in parallel. */
+export async function createTestDatabase(
+  kind: "sqlite" | "postgres",
+): Promise<AppDatabase & { dispose(): Promise<void> }> {
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "leads-test-"));
+    const database = openDatabase(join(dir, "test.sqlite"));
+    await migrateToLatest(database.db);
+    return {
+      ...database,
+      async dispose() {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openDatabase(TEST_POSTGRES_URL, { postgresSchema: schema, poolSize: 4 });
+  await migrateToLatest(database.db);
+  return {
+    ...database,
+    async dispose() {
+      await database.close();
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Runs the same suite against SQLite and PostgreSQL. `use()` returns the database of the current
+ * suite (created in beforeAll, dropped in afterAll).
+ */
+export function describeEachDatabase(name: string, suite: (use: () => AppDatabase) => void): void {
+  for (const kind of ["sqlite", "postgres"] as const) {
+    describe(`${name} [${kind}]`, async () => {
+      const available = kind === "sqlite" || (await checkPostgres());
+      let database: (AppDatabase & { dispose(): Promise<void> }) | undefined;
+      beforeAll(async () => {
+        if (available) database = await createTestDatabase(kind);
+      });
+      afterAll(async () => {
+        await database?.dispose();
+      });
+      if (!available) {
+        describe.skip("PostgreSQL unreachable", () => suite(() => database as AppDatabase));
+        return;
+      }
+      suite(() => {
+        if (!database) throw new Error("database not ready");
+        return database;
+      });
+    });
+  }
+}
