@@ -23,6 +23,8 @@ const EnvSchema = z
     /** Lead submissions allowed per client address per window (0 turns the limit off). */
     LEAD_RATE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(10),
     LEAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    /** A lead sent sooner than this after the visitor's first page view is flagged as spam (time trap). */
+    LEAD_MIN_FILL_SECONDS: z.coerce.number().min(0).max(600).default(3),
     /** SMTP server for new-lead emails, e.g. smtps://user:password@smtp.example.com:465. Unset: no emails. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** Sender of notification emails. */

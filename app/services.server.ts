@@ -31,7 +31,13 @@ export async function createServices(env: Env): Promise<AppServices> {
       limit: env.LEAD_RATE_LIMIT,
       windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
     });
-    const leads = createLeadService({ db: database.db, secret, rateLimiter, notify: Boolean(env.SMTP_URL) });
+    const leads = createLeadService({
+      db: database.db,
+      secret,
+      rateLimiter,
+      notify: Boolean(env.SMTP_URL),
+      minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
+    });
     return { env, database, secret, leads, rateLimiter };
   } catch (error) {
     await database.close();

@@ -9,7 +9,7 @@ import {
 import { insertLead } from "./lead-repository.server.ts";
 import { type FieldErrors, HONEYPOT_FIELD, parseLeadSubmission } from "./lead-schema.ts";
 import type { RateLimiter } from "./rate-limit.server.ts";
-import { timeTokenProblem } from "./time-token.server.ts";
+import { MIN_FILL_MS, timeTokenProblem } from "./time-token.server.ts";
 
 /** What the transport (JSON API or form action) knows about a submission besides its fields. */
 export type SubmissionContext = {
@@ -30,6 +30,8 @@ export type LeadServiceOptions = {
   rateLimiter: RateLimiter;
   /** Queue an email to sales for each genuine lead (SMTP configured). */
   notify: boolean;
+  /** The time trap's threshold; defaults to MIN_FILL_MS. */
+  minFillMs?: number;
 };
 
 /**
@@ -38,7 +40,13 @@ export type LeadServiceOptions = {
  * checks, then one transaction that stores the lead and queues its notification. The caller answers
  * the visitor only after this resolves, so a success answer means the lead is committed.
  */
-export function createLeadService({ db, secret, rateLimiter, notify }: LeadServiceOptions) {
+export function createLeadService({
+  db,
+  secret,
+  rateLimiter,
+  notify,
+  minFillMs = MIN_FILL_MS,
+}: LeadServiceOptions) {
   return {
     async submit(body: unknown, context: SubmissionContext): Promise<SubmissionResult> {
       const parsed = parseLeadSubmission(body);
@@ -49,7 +57,7 @@ export function createLeadService({ db, secret, rateLimiter, notify }: LeadServi
       const decision = await rateLimiter.hit(clientKey, now.getTime());
       if (!decision.allowed) return { kind: "rate-limited", retryAfterSeconds: decision.retryAfterSeconds };
 
-      const spamReason = spamCheck(body, context, secret, now);
+      const spamReason = spamCheck(body, context, secret, now, minFillMs);
       const id = await db.transaction().execute(async (trx) => {
         const leadId = await insertLead(trx, parsed.data, {
           sourcePage: context.sourcePage,
@@ -69,9 +77,15 @@ export function createLeadService({ db, secret, rateLimiter, notify }: LeadServi
 export type LeadService = ReturnType<typeof createLeadService>;
 
 /** Why a submission looks automated, or null. Suspicious leads are stored flagged, never dropped. */
-function spamCheck(body: unknown, context: SubmissionContext, secret: string, now: Date): string | null {
+function spamCheck(
+  body: unknown,
+  context: SubmissionContext,
+  secret: string,
+  now: Date,
+  minFillMs: number,
+): string | null {
   const honeypot = (body as Record<string, unknown>)[HONEYPOT_FIELD];
   if (honeypot !== undefined && honeypot !== null && honeypot !== "") return "honeypot field filled in";
-  const problem = timeTokenProblem(secret, context.timeToken, now.getTime());
+  const problem = timeTokenProblem(secret, context.timeToken, now.getTime(), minFillMs);
   return problem ? `time trap: ${problem}` : null;
 }

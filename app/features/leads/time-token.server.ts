@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 // JavaScript off. It holds a timestamp and a signature, nothing that identifies the visitor.
 
 export const TIME_TOKEN_COOKIE = "form_ts";
-/** Faster than a person can read a form and type three fields. */
+/** Faster than a person can read a form and type three fields (LEAD_MIN_FILL_SECONDS overrides). */
 export const MIN_FILL_MS = 3_000;
 /** Older than this is expired (and the browser drops the cookie then too). */
 export const TIME_TOKEN_MAX_AGE_MS = 48 * 60 * 60 * 1000;
@@ -22,7 +22,12 @@ export function issueTimeToken(secret: string, now = Date.now()): string {
 }
 
 /** Null when the token shows a person's pace; otherwise why the submission is suspicious. */
-export function timeTokenProblem(secret: string, token: string | undefined, now = Date.now()): string | null {
+export function timeTokenProblem(
+  secret: string,
+  token: string | undefined,
+  now = Date.now(),
+  minFillMs = MIN_FILL_MS,
+): string | null {
   if (!token) return "no time token";
   const [issued, mac] = token.split(".");
   const issuedAt = Number(issued);
@@ -31,7 +36,7 @@ export function timeTokenProblem(secret: string, token: string | undefined, now 
   const expected = signature(secret, issuedAt);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "forged time token";
   const age = now - issuedAt;
-  if (age < MIN_FILL_MS) return `sent ${Math.max(0, age)} ms after the page loaded`;
+  if (age < minFillMs) return `sent ${Math.max(0, age)} ms after the page loaded`;
   if (age > TIME_TOKEN_MAX_AGE_MS) return "time token expired";
   return null;
 }

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { type RunningServer, startServer } from "../../../scripts/lib/server-process.ts";
@@ -6,21 +7,34 @@ import { type RunningServer, startServer } from "../../../scripts/lib/server-pro
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The e2e server's own SQLite file (tests read it to check what was stored). */
+    databaseUrl: string;
   }
 }
 
 const root = join(import.meta.dirname, "..", "..", "..");
 let server: RunningServer | undefined;
+let dataDir: string | undefined;
 
 /** Starts the production server (server.ts) on a free port for the whole e2e run. */
 export async function setup(project: TestProject) {
   if (!existsSync(join(root, "build", "static-manifest.json"))) {
     throw new Error("No production build: run `npm run build` first (npm test does it for you).");
   }
-  server = await startServer();
+  dataDir = mkdtempSync(join(tmpdir(), "e2e-data-"));
+  const databaseUrl = join(dataDir, "e2e.sqlite");
+  server = await startServer({
+    DATABASE_URL: databaseUrl,
+    // The journeys submit many forms from one address within seconds; the limit and the time trap
+    // have their own tests (app/features/leads, tests/e2e/lead-api.test.ts).
+    LEAD_RATE_LIMIT: "0",
+    LEAD_MIN_FILL_SECONDS: "0",
+  });
   project.provide("baseUrl", server.url);
+  project.provide("databaseUrl", databaseUrl);
 }
 
 export async function teardown() {
   await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
