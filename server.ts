@@ -37,6 +37,7 @@ const services = await (async () => {
   }
 })();
 if (env.LOG_LEVEL !== "silent") console.log(`Database: ${services.database.description}`);
+const backgroundWork = services.startBackgroundWork();
 const server = createAppServer({ env, build, buildDir, services });
 // Keep-alive longer than common proxies' idle timeout so they never reuse a socket we just closed.
 server.keepAliveTimeout = 65_000;
@@ -54,8 +55,14 @@ function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
   if (env.LOG_LEVEL !== "silent") console.log(`${signal} received, closing the server`);
+  // The outbox worker stops alongside the requests (a send in progress finishes and is recorded);
+  // the database closes only when both are done with it.
+  const backgroundStopped = backgroundWork.stop();
   server.close(() => {
-    services.database.close().finally(() => process.exit(0));
+    // Connections are closed, but a submission whose visitor left may still be writing: let it end.
+    Promise.allSettled([backgroundStopped, services.whenIdle()]).then(() =>
+      services.database.close().finally(() => process.exit(0)),
+    );
   });
   server.closeIdleConnections();
   // Give in-flight requests ten seconds, then stop regardless.

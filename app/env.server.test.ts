@@ -10,7 +10,28 @@ describe("parseEnv", () => {
       TRUST_PROXY: 0,
       HSTS: "auto",
       LOG_LEVEL: "info",
+      DATABASE_POOL_SIZE: 10,
+      SQLITE_SYNCHRONOUS: "NORMAL",
+      LEAD_RATE_LIMIT: 10,
+      LEAD_RATE_WINDOW_SECONDS: 600,
+      LEAD_MIN_FILL_SECONDS: 3,
+      MAIL_FROM: "Clausebridge website <no-reply@localhost>",
     });
+  });
+
+  it("requires the sales address when SMTP is configured", () => {
+    expect(() => parseEnv({ SMTP_URL: "smtp://mail.example.com:587" })).toThrowError(
+      /LEAD_NOTIFICATION_TO: LEAD_NOTIFICATION_TO is required when SMTP_URL is set/,
+    );
+    expect(
+      parseEnv({ SMTP_URL: "smtps://user:pw@mail.example.com", LEAD_NOTIFICATION_TO: "sales@example.com" })
+        .SMTP_URL,
+    ).toBe("smtps://user:pw@mail.example.com");
+  });
+
+  it("refuses a short APP_SECRET and a non-SMTP mail URL", () => {
+    expect(() => parseEnv({ APP_SECRET: "short" })).toThrowError(/APP_SECRET must be at least 32 characters/);
+    expect(() => parseEnv({ SMTP_URL: "http://mail.example.com" })).toThrowError(/SMTP_URL/);
   });
 
   it("treats empty values as unset", () => {

@@ -3,8 +3,13 @@ import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
 import { createLeadService, type LeadService } from "./features/leads/lead-service.server.ts";
 import { createRateLimiter, type RateLimiter } from "./features/leads/rate-limit.server.ts";
+import { createMailTransport } from "./lib/mailer.server.ts";
+import { type OutboxWorker, startOutboxWorker } from "./lib/outbox/outbox-worker.server.ts";
+
+const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
 
 /** Everything a request handler needs that lives longer than a request. */
 export type AppServices = {
@@ -13,6 +18,22 @@ export type AppServices = {
   secret: string;
   leads: LeadService;
   rateLimiter: RateLimiter;
+  /**
+   * Starts what runs beside the requests: the outbox worker that emails new leads (only when
+   * SMTP_URL is set). server.ts calls it once; tests leave it alone and drive the outbox themselves.
+   * A method rather than an export because server.ts reaches the app only through the build's entry.
+   */
+  startBackgroundWork(): BackgroundWork;
+  /**
+   * Resolves once no write started by a request is still running. A request whose client went away
+   * keeps running to its end; shutdown waits for this before closing the database.
+   */
+  whenIdle(): Promise<void>;
+};
+
+export type BackgroundWork = {
+  /** Waits for a send in progress; call before closing the database. */
+  stop(): Promise<void>;
 };
 
 /**
@@ -31,18 +52,88 @@ export async function createServices(env: Env): Promise<AppServices> {
       limit: env.LEAD_RATE_LIMIT,
       windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
     });
-    const leads = createLeadService({
+    const leadService = createLeadService({
       db: database.db,
       secret,
       rateLimiter,
       notify: Boolean(env.SMTP_URL),
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
     });
-    return { env, database, secret, leads, rateLimiter };
+    const inFlight = createInFlightTracker();
+    let outboxWorker: OutboxWorker | undefined;
+    const leads: LeadService = {
+      ...leadService,
+      async submit(body, context) {
+        const result = await inFlight.track(leadService.submit(body, context));
+        // The email goes out within moments instead of at the next poll; the visitor's answer does
+        // not wait for it (notify() only schedules the worker).
+        if (result.kind === "stored" && !result.spam) outboxWorker?.notify();
+        return result;
+      },
+    };
+    const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
+    const startMailWorker = (): BackgroundWork => {
+      if (!env.SMTP_URL || !env.LEAD_NOTIFICATION_TO || outboxWorker) return { stop: async () => {} };
+      const transport = createMailTransport(env.SMTP_URL);
+      const worker = startOutboxWorker({
+        db: database.db,
+        dialect: database.dialect,
+        send: createOutboxSender({
+          db: database.db,
+          transport,
+          mail: { from: env.MAIL_FROM, to: env.LEAD_NOTIFICATION_TO, publicUrl: env.PUBLIC_URL },
+        }),
+        logger: { error: logError },
+      });
+      outboxWorker = worker;
+      return {
+        async stop() {
+          await worker.stop();
+          outboxWorker = undefined;
+          transport.close();
+        },
+      };
+    };
+    const startBackgroundWork = (): BackgroundWork => {
+      // Finished rate-limit windows are dead rows: drop them now and then (any instance may).
+      const prune = setInterval(() => {
+        rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
+      }, RATE_LIMIT_PRUNE_MS);
+      prune.unref();
+      const mail = startMailWorker();
+      return {
+        async stop() {
+          clearInterval(prune);
+          await mail.stop();
+        },
+      };
+    };
+    return { env, database, secret, leads, rateLimiter, startBackgroundWork, whenIdle: inFlight.whenIdle };
   } catch (error) {
     await database.close();
     throw error;
   }
+}
+
+/** Counts running promises and tells when none is left. */
+function createInFlightTracker() {
+  let running = 0;
+  const waiters: (() => void)[] = [];
+  return {
+    async track<T>(work: Promise<T>): Promise<T> {
+      running++;
+      try {
+        return await work;
+      } finally {
+        running--;
+        if (running === 0) for (const resolve of waiters.splice(0)) resolve();
+      }
+    },
+    whenIdle(): Promise<void> {
+      if (running === 0) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+  };
 }
 
 // NOTE: server.ts reads these keys from the build (build.entry.module re-exports them) so that it
@@ -55,11 +146,14 @@ let devServices: Promise<AppServices> | undefined;
 
 /**
  * The services for this request. Under `react-router dev` there is no server.ts to provide them,
- * so they are created once from the environment.
+ * so they are created once from the environment, with their background work.
  */
 export function getServices(context: Readonly<RouterContextProvider>): Promise<AppServices> {
   const provided = context.get(servicesContext);
   if (provided) return Promise.resolve(provided);
-  devServices ??= createServices(parseEnv());
+  devServices ??= createServices(parseEnv()).then((services) => {
+    services.startBackgroundWork();
+    return services;
+  });
   return devServices;
 }

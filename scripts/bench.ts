@@ -14,6 +14,7 @@ import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { processTreeCpuSeconds } from "./lib/process-cpu.ts";
 import { runMain } from "./lib/run-main.ts";
 import { type RunningServer, startServer } from "./lib/server-process.ts";
 import { ensureBuild } from "./page-weight.ts";
@@ -264,40 +265,6 @@ async function startNginx(nginx: string): Promise<Target> {
       ? "worker_processes 1, gzip_static on; no brotli module (libnginx-mod-http-brotli-static): sends the .gz files"
       : "worker_processes 1, gzip_static and brotli_static on";
   return { name: "nginx", baseUrl, pid: child.pid, note };
-}
-
-/**
- * CPU seconds (user + system) used so far by a process and its descendants, from /proc (Linux);
- * NaN elsewhere. Shows which side is saturated: with two cores, often the load generator.
- */
-function processTreeCpuSeconds(pid: number | undefined): number {
-  if (!pid || !existsSync(`/proc/${pid}/stat`)) return Number.NaN;
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  const own = (id: number): number => {
-    try {
-      // After `(comm) `: state is field 3; utime and stime are fields 14 and 15 (1-based).
-      const stat = readFileSync(`/proc/${id}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-    } catch {
-      return 0;
-    }
-  };
-  const children = (id: number): number[] => {
-    try {
-      const list = readFileSync(`/proc/${id}/task/${id}/children`, "utf8").trim();
-      return list ? list.split(/\s+/).map(Number) : [];
-    } catch {
-      return [];
-    }
-  };
-  let total = 0;
-  const queue = [pid];
-  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-    total += own(id);
-    queue.push(...children(id));
-  }
-  return total;
 }
 
 /** Busy CPU seconds of the whole machine so far (all cores, from /proc/stat); NaN where unavailable. */

@@ -11,6 +11,8 @@ import { PRIVATE_NO_STORE } from "./cache-control.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.ts";
 import { StaticFiles } from "./static-files.ts";
 
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 export type AppOptions = { env: Env; build: ServerBuild; buildDir: string; services: AppServices };
 
 type BuildContexts = {
@@ -56,13 +58,24 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
-  app.use(compression());
+  // Mutations of the JSON API answer with a few bytes of JSON: skipping the compression middleware
+  // there saves a measurable share of a lead submission's CPU (npm run bench).
+  const compress = compression();
+  app.use((req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD" && req.path.startsWith("/api/")) return next();
+    compress(req, res, next);
+  });
   app.use((req, res, next) => {
     const https = isHttps(req, env.TRUST_PROXY);
-    const nonce = randomBytes(18).toString("base64");
-    res.locals.cspNonce = nonce;
     res.set(https ? headersHttps : headersPlain);
-    res.set("Content-Security-Policy", contentSecurityPolicy({ nonce }, https));
+    // JSON answers run no scripts: they get the strictest policy and need no nonce.
+    if (req.path.startsWith("/api/")) {
+      res.set("Content-Security-Policy", API_CSP);
+    } else {
+      const nonce = randomBytes(18).toString("base64");
+      res.locals.cspNonce = nonce;
+      res.set("Content-Security-Policy", contentSecurityPolicy({ nonce }, https));
+    }
     res.set("Cache-Control", PRIVATE_NO_STORE);
     next();
   });

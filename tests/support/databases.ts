@@ -51,23 +51,40 @@ export async function createTestDatabase(
       },
     };
   }
-  const schema = `test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  const { schema, drop } = await createPostgresSchema();
   const database = openDatabase(TEST_POSTGRES_URL, { postgresSchema: schema, poolSize: 4 });
   await migrateToLatest(database.db);
   return {
     ...database,
     async dispose() {
       await database.close();
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
+      await drop();
     },
   };
+}
+
+/**
+ * An empty PostgreSQL schema of its own, with a DATABASE_URL that selects it (for a server process).
+ */
+export async function createPostgresSchema(): Promise<{
+  schema: string;
+  url: string;
+  drop(): Promise<void>;
+}> {
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create schema ${schema}`);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return { schema, url: url.href, drop: () => run(`drop schema if exists ${schema} cascade`) };
 }
 
 /**

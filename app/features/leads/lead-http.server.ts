@@ -40,7 +40,10 @@ export async function readLimitedText(request: Request, limit: number): Promise<
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is sent.
+      // Once the answer is out, Node discards the rest of the body (bounded by the server's request
+      // timeout) so the client, still sending, reads the 413 instead of a connection reset.
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);
@@ -84,8 +87,9 @@ async function submit(
   }
 }
 
+// No Cache-Control here: server.ts marks every dynamic response `private, no-store` already.
 const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
-  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+  Response.json(body, { status, headers });
 
 /** POST /api/demo-request: 201 only once the lead is committed; 4xx/5xx store nothing. */
 export async function handleLeadApi(request: Request, context: Context): Promise<Response> {
@@ -94,7 +98,9 @@ export async function handleLeadApi(request: Request, context: Context): Promise
     return json({ message: "Send the request body as JSON (Content-Type: application/json)." }, 415);
   }
   const text = await readLimitedText(request, MAX_LEAD_BODY_BYTES);
-  if (text === null) return json({ message: "Request body too large: the limit is 16 KB." }, 413);
+  if (text === null) {
+    return json({ message: "Request body too large: the limit is 16 KB." }, 413);
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -159,7 +165,9 @@ export async function handleLeadFormAction(
   const fail = (status: number, message: string, errors: FieldErrors = {}, headers?: HeadersInit) =>
     data<LeadFormActionData>({ message, errors, values }, { status, headers });
 
-  if (text === null) return fail(413, "Your message is too long: please shorten it and send the form again.");
+  if (text === null) {
+    return fail(413, "Your message is too long: please shorten it and send the form again.");
+  }
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/x-www-form-urlencoded")
     return fail(415, "Please send the form from this page.");

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, LeadsTable } from "#app/db/schema.ts";
 import { type LeadSubmission, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
 
@@ -32,30 +32,26 @@ export type LeadMeta = { sourcePage: string | null; spamReason: string | null; n
 export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadMeta): Promise<number> {
   const investor = submission.requestType === "investor" ? submission : undefined;
   const timestamp = meta.now.toISOString();
-  const row = await db
-    .insertInto("leads")
-    .values({
-      requestType: submission.requestType,
-      fullName: submission.fullName,
-      email: submission.email,
-      company: submission.company,
-      phone: submission.phone,
-      message: submission.message,
-      investorAngel: investor?.investorType.angel ? 1 : 0,
-      investorVc: investor?.investorType.vc ? 1 : 0,
-      investorIntroducer: investor?.investorType.introducer ? 1 : 0,
-      investorOther: investor?.investorType.other ? 1 : 0,
-      otherDetails: investor?.otherDetails ?? null,
-      sourcePage: meta.sourcePage,
-      privacyNoticeVersion: PRIVACY_NOTICE_VERSION,
-      isSpam: meta.spamReason ? 1 : 0,
-      spamReason: meta.spamReason,
-      createdAt: timestamp,
-      updatedAt: timestamp,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  const flag = (value: boolean | undefined) => (value ? 1 : 0);
+  // Hand-written SQL on the busiest write path: the query builder costs more CPU than SQLite's
+  // insert itself here (npm run bench). Both dialects accept this statement as written.
+  const { rows } = await sql<{ id: number }>`
+    insert into leads (
+      request_type, full_name, email, company, phone, message,
+      investor_angel, investor_vc, investor_introducer, investor_other, other_details,
+      source_page, privacy_notice_version, is_spam, spam_reason, created_at, updated_at
+    ) values (
+      ${submission.requestType}, ${submission.fullName}, ${submission.email}, ${submission.company},
+      ${submission.phone}, ${submission.message},
+      ${flag(investor?.investorType.angel)}, ${flag(investor?.investorType.vc)},
+      ${flag(investor?.investorType.introducer)}, ${flag(investor?.investorType.other)},
+      ${investor?.otherDetails ?? null},
+      ${meta.sourcePage}, ${PRIVACY_NOTICE_VERSION}, ${meta.spamReason ? 1 : 0}, ${meta.spamReason},
+      ${timestamp}, ${timestamp}
+    ) returning id`.execute(db);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error("insert into leads returned no id");
+  return Number(id);
 }
 
 export async function findLead(db: Db, id: number): Promise<Lead | undefined> {

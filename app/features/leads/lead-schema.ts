@@ -1,32 +1,23 @@
 import { z } from "zod";
+import { INVESTOR_MESSAGE, LEAD_LIMITS } from "./lead-constants.ts";
+
+export {
+  HONEYPOT_FIELD,
+  INVESTOR_MESSAGE,
+  INVESTOR_TYPES,
+  type InvestorTypeKey,
+  LEAD_LIMITS,
+} from "./lead-constants.ts";
 
 // One definition of what a lead submission may contain, used by the browser (instant feedback) and
 // by the server (the final word). Messages are SPEC section 5's; limits are ours (the spec has none)
 // and generous enough for real names, companies and international phone numbers.
 
-export const LEAD_LIMITS = {
-  fullName: 120,
-  email: 254, // RFC 5321 path limit
-  company: 160,
-  phone: 32,
-  message: 5000,
-  otherDetails: 1000,
-} as const;
-
 /** The JSON API refuses bodies larger than this before parsing them (issue 3). */
 export const MAX_LEAD_BODY_BYTES = 16 * 1024;
 
-/** SPEC section 3: the message an investor submission carries. */
-export const INVESTOR_MESSAGE = "Investor interest from landing page";
-
 /** The privacy policy version shown under every form (SPEC section 9), stored with each lead. */
 export const PRIVACY_NOTICE_VERSION = "2025-04-01";
-
-/** The hidden field people never see and bots fill in. Browsers and password managers do not autofill it. */
-export const HONEYPOT_FIELD = "_gotcha";
-
-export const INVESTOR_TYPES = ["angel", "vc", "introducer", "other"] as const;
-export type InvestorTypeKey = (typeof INVESTOR_TYPES)[number];
 
 export const MESSAGES = {
   fullNameRequired: "Please enter your full name",
@@ -40,36 +31,41 @@ export const MESSAGES = {
 } as const;
 
 // Text is trimmed for validation and storage but otherwise stored exactly as entered; it is escaped
-// wherever it is shown (React does so by default; CSV export neutralises formulas).
-const text = (max: number) => z.string(MESSAGES.invalid).trim().max(max, MESSAGES.tooLong(max));
+// wherever it is shown (React does so by default; CSV export neutralises formulas). A missing field
+// gets the same message as an empty one; a value of the wrong type (a number, a list) the generic one.
+const text = (max: number, missing: string = MESSAGES.invalid) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? missing : MESSAGES.invalid) })
+    .trim()
+    .max(max, MESSAGES.tooLong(max));
 
 // A pragmatic address check (what browsers accept for type=email, minus dotless domains).
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const email = text(LEAD_LIMITS.email).regex(EMAIL_PATTERN, MESSAGES.email);
+const email = text(LEAD_LIMITS.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email);
 
 // Digits with the usual separators and an optional leading +; the minimum length is the spec's.
 const phone = (min: number) =>
-  text(LEAD_LIMITS.phone)
+  text(LEAD_LIMITS.phone, MESSAGES.phone)
     .min(min, MESSAGES.phone)
     .regex(/^\+?[0-9 ()./-]+$/, MESSAGES.phone)
     .refine((value) => (value.match(/\d/g)?.length ?? 0) >= Math.min(min, 5), MESSAGES.phone);
 
 const optionalText = (max: number) =>
   z
-    .union([text(max), z.null()])
+    .union([text(max), z.null()], MESSAGES.invalid)
     .optional()
     .transform((value) => (value ? value : null));
 
 const flag = z
-  .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")])
+  .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")], MESSAGES.invalid)
   .optional()
   .transform((value) => value === true || value === "on" || value === "true");
 
 /** SPEC sections 3 and 5: the demo request (both form variants send the same fields). */
 export const DemoRequestSchema = z.object({
-  fullName: text(LEAD_LIMITS.fullName).min(1, MESSAGES.fullNameRequired),
+  fullName: text(LEAD_LIMITS.fullName, MESSAGES.fullNameRequired).min(1, MESSAGES.fullNameRequired),
   email,
-  company: text(LEAD_LIMITS.company).min(1, MESSAGES.companyRequired),
+  company: text(LEAD_LIMITS.company, MESSAGES.companyRequired).min(1, MESSAGES.companyRequired),
   phone: phone(7),
   message: optionalText(LEAD_LIMITS.message),
 });
@@ -77,12 +73,12 @@ export const DemoRequestSchema = z.object({
 /** SPEC sections 3 and 5: the investor interest form. */
 export const InvestorInterestSchema = z
   .object({
-    fullName: text(LEAD_LIMITS.fullName).min(2, MESSAGES.fullNameMin),
-    company: text(LEAD_LIMITS.company).min(2, MESSAGES.companyMin),
+    fullName: text(LEAD_LIMITS.fullName, MESSAGES.fullNameMin).min(2, MESSAGES.fullNameMin),
+    company: text(LEAD_LIMITS.company, MESSAGES.companyMin).min(2, MESSAGES.companyMin),
     email,
     phone: phone(5),
     investorType: z
-      .object({ angel: flag, vc: flag, introducer: flag, other: flag })
+      .object({ angel: flag, vc: flag, introducer: flag, other: flag }, MESSAGES.invalid)
       .optional()
       .transform((value) => value ?? { angel: false, vc: false, introducer: false, other: false }),
     otherDetails: optionalText(LEAD_LIMITS.otherDetails),

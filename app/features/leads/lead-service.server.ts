@@ -1,11 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import {
-  enqueue,
-  LEAD_NOTIFICATION,
-  type LeadNotificationPayload,
-} from "#app/features/notifications/outbox.server.ts";
+import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
 import { type FieldErrors, HONEYPOT_FIELD, parseLeadSubmission } from "./lead-schema.ts";
 import type { RateLimiter } from "./rate-limit.server.ts";
@@ -54,11 +50,12 @@ export function createLeadService({
 
       const now = context.now ?? new Date();
       const clientKey = `lead:${createHmac("sha256", secret).update(context.clientAddress).digest("base64url").slice(0, 22)}`;
-      const decision = await rateLimiter.hit(clientKey, now.getTime());
-      if (!decision.allowed) return { kind: "rate-limited", retryAfterSeconds: decision.retryAfterSeconds };
-
       const spamReason = spamCheck(body, context, secret, now, minFillMs);
-      const id = await db.transaction().execute(async (trx) => {
+      // One transaction for the rate-limit count, the lead and its notification: one commit per
+      // submission. A refused submission still commits its count.
+      const outcome = await db.transaction().execute(async (trx) => {
+        const decision = await rateLimiter.hit(clientKey, now.getTime(), trx);
+        if (!decision.allowed) return decision;
         const leadId = await insertLead(trx, parsed.data, {
           sourcePage: context.sourcePage,
           spamReason,
@@ -67,8 +64,10 @@ export function createLeadService({
         if (notify && !spamReason) {
           await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
         }
-        return leadId;
+        return { allowed: true as const, id: leadId };
       });
+      if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };
+      const id = outcome.id;
       return { kind: "stored", id, spam: spamReason !== null };
     },
   };

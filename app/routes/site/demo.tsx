@@ -3,6 +3,8 @@ import { PageHero } from "#app/components/site/page-hero.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
+import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
+import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import type { Route } from "./+types/demo";
 
 export const meta: Route.MetaFunction = () =>
@@ -11,6 +13,13 @@ export const meta: Route.MetaFunction = () =>
     path: "/demo",
     description: `Book a 30-minute demonstration of ${site.productName} and see your own construction contracts consolidated, explained in plain language and their key dates tracked.`,
   });
+
+const FORM_ID = "demo-form";
+
+// The demo request form without JavaScript: a failure re-renders this page with the messages.
+export async function action({ request, context }: Route.ActionArgs) {
+  return handleLeadFormAction(request, context, "demo", `/demo?submitted=demo#${FORM_ID}`);
+}
 
 const demoCovers = [
   "A sample contract and its amendments consolidated into one current version",
@@ -56,47 +65,46 @@ export default function Demo() {
         title="Book your demonstration"
         intro="Demonstrations run online and are led by a member of our team who understands construction contracts. No preparation is needed, although you are welcome to bring a sample agreement."
       >
-        <div className="grid gap-8 lg:grid-cols-2">
-          <div className="rounded-xl border border-line bg-white p-8 shadow-sm">
-            <h3 className="text-xl font-semibold text-brand">What the demo covers</h3>
-            <ul className="mt-5 space-y-3">
-              {demoCovers.map((item) => (
-                <li key={item} className="flex gap-3 leading-7">
-                  <span aria-hidden="true" className="font-bold text-brand">
-                    ✓
-                  </span>
-                  {item}
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div className="rounded-xl bg-brand-soft p-8">
+        <div className="grid gap-8 lg:grid-cols-5">
+          <div className="rounded-xl border border-line bg-white p-6 shadow-sm sm:p-8 lg:col-span-3">
             <h3 className="text-xl font-semibold text-brand">Arrange your demo now</h3>
-            <p className="mt-4 leading-7">
-              Tell us your name, company and the kind of contracts you manage, and we will contact you within
+            <p className="mt-3 mb-6 leading-7">
+              Tell us who you are and a little about the contracts you manage, and we will contact you within
               one working day to find a time that suits you.
             </p>
-            <ul className="mt-6 space-y-3 leading-7">
-              <li>
-                Email:{" "}
-                <a className={contactLink} href={`mailto:${company.email}?subject=Demo%20request`}>
-                  {company.email}
-                </a>
-              </li>
-              <li>
-                Phone:{" "}
-                <a className={contactLink} href={`tel:${company.phone.e164}`}>
-                  {company.phone.display}
-                </a>
-              </li>
-            </ul>
-            <p className="mt-6 text-sm leading-6 text-ink-muted">
-              We use your details only to arrange and follow up your demonstration. See our{" "}
-              <Link to="/privacy-policy" className="text-brand underline underline-offset-2">
-                Privacy Policy
-              </Link>
-              .
-            </p>
+            <DemoRequestForm variant="page" id={FORM_ID} action="/demo" />
+          </div>
+          <div className="flex flex-col gap-6 lg:col-span-2">
+            <div className="rounded-xl bg-brand-soft p-8">
+              <h3 className="text-xl font-semibold text-brand">What the demo covers</h3>
+              <ul className="mt-5 space-y-3">
+                {demoCovers.map((item) => (
+                  <li key={item} className="flex gap-3 leading-7">
+                    <span aria-hidden="true" className="font-bold text-brand">
+                      ✓
+                    </span>
+                    {item}
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <div className="rounded-xl border border-line bg-white p-8 shadow-sm">
+              <h3 className="text-xl font-semibold text-brand">Prefer to talk first?</h3>
+              <ul className="mt-4 space-y-3 leading-7">
+                <li>
+                  Email:{" "}
+                  <a className={contactLink} href={`mailto:${company.email}?subject=Demo%20request`}>
+                    {company.email}
+                  </a>
+                </li>
+                <li>
+                  Phone:{" "}
+                  <a className={contactLink} href={`tel:${company.phone.e164}`}>
+                    {company.phone.display}
+                  </a>
+                </li>
+              </ul>
+            </div>
           </div>
         </div>
       </Section>

@@ -6,6 +6,8 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
+import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
+import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () =>
@@ -13,6 +15,13 @@ export const meta: Route.MetaFunction = () =>
     path: "/",
     description: `${site.productName} consolidates construction contracts and amendments into one current version, explains them in plain English, tracks every date and answers questions in conversation.`,
   });
+
+const FORM_ID = "demo-request-form";
+
+// The demo request form without JavaScript (SPEC section 2: 'Get Started Today' holds the form).
+export async function action({ request, context }: Route.ActionArgs) {
+  return handleLeadFormAction(request, context, "demo", `/?submitted=demo#${FORM_ID}`);
+}
 
 const explore = [
   {
@@ -167,22 +176,8 @@ export default function Home() {
         title="Get Started Today"
         intro="Tell us a little about your business and the contracts you manage. A member of our team will contact you within one working day to arrange a demonstration."
       >
-        <div className="rounded-xl border border-line bg-white p-8 shadow-sm">
-          <p className="leading-7">
-            Request your demonstration on the{" "}
-            <Link to="/demo" className="font-semibold text-brand underline">
-              demo request page
-            </Link>
-            , email{" "}
-            <a className="font-semibold text-brand underline" href={`mailto:${site.company.email}`}>
-              {site.company.email}
-            </a>{" "}
-            or call{" "}
-            <a className="font-semibold text-brand underline" href={`tel:${site.company.phone.e164}`}>
-              {site.company.phone.display}
-            </a>
-            .
-          </p>
+        <div className="max-w-4xl rounded-xl border border-line bg-white p-6 shadow-sm sm:p-8">
+          <DemoRequestForm variant="home" id={FORM_ID} action="/?index" />
         </div>
       </Section>
     </>

@@ -5,6 +5,8 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
+import { InvestorInterestForm } from "#app/features/leads/investor-interest-form.tsx";
+import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import type { Route } from "./+types/invest";
 
 export const meta: Route.MetaFunction = () =>
@@ -13,6 +15,13 @@ export const meta: Route.MetaFunction = () =>
     path: "/invest",
     description: `${site.company.legalName} is raising early-stage investment to bring AI-powered post-signature contract management to the construction industry. Register your interest.`,
   });
+
+const FORM_ID = "investor-interest-form";
+
+// The investor interest form without JavaScript: a failure re-renders this page with the messages.
+export async function action({ request, context }: Route.ActionArgs) {
+  return handleLeadFormAction(request, context, "investor", `/invest?submitted=investor#${FORM_ID}`);
+}
 
 const opportunity = [
   {
@@ -114,24 +123,12 @@ export default function Invest() {
         intro="Whether you invest as an angel, through a venture fund or as an introducer, we would like to hear from you."
       >
         <div className="grid gap-8 lg:grid-cols-2">
-          <div className="rounded-xl border border-line bg-white p-8 shadow-sm">
-            <h3 className="text-xl font-semibold text-brand">How to register your interest</h3>
-            <p className="mt-4 leading-7">
-              Please email or call {contact.name} with the following details, and we will contact you shortly
-              to arrange a conversation and share our materials.
+          <div className="rounded-xl border border-line bg-white p-6 shadow-sm sm:p-8">
+            <p className="mb-6 leading-7">
+              Leave your details and {contact.name} will contact you shortly to arrange a conversation and
+              share our materials.
             </p>
-            <ul className="mt-4 list-disc space-y-2 pl-6 leading-7">
-              <li>Your full name and company or fund</li>
-              <li>Your email address and phone number</li>
-              <li>Whether you invest as an angel, a venture capital fund, an introducer or otherwise</li>
-            </ul>
-            <p className="mt-6 text-sm leading-6 text-ink-muted">
-              We use your details only to respond to your enquiry. See our{" "}
-              <Link to="/privacy-policy" className="text-brand underline underline-offset-2">
-                Privacy Policy
-              </Link>
-              .
-            </p>
+            <InvestorInterestForm id={FORM_ID} action="/invest" />
           </div>
 
           <div className="flex flex-col gap-6">

@@ -149,9 +149,11 @@ export default function PrivacyPolicy() {
                 telephone us, meet us at an event or exchange business cards with us;
               </li>
               <li>
-                <strong>automatically</strong>, through our web servers when you browse the website. We do not
-                use cookies for advertising. If we introduce any cookies that are not strictly necessary for
-                the website to work, we will ask for your consent first;
+                <strong>automatically</strong>, through our web servers when you browse the website. We set
+                one strictly necessary cookie, <code>form_ts</code>: a signed record of when you opened a
+                page, which holds no identifier, expires after 48 hours and lets us filter automated spam sent
+                through our forms. We do not use cookies for advertising. If we introduce any cookies that are
+                not strictly necessary for the website to work, we will ask for your consent first;
               </li>
               <li>
                 <strong>from third parties and public sources</strong>, such as a colleague who introduces you

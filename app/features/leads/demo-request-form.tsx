@@ -1,0 +1,193 @@
+import { useRef } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import { toast } from "#app/components/ui/toast-store.ts";
+import { HONEYPOT_FIELD, LEAD_LIMITS } from "./lead-constants.ts";
+import { defaultText, formText, type LeadOutcome, useLeadForm } from "./lead-form-client.ts";
+import { FormMessage, Honeypot, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
+
+// SPEC sections 2, 4, 5 and 8: the demo request form, in the home page's variant (inline result,
+// 'Submitting...') and the /demo page's (toasts, 'Processing...'). Both post the same fields.
+
+type Variant = "home" | "page";
+
+const COPY = {
+  home: { idle: "Request Demo", pending: "Submitting..." },
+  page: { idle: "Submit Request", pending: "Processing..." },
+} as const;
+
+const PAGE_SUCCESS = {
+  title: "Success!",
+  description: "Your demo request has been submitted successfully. We'll contact you soon.",
+} as const;
+const PAGE_FAILURE_TITLE = "Something went wrong";
+const PAGE_FAILURE_FALLBACK = "Please try again later.";
+
+function toBody(data: FormData) {
+  return {
+    fullName: formText(data, "fullName"),
+    email: formText(data, "email"),
+    company: formText(data, "company"),
+    phone: formText(data, "phone"),
+    message: formText(data, "message"),
+    [HONEYPOT_FIELD]: formText(data, HONEYPOT_FIELD),
+  };
+}
+
+/** The home variant's inline result line (SPEC section 8), or null. */
+function homeResult(outcome: LeadOutcome): string | null {
+  switch (outcome.kind) {
+    case "success":
+      return "✅ Demo request submitted successfully!";
+    case "failed":
+      return `❌ Error: ${outcome.message}`;
+    case "network":
+      return `❌ Network error: ${outcome.message}`;
+    case "invalid":
+      return null;
+  }
+}
+
+export function DemoRequestForm({
+  variant,
+  id,
+  action,
+}: {
+  variant: Variant;
+  /** The form's id: the anchor the no-JavaScript path returns to, and the fields' id prefix. */
+  id: string;
+  /** The page's own route, which handles the form without JavaScript. */
+  action: string;
+}) {
+  const messageRef = useRef<HTMLDivElement>(null);
+  const form = useLeadForm({
+    requestType: "demo",
+    toBody,
+    onOutcome(outcome) {
+      if (variant === "home") {
+        // The result sits above the fields: bring it into view, unless an invalid field took focus.
+        const fieldErrors = outcome.kind === "invalid" || outcome.kind === "failed" ? outcome.errors : {};
+        if (Object.keys(fieldErrors).length === 0) messageRef.current?.focus();
+        return;
+      }
+      if (outcome.kind === "success") toast(PAGE_SUCCESS);
+      else if (outcome.kind !== "invalid") {
+        toast({
+          title: PAGE_FAILURE_TITLE,
+          description: outcome.message || PAGE_FAILURE_FALLBACK,
+          variant: "destructive",
+        });
+      }
+    },
+  });
+  const { errors, defaults, result } = form;
+
+  // Without JavaScript there are no toasts: the page variant shows the same words inline.
+  let message: { tone: "success" | "error"; title?: string; text: string } | null = null;
+  if (result && variant === "home") {
+    const text = homeResult(result);
+    if (text) message = { tone: result.kind === "success" ? "success" : "error", text };
+  } else if (result && !form.viaScript) {
+    message =
+      result.kind === "success"
+        ? { tone: "success", title: PAGE_SUCCESS.title, text: PAGE_SUCCESS.description }
+        : {
+            tone: "error",
+            title: PAGE_FAILURE_TITLE,
+            text: (result.kind !== "invalid" && result.message) || PAGE_FAILURE_FALLBACK,
+          };
+  }
+
+  const fieldId = (name: string) => `${id}-${name}`;
+  return (
+    <form id={id} action={`${action}#${id}`} className="relative grid gap-6" {...form.formProps}>
+      <div>
+        <FormMessage id={`${id}-result`} ref={messageRef} tone={message?.tone} title={message?.title}>
+          {message?.text}
+        </FormMessage>
+        <RequiredNote />
+      </div>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Field id={fieldId("fullName")} name="fullName" label="Full Name" required error={errors.fullName}>
+          {(control) => (
+            <Input
+              {...control}
+              autoComplete="name"
+              maxLength={LEAD_LIMITS.fullName}
+              placeholder="Jane Smith"
+              defaultValue={defaultText(defaults, "fullName")}
+            />
+          )}
+        </Field>
+        <Field id={fieldId("email")} name="email" label="Email" required error={errors.email}>
+          {(control) => (
+            <Input
+              {...control}
+              type="email"
+              autoComplete="email"
+              maxLength={LEAD_LIMITS.email}
+              placeholder="jane.smith@company.co.uk"
+              defaultValue={defaultText(defaults, "email")}
+            />
+          )}
+        </Field>
+        <Field id={fieldId("company")} name="company" label="Company" required error={errors.company}>
+          {(control) => (
+            <Input
+              {...control}
+              autoComplete="organization"
+              maxLength={LEAD_LIMITS.company}
+              placeholder="Your company name"
+              defaultValue={defaultText(defaults, "company")}
+            />
+          )}
+        </Field>
+        {/* Required in both variants although SPEC section 5 calls it optional on the home form:
+            every lead needs a phone number (SPEC section 3) and the server refuses one without. */}
+        <Field id={fieldId("phone")} name="phone" label="Phone" required error={errors.phone}>
+          {(control) => (
+            <Input
+              {...control}
+              type="tel"
+              autoComplete="tel"
+              maxLength={LEAD_LIMITS.phone}
+              placeholder="020 7946 0000"
+              defaultValue={defaultText(defaults, "phone")}
+            />
+          )}
+        </Field>
+        <Field
+          id={fieldId("message")}
+          name="message"
+          label="Message"
+          error={errors.message}
+          className="md:col-span-2"
+        >
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={3}
+              maxLength={LEAD_LIMITS.message}
+              placeholder="Tell us about your business and the contracts you manage"
+              defaultValue={defaultText(defaults, "message")}
+            />
+          )}
+        </Field>
+      </div>
+      <Honeypot idPrefix={id} />
+      <div className="grid gap-4">
+        <Button
+          type="submit"
+          size="lg"
+          disabled={form.pending}
+          className="w-full sm:w-auto sm:justify-self-start"
+        >
+          {form.pending ? COPY[variant].pending : COPY[variant].idle}
+        </Button>
+        <PrivacyNotice />
+      </div>
+    </form>
+  );
+}

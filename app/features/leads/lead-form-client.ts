@@ -1,0 +1,142 @@
+import { type FormEvent, useEffect, useState, useSyncExternalStore } from "react";
+import { flushSync } from "react-dom";
+import { useActionData, useLocation } from "react-router";
+import type { LeadFormActionData } from "./lead-http.server.ts";
+import type { FieldErrors, RequestType } from "./lead-schema.ts";
+import type { LeadOutcome } from "./lead-submit.ts";
+
+// What the lead forms share in the browser: the state a form shows before, during and after a
+// submission. The no-JavaScript path (a plain POST to the page's own action) feeds the same state
+// through useActionData and ?submitted=.
+
+export type { LeadOutcome };
+
+/** The query a successful no-JavaScript POST redirects to (see the routes' actions). */
+export const SUBMITTED_PARAM = "submitted";
+
+let submitModule: Promise<typeof import("./lead-submit.ts")> | undefined;
+
+/**
+ * Loads the JSON submission with the shared schema (and zod) on demand. NOTE: never import
+ * lead-submit.ts or lead-schema.ts statically from client code: zod would join every page's bundle.
+ * Forms warm it on first focus and await it on submit.
+ */
+function loadLeadSubmit() {
+  submitModule ??= import("./lead-submit.ts").catch((error: unknown) => {
+    submitModule = undefined; // the next attempt retries
+    throw error;
+  });
+  return submitModule;
+}
+
+const subscribeNever = () => () => {};
+
+/** False while rendering on the server and hydrating, true once React runs in the browser. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false,
+  );
+}
+
+/** One string from a form post, "" when absent (an unticked box, a disabled field). */
+export function formText(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * A posted value for a text field's defaultValue. Always a string: going from a value to undefined
+ * would leave the old default in place for form.reset() to restore.
+ */
+export function defaultText(defaults: LeadFormActionData["values"], name: string): string {
+  const value = defaults[name];
+  return typeof value === "string" ? value : "";
+}
+
+type LeadFormOptions = {
+  requestType: RequestType;
+  /** The JSON body for the API from the form's fields. */
+  toBody: (data: FormData) => Record<string, unknown>;
+  /** Toasts and focus: what this form does once an outcome is rendered. */
+  onOutcome?: (outcome: LeadOutcome) => void;
+};
+
+/**
+ * State and handlers of one lead form. Inputs stay uncontrolled (what the visitor typed before
+ * hydration is kept and sent); after a failed no-JavaScript POST they start from the posted values.
+ */
+export function useLeadForm({ requestType, toBody, onOutcome }: LeadFormOptions) {
+  const actionData = useActionData<LeadFormActionData>();
+  const { search } = useLocation();
+  const hydrated = useHydrated();
+  const [pending, setPending] = useState(false);
+  const [outcome, setOutcome] = useState<LeadOutcome | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
+  const [defaults, setDefaults] = useState(actionData?.values ?? {});
+  const submittedWithoutJs = new URLSearchParams(search).get(SUBMITTED_PARAM) === requestType;
+
+  // The success page of the no-JavaScript path is /page?submitted=…: drop the query from the address
+  // bar so a reload or a bookmark shows the page itself, while this render keeps the message.
+  useEffect(() => {
+    if (!submittedWithoutJs) return;
+    const url = new URL(window.location.href);
+    url.searchParams.delete(SUBMITTED_PARAM);
+    window.history.replaceState(window.history.state, "", url);
+  }, [submittedWithoutJs]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const form = event.currentTarget;
+    setPending(true);
+    let submit: Awaited<ReturnType<typeof loadLeadSubmit>>;
+    try {
+      submit = await loadLeadSubmit();
+    } catch {
+      // The script cannot load (a deploy replaced it, a flaky link): post the form the way it works
+      // without JavaScript; the page's action answers it.
+      form.submit();
+      return;
+    }
+    const result = await submit.sendLead(toBody(new FormData(form)));
+    flushSync(() => {
+      setPending(false);
+      setOutcome(result);
+      setErrors(result.kind === "invalid" || result.kind === "failed" ? result.errors : {});
+      if (result.kind === "success") setDefaults({});
+    });
+    // After the re-render the defaults are empty, so reset() clears every field and box.
+    if (result.kind === "success") form.reset();
+    // NOTE: disabling the submit button while pending dropped keyboard focus to <body>.
+    (
+      form.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+      form.querySelector<HTMLElement>('[type="submit"]')
+    )?.focus();
+    onOutcome?.(result);
+  }
+
+  // What the form reports: this page view's JSON submission, else the no-JavaScript POST it follows.
+  let result: LeadOutcome | null = outcome;
+  if (!result && submittedWithoutJs) result = { kind: "success" };
+  if (!result && actionData)
+    result = { kind: "failed", message: actionData.message, errors: actionData.errors };
+
+  return {
+    pending,
+    errors,
+    result,
+    /** True when `result` came from the script (toasts can tell it), false after a plain POST. */
+    viaScript: outcome !== null,
+    defaults,
+    formProps: {
+      method: "post",
+      onSubmit,
+      // Our messages (the spec's wording) replace the browser's once JavaScript runs.
+      noValidate: hydrated,
+      // Load the validator while the visitor types, so submitting does not wait for it.
+      onFocus: () => void loadLeadSubmit().catch(() => {}),
+    },
+  } as const;
+}

@@ -1,0 +1,76 @@
+import type { ReactNode, Ref } from "react";
+import { Link } from "react-router";
+import { cn } from "#app/lib/cn.ts";
+import { HONEYPOT_FIELD } from "./lead-constants.ts";
+
+/**
+ * The field bots fill in and people never meet: off-screen rather than display:none (which bots
+ * skip), hidden from assistive technology, out of the tab order and never autofilled.
+ */
+export function Honeypot({ idPrefix }: { idPrefix: string }) {
+  const id = `${idPrefix}-${HONEYPOT_FIELD}`;
+  return (
+    <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
+
+export function PrivacyNotice() {
+  return (
+    <p className="text-sm leading-6 text-ink-muted">
+      We use these details only to reply to your request. See our{" "}
+      <Link to="/privacy-policy" className="font-semibold text-brand underline underline-offset-2">
+        privacy policy
+      </Link>
+      .
+    </p>
+  );
+}
+
+/**
+ * The form's result region. Always rendered (an empty live region first, then its content) so
+ * screen readers announce what appears in it; focusable so a script can bring it into view.
+ */
+export function FormMessage({
+  id,
+  tone,
+  title,
+  children,
+  ref,
+}: {
+  id: string;
+  tone?: "success" | "error";
+  title?: string;
+  children?: ReactNode;
+  ref?: Ref<HTMLDivElement>;
+}) {
+  const empty = !title && !children;
+  return (
+    <div
+      id={id}
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      className={cn(
+        "rounded-md outline-offset-2",
+        // Empty, it takes no room; it stays in the page so a screen reader tracks it as a live region.
+        !empty && "mb-4 border-l-4 p-4",
+        tone === "success" && "border-success bg-green-50 text-success",
+        tone === "error" && "border-danger bg-red-50 text-danger",
+      )}
+    >
+      {title ? <p className="font-semibold">{title}</p> : null}
+      {children ? <div className={cn(title && "mt-1 text-ink")}>{children}</div> : null}
+    </div>
+  );
+}
+
+export function RequiredNote() {
+  return (
+    <p className="text-sm text-ink-muted">
+      Fields marked <span className="text-danger">*</span> are required.
+    </p>
+  );
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { INVESTOR_MESSAGE, parseLeadSubmission } from "./lead-schema.ts";
+
+const demo = {
+  fullName: "Amara Okafor",
+  email: "amara@okafor.co.uk",
+  company: "Okafor Ltd",
+  phone: "020 7946 0321",
+};
+
+describe("parseLeadSubmission", () => {
+  it("accepts a demo request, trims text and turns an empty message into null", () => {
+    expect(parseLeadSubmission({ ...demo, fullName: " Amara Okafor ", message: "" })).toEqual({
+      success: true,
+      data: { requestType: "demo", ...demo, message: null },
+    });
+  });
+
+  it.each([
+    ["phone", "123456", "Please enter a valid phone number"],
+    ["phone", "1234567", null],
+    ["phone", "+44 (0)20 7946-0321", null],
+    ["phone", "0800 CALL ME", "Please enter a valid phone number"],
+    ["email", "amara@okafor", "Please enter a valid email address"],
+    ["email", "amara@@okafor.co.uk", "Please enter a valid email address"],
+    ["email", "amara.o+leads@okafor.co.uk", null],
+    ["fullName", "", "Please enter your full name"],
+    ["company", "   ", "Please enter your company name"],
+  ])("demo %s %j → %s", (field, value, message) => {
+    const result = parseLeadSubmission({ ...demo, [field]: value });
+    if (message === null) expect(result.success).toBe(true);
+    else expect(result).toEqual({ success: false, errors: { [field]: message } });
+  });
+
+  it("applies the investor rules and messages of SPEC section 5", () => {
+    const result = parseLeadSubmission({
+      requestType: "investor",
+      fullName: "J",
+      company: "N",
+      email: "x",
+      phone: "1234",
+    });
+    expect(result).toEqual({
+      success: false,
+      errors: {
+        fullName: "Full name must be at least 2 characters",
+        company: "Company name must be at least 2 characters",
+        email: "Please enter a valid email address",
+        phone: "Please enter a valid phone number",
+      },
+    });
+  });
+
+  it("keeps other details only when 'other' is ticked, and always sets the fixed message", () => {
+    const base = {
+      requestType: "investor",
+      fullName: "Jo",
+      company: "NA",
+      email: "jo@na.se",
+      phone: "12345",
+    };
+    const ticked = parseLeadSubmission({
+      ...base,
+      investorType: { other: true },
+      otherDetails: "Family office",
+    });
+    const unticked = parseLeadSubmission({
+      ...base,
+      investorType: { angel: true },
+      otherDetails: "Family office",
+    });
+    expect(ticked.success && ticked.data).toMatchObject({
+      message: INVESTOR_MESSAGE,
+      otherDetails: "Family office",
+      investorType: { angel: false, vc: false, introducer: false, other: true },
+    });
+    expect(unticked.success && unticked.data).toMatchObject({
+      otherDetails: null,
+      investorType: { angel: true },
+    });
+  });
+});
