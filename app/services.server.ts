@@ -40,7 +40,7 @@ export type BackgroundWork = {
  * Opens the database, applies pending migrations (a failure throws a MigrationError and start-up
  * stops) and wires the services. server.ts calls this once per process.
  */
-export async function createServices(env: Env): Promise<AppServices> {
+export async function createServices(env: Env, { timeTrap = true } = {}): Promise<AppServices> {
   const database = openDatabase(env.DATABASE_URL, {
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     poolSize: env.DATABASE_POOL_SIZE,
@@ -58,6 +58,7 @@ export async function createServices(env: Env): Promise<AppServices> {
       rateLimiter,
       notify: Boolean(env.SMTP_URL),
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
+      timeTrap,
     });
     const inFlight = createInFlightTracker();
     let outboxWorker: OutboxWorker | undefined;
@@ -151,7 +152,8 @@ let devServices: Promise<AppServices> | undefined;
 export function getServices(context: Readonly<RouterContextProvider>): Promise<AppServices> {
   const provided = context.get(servicesContext);
   if (provided) return Promise.resolve(provided);
-  devServices ??= createServices(parseEnv()).then((services) => {
+  // The time trap needs the cookie server.ts adds to pages; the Vite dev server does not add it.
+  devServices ??= createServices(parseEnv(), { timeTrap: false }).then((services) => {
     services.startBackgroundWork();
     return services;
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { site } from "#app/features/content/site.ts";
 import { INVESTOR_MESSAGE, LEAD_LIMITS } from "./lead-constants.ts";
 
 export {
@@ -17,7 +18,7 @@ export {
 export const MAX_LEAD_BODY_BYTES = 16 * 1024;
 
 /** The privacy policy version shown under every form (SPEC section 9), stored with each lead. */
-export const PRIVACY_NOTICE_VERSION = "2025-04-01";
+export const PRIVACY_NOTICE_VERSION = site.privacyPolicyVersion;
 
 export const MESSAGES = {
   fullNameRequired: "Please enter your full name",

@@ -137,6 +137,18 @@ describeEachDatabase("lead service", (use) => {
     expect((await findLead(use().db, result.id))?.spamReason).toBe(reason);
   });
 
+  it("checks no time token when the trap is off (the Vite dev server sets no page cookie)", async () => {
+    const devService = createLeadService({
+      db: use().db,
+      secret: SECRET,
+      rateLimiter: createRateLimiter(use().db, { limit: 100, windowMs: 600_000 }),
+      notify: false,
+      timeTrap: false,
+    });
+    expect(await devService.submit(demo, context({ timeToken: undefined }))).toMatchObject({ spam: false });
+    expect(await devService.submit({ ...demo, _gotcha: "x" }, context())).toMatchObject({ spam: true });
+  });
+
   it("accepts a token just old enough", async () => {
     const result = await service().submit(
       demo,

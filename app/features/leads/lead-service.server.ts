@@ -28,6 +28,8 @@ export type LeadServiceOptions = {
   notify: boolean;
   /** The time trap's threshold; defaults to MIN_FILL_MS. */
   minFillMs?: number;
+  /** False only under `react-router dev`, where no server.ts sets the page cookie the trap checks. */
+  timeTrap?: boolean;
 };
 
 /**
@@ -42,6 +44,7 @@ export function createLeadService({
   rateLimiter,
   notify,
   minFillMs = MIN_FILL_MS,
+  timeTrap = true,
 }: LeadServiceOptions) {
   return {
     async submit(body: unknown, context: SubmissionContext): Promise<SubmissionResult> {
@@ -50,7 +53,7 @@ export function createLeadService({
 
       const now = context.now ?? new Date();
       const clientKey = `lead:${createHmac("sha256", secret).update(context.clientAddress).digest("base64url").slice(0, 22)}`;
-      const spamReason = spamCheck(body, context, secret, now, minFillMs);
+      const spamReason = spamCheck(body, context, secret, now, timeTrap ? minFillMs : null);
       // One transaction for the rate-limit count, the lead and its notification: one commit per
       // submission. A refused submission still commits its count.
       const outcome = await db.transaction().execute(async (trx) => {
@@ -81,10 +84,11 @@ function spamCheck(
   context: SubmissionContext,
   secret: string,
   now: Date,
-  minFillMs: number,
+  minFillMs: number | null,
 ): string | null {
   const honeypot = (body as Record<string, unknown>)[HONEYPOT_FIELD];
   if (honeypot !== undefined && honeypot !== null && honeypot !== "") return "honeypot field filled in";
+  if (minFillMs === null) return null;
   const problem = timeTokenProblem(secret, context.timeToken, now.getTime(), minFillMs);
   return problem ? `time trap: ${problem}` : null;
 }
