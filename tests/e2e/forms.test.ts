@@ -732,3 +732,18 @@ describe("privacy notice", () => {
     await opened.close();
   });
 });
+
+describe("which demo form fields are marked required (SPEC section 5)", () => {
+  it.each([
+    ["/", "demo-request-form", ["fullName", "email", "company"]],
+    ["/demo", "demo-form", ["fullName", "email", "company", "phone"]],
+  ])("%s marks %s's required fields and leaves the others optional", async (path, formId, required) => {
+    const { page, close } = await openPage(path);
+    const marked = await page
+      .locator(`form#${formId}`)
+      .locator("input[required], textarea[required]")
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute("name")));
+    expect(marked).toEqual(required);
+    await close();
+  });
+});

@@ -144,9 +144,16 @@ export function DemoRequestForm({
             />
           )}
         </Field>
-        {/* Required in both variants although SPEC section 5 calls it optional on the home form:
-            every lead needs a phone number (SPEC section 3) and the server refuses one without. */}
-        <Field id={fieldId("phone")} name="phone" label="Phone" required error={errors.phone}>
+        {/* SPEC section 5: the home form leaves Phone optional in the browser (no required marker),
+            the /demo form marks it required. Every lead needs a phone number (SPEC section 3), so
+            the shared schema and the server ask for one either way, with the spec's message. */}
+        <Field
+          id={fieldId("phone")}
+          name="phone"
+          label="Phone"
+          required={variant === "page"}
+          error={errors.phone}
+        >
           {(control) => (
             <Input
               {...control}
