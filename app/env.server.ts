@@ -25,12 +25,23 @@ const EnvSchema = z
     LEAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     /** A lead sent sooner than this after the visitor's first page view is flagged as spam (time trap). */
     LEAD_MIN_FILL_SECONDS: z.coerce.number().min(0).max(600).default(3),
+    /** A signed-in staff session ends after this long without a request… */
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
+    /** …and this long after sign-in, whatever happens. */
+    SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** Creates this admin at start-up when the database has no admin yet (then unset them). */
+    ADMIN_USERNAME: z.string().min(3).optional(),
+    ADMIN_PASSWORD: z.string().min(12, "ADMIN_PASSWORD must be at least 12 characters").optional(),
     /** SMTP server for new-lead emails, e.g. smtps://user:password@smtp.example.com:465. Unset: no emails. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** Sender of notification emails. */
     MAIL_FROM: z.string().min(3).default("Clausebridge website <no-reply@localhost>"),
     /** Where new-lead emails go (the sales team). Required with SMTP_URL. */
     LEAD_NOTIFICATION_TO: z.string().min(3).optional(),
+  })
+  .refine((env) => !env.ADMIN_USERNAME === !env.ADMIN_PASSWORD, {
+    message: "ADMIN_USERNAME and ADMIN_PASSWORD go together",
+    path: ["ADMIN_PASSWORD"],
   })
   .refine((env) => !env.SMTP_URL || env.LEAD_NOTIFICATION_TO, {
     message: "LEAD_NOTIFICATION_TO is required when SMTP_URL is set",

@@ -23,4 +23,10 @@ export default [
   route("rss.xml", "routes/seo/rss.ts"),
   // The JSON API of SPEC section 7 (resource routes).
   route("api/demo-request", "routes/api/demo-request.ts"),
+  route("api/user", "routes/api/user.ts"),
+  route("api/login", "routes/api/login.ts"),
+  route("api/logout", "routes/api/logout.ts"),
+  route("api/admin/leads", "routes/api/admin/leads.ts"),
+  route("api/admin/leads/export", "routes/api/admin/leads-export.ts"),
+  route("api/admin/leads/:id", "routes/api/admin/lead.ts"),
 ] satisfies RouteConfig;

@@ -3,13 +3,49 @@ import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
+import { countAdmins, createUser } from "./features/auth/users.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
 import { createLeadService, type LeadService } from "./features/leads/lead-service.server.ts";
-import { createRateLimiter, type RateLimiter } from "./features/leads/rate-limit.server.ts";
 import { createMailTransport } from "./lib/mailer.server.ts";
 import { type OutboxWorker, startOutboxWorker } from "./lib/outbox/outbox-worker.server.ts";
+import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts";
 
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
+/** Login throttling window: 5 failures per username, 20 per client address. */
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * There are no default credentials. ADMIN_USERNAME/ADMIN_PASSWORD create the first admin once, on a
+ * database without one; otherwise start-up says how to create one.
+ */
+async function ensureFirstAdmin(database: AppDatabase, env: Env): Promise<void> {
+  if ((await countAdmins(database.db)) > 0) return;
+  if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {
+    try {
+      await createUser(database.db, {
+        username: env.ADMIN_USERNAME,
+        password: env.ADMIN_PASSWORD,
+        isAdmin: true,
+      });
+    } catch (error) {
+      // Several instances starting together: one of them created it first.
+      if ((await countAdmins(database.db)) > 0) return;
+      throw error;
+    }
+    if (env.LOG_LEVEL !== "silent") {
+      console.log(
+        `Created the admin "${env.ADMIN_USERNAME}" from ADMIN_USERNAME; remove ADMIN_PASSWORD from the environment.`,
+      );
+    }
+    return;
+  }
+  if (env.LOG_LEVEL !== "silent") {
+    console.log(
+      "No admin account yet: create one with `npm run admin:create -- <username>` (it asks for the password).",
+    );
+  }
+}
 
 /** Everything a request handler needs that lives longer than a request. */
 export type AppServices = {
@@ -18,6 +54,7 @@ export type AppServices = {
   secret: string;
   leads: LeadService;
   rateLimiter: RateLimiter;
+  auth: AuthService;
   /**
    * Starts what runs beside the requests: the outbox worker that emails new leads (only when
    * SMTP_URL is set). server.ts calls it once; tests leave it alone and drive the outbox themselves.
@@ -60,6 +97,14 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
       timeTrap,
     });
+    const auth = createAuthService({
+      db: database.db,
+      secret,
+      policy: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.SESSION_MAX_HOURS * 3_600_000 },
+      usernameLimiter: createRateLimiter(database.db, { limit: 5, windowMs: LOGIN_WINDOW_MS }),
+      clientLimiter: createRateLimiter(database.db, { limit: 20, windowMs: LOGIN_WINDOW_MS }),
+    });
+    await ensureFirstAdmin(database, env);
     const inFlight = createInFlightTracker();
     let outboxWorker: OutboxWorker | undefined;
     const leads: LeadService = {
@@ -99,6 +144,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       // Finished rate-limit windows are dead rows: drop them now and then (any instance may).
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
+        auth.prune().catch((error: Error) => logError(`Pruning sessions failed: ${error.message}`));
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
       const mail = startMailWorker();
@@ -109,7 +155,16 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         },
       };
     };
-    return { env, database, secret, leads, rateLimiter, startBackgroundWork, whenIdle: inFlight.whenIdle };
+    return {
+      env,
+      database,
+      secret,
+      leads,
+      rateLimiter,
+      auth,
+      startBackgroundWork,
+      whenIdle: inFlight.whenIdle,
+    };
   } catch (error) {
     await database.close();
     throw error;

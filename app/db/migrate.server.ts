@@ -2,11 +2,13 @@ import { type Kysely, sql } from "kysely";
 import { type Migration, type MigrationResultSet, Migrator } from "kysely/migration";
 import { isPostgres } from "./migration-helpers.ts";
 import * as leads001 from "./migrations/001-leads.ts";
+import * as admin002 from "./migrations/002-admin.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
 export const migrations: Record<string, Migration> = {
   "001-leads": leads001,
+  "002-admin": admin002,
 };
 
 export class MigrationError extends Error {}

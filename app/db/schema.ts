@@ -51,9 +51,40 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  usernameKey: string;
+  passwordHash: string;
+  isAdmin: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionsTable {
+  idHash: string;
+  userId: number;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+export interface LeadStatusChangesTable {
+  id: Generated<number>;
+  leadId: number;
+  fromStatus: string;
+  toStatus: string;
+  changedByUserId: number | null;
+  changedByUsername: string;
+  changedAt: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
   outbox: OutboxTable;
   rateLimits: RateLimitsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  leadStatusChanges: LeadStatusChangesTable;
 }

@@ -1,4 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { readCookie } from "#app/lib/cookies.ts";
+import { readJsonObject, readLimitedText } from "#app/lib/http.server.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
 import {
   type FieldErrors,
@@ -8,7 +10,7 @@ import {
   type RequestType,
 } from "./lead-schema.ts";
 import type { SubmissionContext, SubmissionResult } from "./lead-service.server.ts";
-import { readCookie, TIME_TOKEN_COOKIE } from "./time-token.server.ts";
+import { TIME_TOKEN_COOKIE } from "./time-token.server.ts";
 
 // The two ways a lead arrives over HTTP: the JSON API (SPEC section 7) and the forms' own POST when
 // JavaScript is off. Both end in the same LeadService.submit call.
@@ -25,30 +27,6 @@ export function tooManyRequestsMessage(retryAfterSeconds: number): string {
 /** One sentence for a form or API answer: the field messages, in form order. */
 export function summariseErrors(errors: FieldErrors): string {
   return Object.values(errors).join(". ");
-}
-
-/** Reads at most `limit` bytes of the body; null when it is larger (the caller answers 413). */
-export async function readLimitedText(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is sent.
-      // Once the answer is out, Node discards the rest of the body (bounded by the server's request
-      // timeout) so the client, still sending, reads the 413 instead of a connection reset.
-      reader.releaseLock();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** The path of the page the visitor sent the form from, when the browser says and it is ours. */
@@ -93,23 +71,9 @@ const json = (body: unknown, status: number, headers: Record<string, string> = {
 
 /** POST /api/demo-request: 201 only once the lead is committed; 4xx/5xx store nothing. */
 export async function handleLeadApi(request: Request, context: Context): Promise<Response> {
-  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (contentType !== "application/json") {
-    return json({ message: "Send the request body as JSON (Content-Type: application/json)." }, 415);
-  }
-  const text = await readLimitedText(request, MAX_LEAD_BODY_BYTES);
-  if (text === null) {
-    return json({ message: "Request body too large: the limit is 16 KB." }, 413);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return json({ message: "Malformed JSON in the request body.", errors: {} }, 400);
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return json({ message: "The request body must be a JSON object.", errors: {} }, 400);
-  }
+  const parsed = await readJsonObject(request, MAX_LEAD_BODY_BYTES);
+  if (!parsed.ok) return parsed.response;
+  const body = parsed.value;
   const result = await submit(body, request, context);
   if (result === "failed") return json({ message: STORE_FAILED_MESSAGE }, 503);
   switch (result.kind) {

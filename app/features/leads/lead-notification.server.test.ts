@@ -17,11 +17,11 @@ import {
   retryDelayMs,
   startOutboxWorker,
 } from "#app/lib/outbox/outbox-worker.server.ts";
+import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { createServices } from "#app/services.server.ts";
 import { describeEachDatabase, TEST_POSTGRES_URL } from "../../../tests/support/databases.ts";
 import { createOutboxSender } from "./lead-notification.server.ts";
 import { createLeadService } from "./lead-service.server.ts";
-import { createRateLimiter } from "./rate-limit.server.ts";
 import { issueTimeToken } from "./time-token.server.ts";
 
 const SECRET = "test-secret-test-secret-test-secret";

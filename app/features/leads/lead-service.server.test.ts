@@ -1,9 +1,9 @@
 import { beforeEach, expect, it } from "vitest";
+import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { countLeads, findLead } from "./lead-repository.server.ts";
 import { INVESTOR_MESSAGE, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
 import { createLeadService } from "./lead-service.server.ts";
-import { createRateLimiter } from "./rate-limit.server.ts";
 import { issueTimeToken, MIN_FILL_MS } from "./time-token.server.ts";
 
 const SECRET = "test-secret-test-secret-test-secret";

@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
+import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
 import { type FieldErrors, HONEYPOT_FIELD, parseLeadSubmission } from "./lead-schema.ts";
-import type { RateLimiter } from "./rate-limit.server.ts";
 import { MIN_FILL_MS, timeTokenProblem } from "./time-token.server.ts";
 
 /** What the transport (JSON API or form action) knows about a submission besides its fields. */

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { readCookie } from "#app/lib/cookies.ts";
 
 // The time trap (issue 3): every page response carries a signed "first seen at" cookie. A lead sent
 // without it, with a forged one, within a few seconds of it or long after it is suspicious. A cookie
@@ -39,16 +40,6 @@ export function timeTokenProblem(
   if (age < minFillMs) return `sent ${Math.max(0, age)} ms after the page loaded`;
   if (age > TIME_TOKEN_MAX_AGE_MS) return "time token expired";
   return null;
-}
-
-/** The value of one cookie in a Cookie header, or undefined. */
-export function readCookie(header: string | undefined | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const separator = part.indexOf("=");
-    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return undefined;
 }
 
 /** True when a page response should (re)issue the cookie: none yet, unreadable, or getting old. */

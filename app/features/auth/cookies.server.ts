@@ -1,0 +1,43 @@
+import { readCookie } from "#app/lib/cookies.ts";
+
+// The session cookie: `__Host-` prefixed over HTTPS (the browser then refuses it unless Secure, on
+// this exact host, for the whole site), plain `session` over HTTP (local use, tests).
+export const SECURE_SESSION_COOKIE = "__Host-session";
+export const SESSION_COOKIE = "session";
+/**
+ * A readable hint that an admin is signed in on this browser, so the prerendered pages know to ask
+ * /api/user whether to show the header's Admin link. It grants nothing: the server decides.
+ */
+export const ADMIN_HINT_COOKIE = "admin_hint";
+
+export function isSecureRequest(request: Request): boolean {
+  return new URL(request.url).protocol === "https:";
+}
+
+export function readSessionToken(request: Request): string | undefined {
+  const header = request.headers.get("cookie");
+  return readCookie(header, SECURE_SESSION_COOKIE) ?? readCookie(header, SESSION_COOKIE);
+}
+
+export function sessionCookies(
+  request: Request,
+  token: string,
+  maxAgeSeconds: number,
+  isAdmin: boolean,
+): string[] {
+  const secure = isSecureRequest(request);
+  const name = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  const attributes = `Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure ? "; Secure" : ""}`;
+  const cookies = [`${name}=${token}; ${attributes}; HttpOnly`];
+  if (isAdmin) cookies.push(`${ADMIN_HINT_COOKIE}=1; ${attributes}`);
+  return cookies;
+}
+
+export function clearedSessionCookies(request: Request): string[] {
+  const secure = isSecureRequest(request);
+  const expired = `Path=/; Max-Age=0; SameSite=Lax${secure ? "; Secure" : ""}`;
+  return [
+    `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=; ${expired}; HttpOnly`,
+    `${ADMIN_HINT_COOKIE}=; ${expired}`,
+  ];
+}

@@ -1,0 +1,52 @@
+import { type RouterContextProvider, redirect } from "react-router";
+import { getServices } from "#app/services.server.ts";
+import { readSessionToken } from "./cookies.server.ts";
+import type { PublicUser } from "./users.server.ts";
+
+// Every admin page and /api/admin/* call goes through these: the server decides who sees what.
+// Nothing the browser stores (localStorage.isAdmin, the admin_hint cookie) is ever consulted.
+
+type Context = Readonly<RouterContextProvider>;
+
+export async function getCurrentUser(request: Request, context: Context): Promise<PublicUser | null> {
+  const { auth } = await getServices(context);
+  return auth.currentUser(readSessionToken(request));
+}
+
+const jsonError = (status: number, message: string) => Response.json({ message }, { status });
+
+/** For the JSON API: 401 without a valid session, 403 for a signed-in non-admin (thrown). */
+export async function requireAdminApi(request: Request, context: Context): Promise<PublicUser> {
+  const user = await getCurrentUser(request, context);
+  if (!user) throw jsonError(401, "Sign in to continue.");
+  if (!user.isAdmin) throw jsonError(403, "This needs an admin account.");
+  return user;
+}
+
+/** For admin pages (SPEC section 2): no user → /admin/login; a non-admin → / (thrown redirects). */
+export async function requireAdminPage(request: Request, context: Context): Promise<PublicUser> {
+  const user = await getCurrentUser(request, context);
+  if (!user) {
+    const { pathname, search } = new URL(request.url);
+    throw redirect(`/admin/login?next=${encodeURIComponent(pathname + search)}`);
+  }
+  if (!user.isAdmin) throw redirect("/");
+  return user;
+}
+
+/**
+ * Refuses a state-changing request that a browser marks as coming from another site (CSRF). Browsers
+ * send Sec-Fetch-Site and/or Origin with every cross-site POST/PATCH/DELETE; a client that sends
+ * neither (curl, a script) is not a browser carrying a victim's cookies.
+ */
+export function isCrossOrigin(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return true;
+  const origin = request.headers.get("origin");
+  if (origin && origin !== new URL(request.url).origin) return true;
+  return false;
+}
+
+export function assertSameOrigin(request: Request): void {
+  if (isCrossOrigin(request)) throw jsonError(403, "Cross-site requests are not allowed.");
+}

@@ -1,0 +1,54 @@
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
+
+// Passwords are hashed with scrypt (memory-hard, in node:crypto: no native add-on). The parameters
+// travel with each hash, so they can be raised later without invalidating existing passwords.
+const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+// scrypt needs 128 * N * r bytes (32 MiB here); Node's default ceiling is exactly that.
+const MAX_MEMORY = 64 * 1024 * 1024;
+
+/** Longer than any passphrase a person types; stops a megabyte "password" from costing CPU. */
+export const MAX_PASSWORD_LENGTH = 256;
+export const MIN_PASSWORD_LENGTH = 12;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize("NFKC"), salt, length, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** `scrypt$N$r$p$salt$key`, salt and key in base64url. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMETERS, KEY_LENGTH);
+  const { N, r, p } = PARAMETERS;
+  return ["scrypt", N, r, p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/** Constant-time comparison; false for any malformed stored value. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !key) return false;
+  const expected = Buffer.from(key, "base64url");
+  const actual = await derive(
+    password,
+    Buffer.from(salt, "base64url"),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    expected.length,
+  );
+  return expected.length > 0 && timingSafeEqual(actual, expected);
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spends the same time as checking a real password, for an unknown username: the answer to a login
+ * then takes as long whether or not the account exists (no user enumeration by timing).
+ */
+export async function verifyAgainstNothing(password: string): Promise<false> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  await verifyPassword(password, await dummyHash);
+  return false;
+}

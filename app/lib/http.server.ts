@@ -1,0 +1,58 @@
+// Request-body helpers shared by the JSON API's resource routes.
+
+/** Reads at most `limit` bytes of the body; null when it is larger (the caller answers 413). */
+export async function readLimitedText(request: Request, limit: number): Promise<string | null> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is sent.
+      // Once the answer is out, Node discards the rest of the body (bounded by the server's request
+      // timeout) so the client, still sending, reads the 413 instead of a connection reset.
+      reader.releaseLock();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+export type JsonBody = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };
+
+/**
+ * The body of a JSON API request as an object, or the answer to give instead: 415 unless JSON,
+ * 413 over `limit` bytes, 400 when malformed or not an object.
+ */
+export async function readJsonObject(request: Request, limit: number): Promise<JsonBody> {
+  const fail = (status: number, message: string) => ({
+    ok: false as const,
+    response: Response.json({ message, errors: {} }, { status }),
+  });
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "application/json") {
+    return fail(415, "Send the request body as JSON (Content-Type: application/json).");
+  }
+  const text = await readLimitedText(request, limit);
+  if (text === null) return fail(413, `Request body too large: the limit is ${Math.round(limit / 1024)} KB.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail(400, "Malformed JSON in the request body.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return fail(400, "The request body must be a JSON object.");
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+export function methodNotAllowed(allow: string): Response {
+  return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: allow } });
+}
