@@ -15,6 +15,8 @@ describe("parseEnv", () => {
       LEAD_RATE_LIMIT: 10,
       LEAD_RATE_WINDOW_SECONDS: 600,
       LEAD_MIN_FILL_SECONDS: 3,
+      SESSION_IDLE_MINUTES: 120,
+      SESSION_MAX_HOURS: 24,
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
     });
   });
