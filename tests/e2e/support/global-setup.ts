@@ -9,12 +9,16 @@ declare module "vitest" {
     baseUrl: string;
     /** The e2e server's own SQLite file (tests read it to check what was stored). */
     databaseUrl: string;
+    /** The admin the e2e server creates at start-up (ADMIN_USERNAME / ADMIN_PASSWORD). */
+    adminUsername: string;
+    adminPassword: string;
   }
 }
 
 const root = join(import.meta.dirname, "..", "..", "..");
 let server: RunningServer | undefined;
 let dataDir: string | undefined;
+const ADMIN = { username: "e2e-admin", password: "e2e admin passphrase" };
 
 /** Starts the production server (server.ts) on a free port for the whole e2e run. */
 export async function setup(project: TestProject) {
@@ -29,9 +33,13 @@ export async function setup(project: TestProject) {
     // have their own tests (app/features/leads, tests/e2e/lead-api.test.ts).
     LEAD_RATE_LIMIT: "0",
     LEAD_MIN_FILL_SECONDS: "0",
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
   });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", databaseUrl);
+  project.provide("adminUsername", ADMIN.username);
+  project.provide("adminPassword", ADMIN.password);
 }
 
 export async function teardown() {
