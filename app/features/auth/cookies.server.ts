@@ -1,14 +1,13 @@
 import { readCookie } from "#app/lib/cookies.ts";
+import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
 
 // The session cookie: `__Host-` prefixed over HTTPS (the browser then refuses it unless Secure, on
 // this exact host, for the whole site), plain `session` over HTTP (local use, tests).
 export const SECURE_SESSION_COOKIE = "__Host-session";
 export const SESSION_COOKIE = "session";
-/**
- * A readable hint that an admin is signed in on this browser, so the prerendered pages know to ask
- * /api/user whether to show the header's Admin link. It grants nothing: the server decides.
- */
-export const ADMIN_HINT_COOKIE = "admin_hint";
+// A readable hint (no secret) that this browser signed in as an admin: the prerendered header then
+// asks /api/user whether to show the Admin link. It grants nothing; the server decides.
+export { ADMIN_HINT_COOKIE };
 
 export function isSecureRequest(request: Request): boolean {
   return new URL(request.url).protocol === "https:";

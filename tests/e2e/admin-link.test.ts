@@ -1,0 +1,48 @@
+import { describe, expect, inject, it } from "vitest";
+import { signIn } from "./support/accounts.ts";
+import { openPage, setupBrowser } from "./support/browser.ts";
+
+setupBrowser();
+
+// SPEC section 1: a signed-in admin also sees an Admin link in the header. Public pages are the
+// same prerendered HTML for everyone, so the header asks the server after hydration; nothing the
+// browser stores by itself can make the link (or any data) appear.
+
+const baseUrl = inject("baseUrl");
+
+function cookiesFor(header: string) {
+  return header.split("; ").map((pair) => {
+    const [name = "", ...value] = pair.split("=");
+    return { name, value: value.join("="), url: baseUrl };
+  });
+}
+
+describe("the header's Admin link", () => {
+  it("appears for a signed-in admin and leads to the dashboard", async () => {
+    const session = await signIn(baseUrl, inject("adminUsername"), inject("adminPassword"));
+    const { page, context, close } = await openPage("/");
+    await context.addCookies(cookiesFor(session));
+    await page.goto(`${baseUrl}/problem`);
+    const admin = page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Admin", exact: true });
+    await admin.waitFor({ state: "visible", timeout: 10_000 });
+    await expect(admin.getAttribute("href")).resolves.toBe("/admin/dashboard");
+    await close();
+  });
+
+  it("stays hidden for a forged hint cookie and localStorage.isAdmin = 'true'", async () => {
+    const { page, context, close } = await openPage("/", { allowConsoleErrors: [/401/] });
+    await context.addCookies(cookiesFor("admin_hint=1; session=forged-session-token-forged-session-token-x"));
+    await page.evaluate(() => {
+      localStorage.setItem("isAdmin", "true");
+      localStorage.setItem("adminUser", JSON.stringify({ username: "mallory", isAdmin: true }));
+    });
+    const asked = page.waitForResponse((response) => response.url().endsWith("/api/user"));
+    await page.goto(`${baseUrl}/problem`);
+    expect((await asked).status()).toBe(401);
+    await page.waitForTimeout(300);
+    await expect(page.getByRole("link", { name: "Admin", exact: true }).count()).resolves.toBe(0);
+    await close();
+  });
+});
