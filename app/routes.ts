@@ -15,6 +15,18 @@ export default [
     route("blog/:slug", "routes/blog/blog-post.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
+  // The back office (SPEC sections 2 and 6): server-rendered per request, never prerendered. The
+  // guarded layout's middleware admits admins only; login, simple and logout stay open.
+  layout("routes/admin/layout.tsx", [
+    route("admin/login", "routes/admin/login.tsx"),
+    route("admin/simple", "routes/admin/simple.tsx"),
+    layout("routes/admin/guarded-layout.tsx", [
+      route("admin/dashboard", "routes/admin/dashboard.tsx"),
+      route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
+    ]),
+  ]),
+  route("admin", "routes/admin/admin-index.ts"),
+  route("admin/logout", "routes/admin/logout.ts"),
   // The blog's 'Stay Updated' card links here (SPEC section 2); it is the demo request form.
   route("demo-request", "routes/site/demo-request-redirect.ts"),
   route("investor-deck-pdf", "routes/site/investor-deck-pdf.ts"),

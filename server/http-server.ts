@@ -63,6 +63,9 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
   const compress = compression();
   app.use((req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD" && req.path.startsWith("/api/")) return next();
+    // The CSV export compresses its own stream (see lead-admin-http.server.ts): the middleware
+    // wrapped around React Router's streamed body leaks 'drain' listeners (expressjs/compression#135).
+    if (req.path === "/api/admin/leads/export") return next();
     compress(req, res, next);
   });
   app.use((req, res, next) => {

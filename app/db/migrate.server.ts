@@ -3,12 +3,14 @@ import { type Migration, type MigrationResultSet, Migrator } from "kysely/migrat
 import { isPostgres } from "./migration-helpers.ts";
 import * as leads001 from "./migrations/001-leads.ts";
 import * as admin002 from "./migrations/002-admin.ts";
+import * as leadSearch003 from "./migrations/003-lead-search-index.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
 export const migrations: Record<string, Migration> = {
   "001-leads": leads001,
   "002-admin": admin002,
+  "003-lead-search-index": leadSearch003,
 };
 
 export class MigrationError extends Error {}

@@ -16,7 +16,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server.ts did not start within 20 s")), 20_000);
+    const timer = setTimeout(() => {
+      // Never leave a half-started server behind (it would hold its port and database).
+      child.kill("SIGKILL");
+      reject(
+        new Error(
+          "server.ts did not start within 20 s (it must print 'listening on'; LOG_LEVEL=silent hides it)",
+        ),
+      );
+    }, 20_000);
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();

@@ -13,6 +13,7 @@ export const buttonVariants = cva(
         outline: "border border-brand bg-white text-brand hover:bg-brand-soft",
         ghost: "text-brand hover:bg-brand-soft",
         inverse: "bg-white text-brand hover:bg-brand-soft",
+        danger: "bg-danger text-white hover:bg-[#912018]",
       },
       size: {
         sm: "h-9 px-3 text-sm",

@@ -27,8 +27,12 @@ export async function requireAdminApi(request: Request, context: Context): Promi
 export async function requireAdminPage(request: Request, context: Context): Promise<PublicUser> {
   const user = await getCurrentUser(request, context);
   if (!user) {
-    const { pathname, search } = new URL(request.url);
-    throw redirect(`/admin/login?next=${encodeURIComponent(pathname + search)}`);
+    const url = new URL(request.url);
+    // NOTE: a client-side navigation asks for `<page>.data` (single fetch); after signing in the
+    // person wants the page, not its serialized data.
+    const pathname = url.pathname.replace(/\.data$/, "");
+    url.searchParams.delete("_routes");
+    throw redirect(`/admin/login?next=${encodeURIComponent(pathname + url.search)}`);
   }
   if (!user.isAdmin) throw redirect("/");
   return user;

@@ -32,13 +32,20 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split("$");
   if (scheme !== "scrypt" || !salt || !key) return false;
   const expected = Buffer.from(key, "base64url");
-  const actual = await derive(
-    password,
-    Buffer.from(salt, "base64url"),
-    { N: Number(n), r: Number(r), p: Number(p) },
-    expected.length,
-  );
-  return expected.length > 0 && timingSafeEqual(actual, expected);
+  if (expected.length === 0) return false;
+  let actual: Buffer;
+  try {
+    actual = await derive(
+      password,
+      Buffer.from(salt, "base64url"),
+      { N: Number(n), r: Number(r), p: Number(p) },
+      expected.length,
+    );
+  } catch {
+    // Parameters scrypt refuses (a corrupted or hand-edited row) make a failed sign-in, not a 500.
+    return false;
+  }
+  return timingSafeEqual(actual, expected);
 }
 
 let dummyHash: Promise<string> | undefined;

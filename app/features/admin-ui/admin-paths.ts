@@ -1,0 +1,25 @@
+// Where the back office sends people after signing in, shared by the login page's action (no
+// JavaScript) and its script.
+
+export const DASHBOARD_PATH = "/admin/dashboard";
+export const LOGIN_PATH = "/admin/login";
+
+/**
+ * `next` when it is a path of this site's back office, else the dashboard. Anything else (another
+ * origin, `//evil.example`, a back-slash trick, the login page itself) is ignored: an open redirect
+ * after sign-in is a phishing tool.
+ */
+export function safeAdminNext(next: string | null | undefined): string {
+  if (!next?.startsWith("/") || next.startsWith("//") || next.includes("\\")) return DASHBOARD_PATH;
+  const base = "http://admin.invalid";
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return DASHBOARD_PATH;
+  }
+  if (url.origin !== base) return DASHBOARD_PATH;
+  if (url.pathname !== "/admin" && !url.pathname.startsWith("/admin/")) return DASHBOARD_PATH;
+  if (url.pathname === LOGIN_PATH) return DASHBOARD_PATH;
+  return url.pathname + url.search;
+}

@@ -1,0 +1,104 @@
+import { useState } from "react";
+import { Form, Link, useNavigate } from "react-router";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { toast } from "#app/components/ui/toast-store.ts";
+import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { DASHBOARD_PATH } from "./admin-paths.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
+
+export const CONFIRM_DELETE_PARAM = "confirm-delete";
+
+const CONFIRM_TITLE = "Delete this lead?";
+const confirmText = (name: string) =>
+  `This permanently erases ${name}'s request and its status history. It cannot be undone.`;
+export const DELETED_TOAST = {
+  title: "Lead deleted",
+  description: "The lead and its history have been erased.",
+};
+
+/**
+ * Erasure of a lead (a data-subject request). With JavaScript: a confirmation dialog, then
+ * DELETE /api/admin/leads/:id. Without: a link to the page's confirmation step.
+ */
+export function DeleteLeadButton({ lead }: { lead: { id: number; fullName: string } }) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  if (!hydrated) {
+    return (
+      <Button asChild variant="danger">
+        <Link to={`?${CONFIRM_DELETE_PARAM}=1`}>Delete lead</Link>
+      </Button>
+    );
+  }
+
+  async function confirm() {
+    if (pending) return;
+    setPending(true);
+    const failed = (description: string) => {
+      setPending(false);
+      setOpen(false);
+      toast({ title: "Delete failed", description, variant: "destructive" });
+    };
+    try {
+      const response = await sendJson(`/api/admin/leads/${lead.id}`, "DELETE");
+      if (!response.ok) {
+        failed(await failureMessage(response));
+        return;
+      }
+    } catch {
+      failed(NETWORK_ERROR);
+      return;
+    }
+    toast(DELETED_TOAST);
+    navigate(DASHBOARD_PATH, { replace: true });
+  }
+
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button variant="danger">Delete lead</Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent title={CONFIRM_TITLE} description={confirmText(lead.fullName)}>
+        <AlertDialogCancel asChild>
+          <Button variant="outline">Cancel</Button>
+        </AlertDialogCancel>
+        <Button variant="danger" onClick={confirm} aria-busy={pending || undefined}>
+          {pending ? "Deleting..." : "Delete permanently"}
+        </Button>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** The confirmation step without JavaScript (`?confirm-delete=1`): a form posting `intent=delete`. */
+export function DeleteLeadConfirmation({ lead, action }: { lead: { fullName: string }; action: string }) {
+  return (
+    <section
+      aria-labelledby="confirm-delete-heading"
+      className="rounded-xl border-2 border-danger bg-white p-6 shadow-sm"
+    >
+      <h2 id="confirm-delete-heading" className="text-lg font-semibold text-danger">
+        {CONFIRM_TITLE}
+      </h2>
+      <p className="mt-2 leading-6">{confirmText(lead.fullName)}</p>
+      <Form method="post" action={action} className="mt-4 flex flex-wrap gap-3">
+        <input type="hidden" name="intent" value="delete" />
+        <Button type="submit" variant="danger">
+          Delete permanently
+        </Button>
+        <Button asChild variant="outline">
+          <Link to=".">Cancel</Link>
+        </Button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { type FormEvent, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { toast } from "#app/components/ui/toast-store.ts";
+import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { safeAdminNext } from "./admin-paths.ts";
+import { NETWORK_ERROR, sendJson } from "./api-client.ts";
+
+// SPEC sections 2, 5 and 8: the admin login form. With JavaScript it signs in through
+// POST /api/login and moves on without a reload; without, it posts to the login page's action.
+
+const INVALID_CREDENTIALS = "Invalid credentials";
+const UNREADABLE = "Login failed";
+
+/** The failure message a refused POST /api/login carries (SPEC section 8). */
+async function refusalMessage(response: Response): Promise<string> {
+  try {
+    const body: unknown = await response.json();
+    const message = body && typeof body === "object" && "message" in body ? body.message : undefined;
+    return typeof message === "string" && message ? message : INVALID_CREDENTIALS;
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+export function LoginForm({
+  serverMessage,
+  defaultUsername,
+}: {
+  /** The action's refusal after a post without JavaScript. */
+  serverMessage?: string;
+  defaultUsername?: string;
+}) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const shown = message ?? serverMessage ?? null;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const data = new FormData(event.currentTarget);
+    const fail = (text: string) => {
+      setPending(false);
+      setMessage(text);
+      toast({ title: "Login failed", description: text, variant: "destructive" });
+    };
+    setPending(true);
+    setMessage(null);
+    let response: Response;
+    try {
+      response = await sendJson("/api/login", "POST", {
+        username: data.get("username"),
+        password: data.get("password"),
+      });
+    } catch {
+      fail(NETWORK_ERROR);
+      return;
+    }
+    if (!response.ok) {
+      fail(await refusalMessage(response));
+      return;
+    }
+    let username: string;
+    try {
+      username = String(((await response.json()) as { username?: unknown }).username ?? "");
+    } catch {
+      fail(UNREADABLE);
+      return;
+    }
+    toast({ title: "Login successful", description: `Welcome back, ${username}!` });
+    // The button keeps saying 'Logging in...' until the next page replaces this one.
+    navigate(safeAdminNext(searchParams.get("next")), { replace: true });
+  }
+
+  return (
+    <form method="post" className="grid gap-5" onSubmit={hydrated ? onSubmit : undefined}>
+      {shown ? (
+        <p
+          id="login-error"
+          role="alert"
+          className="rounded-md border border-danger bg-red-50 px-3 py-2 font-semibold text-danger"
+        >
+          {shown}
+        </p>
+      ) : null}
+      <Field id="login-username" name="username" label="Username" required>
+        {(control) => (
+          <Input
+            {...control}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={64}
+            defaultValue={defaultUsername}
+          />
+        )}
+      </Field>
+      <Field id="login-password" name="password" label="Password" required>
+        {(control) => <Input {...control} type="password" autoComplete="current-password" />}
+      </Field>
+      <Button type="submit" aria-describedby={shown ? "login-error" : undefined}>
+        {pending ? "Logging in..." : "Login"}
+      </Button>
+    </form>
+  );
+}

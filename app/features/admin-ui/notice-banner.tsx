@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { cn } from "#app/lib/cn.ts";
+import type { Notice } from "./lead-forms.server.ts";
+
+const NOTICES: Record<Notice, { title: string; text: string }> = {
+  updated: { title: "Lead updated", text: "The lead status has been updated successfully." },
+  deleted: { title: "Lead deleted", text: "The lead and its history have been erased." },
+};
+
+/** What a form post without JavaScript did (the script shows a toast instead). */
+export function NoticeBanner({ notice }: { notice: Notice | null }) {
+  if (!notice) return null;
+  const { title, text } = NOTICES[notice];
+  return (
+    <Banner tone="success">
+      <strong className="font-semibold">{title}.</strong> {text}
+    </Banner>
+  );
+}
+
+export function Banner({
+  tone,
+  children,
+  className,
+}: {
+  tone: "success" | "error" | "info";
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={cn(
+        "rounded-lg border px-4 py-3 leading-6",
+        tone === "success" && "border-success bg-green-50 text-success",
+        tone === "error" && "border-danger bg-red-50 text-danger",
+        tone === "info" && "border-line bg-white text-ink",
+        className,
+      )}
+    >
+      {children}
+    </div>
+  );
+}

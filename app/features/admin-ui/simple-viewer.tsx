@@ -1,0 +1,246 @@
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import type { Lead } from "#app/features/leads/lead-repository.server.ts";
+import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
+import { clearLocalAdminFlags, sendJson } from "./api-client.ts";
+import { formatLeadDate } from "./lead-format.ts";
+import { Banner } from "./notice-banner.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+
+// SPEC section 2 /admin/simple: a standalone lead viewer driven from the browser. Credentials are
+// checked by the server (POST /api/login); nothing secret lives in this code.
+
+// SPEC section 8's wording for this page.
+const INVALID_CREDENTIALS = "Invalid credentials";
+const LOAD_FAILED = "Failed to load leads";
+const NETWORK_ERROR = "Network error";
+const NOT_ADMIN = "This viewer needs an admin account.";
+
+type Phase = "checking" | "signed-out" | "signed-in";
+type SimpleUser = { username: string; isAdmin: boolean };
+type LeadsState = { leads: Lead[]; total: number };
+
+function isAdminUser(value: unknown): value is SimpleUser {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "isAdmin" in value &&
+    value.isAdmin === true &&
+    "username" in value &&
+    typeof value.username === "string"
+  );
+}
+
+export function SimpleViewer() {
+  const [phase, setPhase] = useState<Phase>("checking");
+  const [user, setUser] = useState<SimpleUser | null>(null);
+  const [data, setData] = useState<LeadsState | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [loginError, setLoginError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const loadLeads = useCallback(async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      const response = await sendJson("/api/admin/leads", "GET");
+      if (!response.ok) {
+        setError(LOAD_FAILED);
+        return;
+      }
+      const leads = (await response.json()) as Lead[];
+      setData({ leads, total: Number(response.headers.get("X-Total-Count") ?? leads.length) });
+    } catch {
+      setError(NETWORK_ERROR);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  // Who is signed in, as the server sees it (GET /api/user: 401 means nobody). Only browsers that
+  // signed in as an admin carry the hint cookie; the others need not ask.
+  useEffect(() => {
+    if (!document.cookie.split("; ").includes(`${ADMIN_HINT_COOKIE}=1`)) {
+      setPhase("signed-out");
+      return;
+    }
+    let live = true;
+    sendJson("/api/user", "GET")
+      .then(async (response) => {
+        const body: unknown = response.ok ? await response.json() : null;
+        if (!live) return;
+        if (isAdminUser(body)) {
+          setUser(body);
+          setPhase("signed-in");
+          void loadLeads();
+        } else {
+          setPhase("signed-out");
+        }
+      })
+      .catch(() => {
+        if (!live) return;
+        setPhase("signed-out");
+        setLoginError(NETWORK_ERROR);
+      });
+    return () => {
+      live = false;
+    };
+  }, [loadLeads]);
+
+  async function login(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setLoginError(null);
+    try {
+      const response = await sendJson("/api/login", "POST", {
+        username: form.get("username"),
+        password: form.get("password"),
+      });
+      if (!response.ok) {
+        // Throttling says when to try again; every other refusal is the spec's one message.
+        const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+        setLoginError(
+          response.status === 429 && typeof body?.message === "string" ? body.message : INVALID_CREDENTIALS,
+        );
+        return;
+      }
+      const body: unknown = await response.json();
+      if (!isAdminUser(body)) {
+        // A staff account without admin rights: do not leave its session open here.
+        await sendJson("/api/logout", "POST").catch(() => {});
+        setLoginError(NOT_ADMIN);
+        return;
+      }
+      setUser(body);
+      setPhase("signed-in");
+      void loadLeads();
+    } catch {
+      setLoginError(NETWORK_ERROR);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function logout() {
+    try {
+      await sendJson("/api/logout", "POST");
+    } catch {
+      setError(NETWORK_ERROR);
+      return;
+    }
+    clearLocalAdminFlags();
+    setUser(null);
+    setData(null);
+    setError(null);
+    setPhase("signed-out");
+  }
+
+  if (phase === "checking") {
+    return (
+      <div role="status" className="flex items-center gap-3 text-ink-muted">
+        <span
+          aria-hidden="true"
+          className="size-5 animate-spin rounded-full border-2 border-line border-t-brand"
+        />
+        Checking your session…
+      </div>
+    );
+  }
+
+  if (phase === "signed-out") {
+    return (
+      <form
+        onSubmit={login}
+        className="grid max-w-md gap-5 rounded-xl border border-line bg-white p-6 shadow-sm"
+      >
+        <h2 className="text-xl font-semibold">Sign in</h2>
+        {loginError ? (
+          <p
+            role="alert"
+            className="rounded-md border border-danger bg-red-50 px-3 py-2 font-semibold text-danger"
+          >
+            {loginError}
+          </p>
+        ) : null}
+        <Field id="simple-username" name="username" label="Username" required>
+          {(control) => (
+            <Input {...control} autoComplete="username" autoCapitalize="none" spellCheck={false} />
+          )}
+        </Field>
+        <Field id="simple-password" name="password" label="Password" required>
+          {(control) => <Input {...control} type="password" autoComplete="current-password" />}
+        </Field>
+        <Button type="submit">{pending ? "Logging in..." : "Login"}</Button>
+      </form>
+    );
+  }
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <p className="text-ink-muted">Signed in as {user?.username}</p>
+        <div className="flex flex-wrap gap-3">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => void loadLeads()}
+            aria-busy={loading || undefined}
+          >
+            Reload Leads
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => void logout()}>
+            Logout
+          </Button>
+        </div>
+      </div>
+      <h2 className="text-xl font-semibold">Leads</h2>
+      {error ? <Banner tone="error">{error}</Banner> : null}
+      {data ? <LeadCards {...data} /> : loading ? <p className="text-ink-muted">Loading leads…</p> : null}
+    </div>
+  );
+}
+
+function LeadCards({ leads, total }: LeadsState) {
+  if (leads.length === 0) return <p className="text-ink-muted">No demo requests found</p>;
+  return (
+    <>
+      <p className="text-sm text-ink-muted">
+        {total > leads.length
+          ? `The ${leads.length} most recent of ${total} leads; the dashboard has them all.`
+          : `${total} ${total === 1 ? "lead" : "leads"}`}
+      </p>
+      <ul className="grid gap-4 md:grid-cols-2">
+        {leads.map((lead) => (
+          <li key={lead.id} className="rounded-xl border border-line bg-white p-5 shadow-sm">
+            <article aria-labelledby={`simple-lead-${lead.id}`} className="grid gap-2">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <h3 id={`simple-lead-${lead.id}`} className="text-lg font-semibold break-words">
+                  {lead.fullName}
+                </h3>
+                <StatusBadge status={lead.status} />
+              </div>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                <dt className="font-semibold">Company</dt>
+                <dd className="break-words">{lead.company}</dd>
+                <dt className="font-semibold">Email</dt>
+                <dd className="break-all">{lead.email}</dd>
+                <dt className="font-semibold">Phone</dt>
+                <dd>{lead.phone}</dd>
+                <dt className="font-semibold">Date</dt>
+                <dd>{formatLeadDate(lead.createdAt)}</dd>
+              </dl>
+              {lead.message ? (
+                <p className="text-sm leading-6 whitespace-pre-wrap break-words">{lead.message}</p>
+              ) : null}
+            </article>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { type AppServices, servicesContext } from "#app/services.server.ts";
+import { isCrossOrigin, requireAdminApi, requireAdminPage } from "./guard.server.ts";
+import type { PublicUser } from "./users.server.ts";
+
+const ADMIN: PublicUser = { id: 1, username: "admin", isAdmin: true };
+const STAFF: PublicUser = { id: 2, username: "staff", isAdmin: false };
+
+/** A request context whose auth service knows one token. */
+function contextWith(user: PublicUser | null) {
+  const context = new RouterContextProvider();
+  const auth = { currentUser: async (token: string | undefined) => (token === "valid-token" ? user : null) };
+  context.set(servicesContext, { auth } as unknown as AppServices);
+  return context;
+}
+
+const request = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`https://www.example.test${path}`, { headers: { Cookie: "session=valid-token", ...headers } });
+
+async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a thrown Response");
+}
+
+describe("requireAdminApi", () => {
+  it("answers 401 without a user, 403 for a non-admin, and returns an admin", async () => {
+    const signedOut = await thrown(requireAdminApi(request("/api/admin/leads"), contextWith(null)));
+    expect(signedOut.status).toBe(401);
+    expect(await signedOut.json()).toEqual({ message: expect.any(String) });
+    expect((await thrown(requireAdminApi(request("/api/admin/leads"), contextWith(STAFF)))).status).toBe(403);
+    await expect(requireAdminApi(request("/api/admin/leads"), contextWith(ADMIN))).resolves.toEqual(ADMIN);
+  });
+});
+
+describe("requireAdminPage", () => {
+  it("sends a signed-out visitor to the login page, with the page to come back to", async () => {
+    const response = await thrown(requireAdminPage(request("/admin/leads/7?tab=history"), contextWith(null)));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/admin/login?next=%2Fadmin%2Fleads%2F7%3Ftab%3Dhistory");
+  });
+
+  it("comes back to the page, not its data, after a client-side navigation", async () => {
+    const response = await thrown(
+      requireAdminPage(
+        request("/admin/dashboard.data?status=new&_routes=routes%2Fadmin%2Fdashboard"),
+        contextWith(null),
+      ),
+    );
+    expect(response.headers.get("Location")).toBe("/admin/login?next=%2Fadmin%2Fdashboard%3Fstatus%3Dnew");
+  });
+
+  it("sends a non-admin home and lets an admin through", async () => {
+    const response = await thrown(requireAdminPage(request("/admin/dashboard"), contextWith(STAFF)));
+    expect(response.headers.get("Location")).toBe("/");
+    await expect(requireAdminPage(request("/admin/dashboard"), contextWith(ADMIN))).resolves.toEqual(ADMIN);
+  });
+});
+
+describe("isCrossOrigin", () => {
+  it.each([
+    [{}, false],
+    [{ "Sec-Fetch-Site": "same-origin" }, false],
+    [{ "Sec-Fetch-Site": "none" }, false],
+    [{ Origin: "https://www.example.test" }, false],
+    [{ Origin: "https://www.example.test", "Sec-Fetch-Site": "same-origin" }, false],
+    [{ "Sec-Fetch-Site": "cross-site" }, true],
+    [{ "Sec-Fetch-Site": "same-site" }, true],
+    [{ Origin: "https://evil.example" }, true],
+    [{ Origin: "null" }, true],
+    [{ Origin: "http://www.example.test" }, true],
+    [{ Origin: "https://www.example.test:8443" }, true],
+    [{ Origin: "https://evil.example", "Sec-Fetch-Site": "same-origin" }, true],
+  ] as [Record<string, string>, boolean][])("%o → %s", (headers, expected) => {
+    expect(
+      isCrossOrigin(new Request("https://www.example.test/api/logout", { method: "POST", headers })),
+    ).toBe(expected);
+  });
+});

@@ -1,0 +1,25 @@
+import { Outlet, useNavigation } from "react-router";
+import { Logo } from "#app/components/site/logo.tsx";
+
+/** The back office's frame: a slim header, and a loading bar while the next page's data comes. */
+export default function AdminLayout() {
+  const navigation = useNavigation();
+  return (
+    <div className="flex min-h-screen flex-col bg-surface-muted">
+      <header className="border-b border-line bg-white">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
+          <Logo />
+          <p className="text-sm font-semibold text-ink-muted">Back office</p>
+        </div>
+      </header>
+      {navigation.state === "loading" ? (
+        <div role="status" className="fixed inset-x-0 top-0 z-50 h-1 animate-pulse bg-accent">
+          <span className="sr-only">Loading…</span>
+        </div>
+      ) : null}
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
+import { SimpleViewer } from "#app/features/admin-ui/simple-viewer.tsx";
+import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import type { Route } from "./+types/simple";
+
+// SPEC section 2 /admin/simple. Rendered in the browser only: its data comes from the JSON API.
+
+export const meta: Route.MetaFunction = () => adminMeta("Simple Lead Viewer");
+
+export default function SimpleAdmin() {
+  const hydrated = useHydrated();
+  return (
+    <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight">Simple Lead Viewer</h1>
+      {/* Not <noscript>: this also covers the moment before the script has loaded, and a script that fails to. */}
+      {hydrated ? (
+        <SimpleViewer />
+      ) : (
+        <p className="rounded-lg border border-line bg-white px-4 py-3 leading-6">
+          This viewer needs JavaScript and starts once it has loaded. Without JavaScript, sign in on the{" "}
+          <a href="/admin/login" className="font-semibold text-brand underline">
+            admin login page
+          </a>{" "}
+          to work with the leads.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,756 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { createSession, hashToken } from "../../app/features/auth/sessions.server.ts";
+import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
+import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
+import { createAccount, signIn } from "./support/accounts.ts";
+
+// Who may do what in the back office, decided by the server: every admin endpoint and page, asked
+// by each kind of caller, against production servers (server.ts and the build) on their own
+// databases, SQLite and PostgreSQL. A refused answer carries no lead data and changes nothing.
+
+const ADMIN = { username: "authz-admin", password: "authz admin passphrase" };
+const STAFF = { username: "authz-staff", password: "authz staff passphrase" };
+const POLICY = { idleMs: 30 * 60_000, absoluteMs: 8 * 3_600_000 };
+const SESSION_ENV = { SESSION_IDLE_MINUTES: "30", SESSION_MAX_HOURS: "8" };
+const EVIL = { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" };
+/** Text only the lead holds: none of it may appear in a refused answer. */
+const LEAD_SECRETS = ["Leaky Leadperson", "leaky.leadperson@secret-lead.example", "Confidential Builds Ltd"];
+
+let clientNumber = 0;
+/** Each request speaks as its own client (the servers trust one proxy), so throttling stays apart. */
+const newClient = () => `198.51.100.${(++clientNumber % 250) + 1}`;
+
+type Target = {
+  server: RunningServer;
+  database: AppDatabase;
+  databaseUrl: string;
+  adminId: number;
+  staffId: number;
+  cleanup(): Promise<void>;
+};
+
+async function newDatabaseUrl(kind: "sqlite" | "postgres"): Promise<{ url: string; drop(): Promise<void> }> {
+  if (kind === "postgres") {
+    const schema = await createPostgresSchema();
+    return { url: schema.url, drop: schema.drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "admin-authz-"));
+  return { url: join(dir, "authz.sqlite"), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function startTarget(kind: "sqlite" | "postgres"): Promise<Target> {
+  const { url: databaseUrl, drop } = await newDatabaseUrl(kind);
+  const server = await startServer({
+    DATABASE_URL: databaseUrl,
+    TRUST_PROXY: "1",
+    LOG_LEVEL: "error",
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...SESSION_ENV,
+  });
+  await createAccount(databaseUrl, { ...STAFF, isAdmin: false });
+  const database = openDatabase(databaseUrl, { poolSize: 2 });
+  const users = await database.db.selectFrom("users").select(["id", "isAdmin"]).execute();
+  const idOf = (admin: boolean) => Number(users.find((user) => Boolean(user.isAdmin) === admin)?.id);
+  return {
+    server,
+    database,
+    databaseUrl,
+    adminId: idOf(true),
+    staffId: idOf(false),
+    async cleanup() {
+      await server.stop();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+const WHO = [
+  "anonymous",
+  "non-admin",
+  "admin",
+  "idle-expired",
+  "past absolute expiry",
+  "forged cookie",
+  "tampered cookie",
+  "cross-origin",
+] as const;
+type Who = (typeof WHO)[number];
+
+type Answer = {
+  status: number[];
+  /** The Location header, or for a data request the redirect inside its body. */
+  location?: string | RegExp;
+  /** Whether the answer carries the lead (only ever to an admin). */
+  leadData?: boolean;
+  body?: RegExp;
+};
+type Row = {
+  name: string;
+  request(leadId: number): { method: string; path: string; json?: unknown; form?: Record<string, string> };
+  /** What a successful call changes: checked when allowed, checked unchanged when refused. */
+  changes?: "status" | "delete" | "session";
+  expect: Record<Who, Answer>;
+};
+
+const ok = (status: number, extra: Omit<Answer, "status"> = {}): Answer => ({ status: [status], ...extra });
+const toHome: Answer = { status: [302], location: /^\/$/ };
+
+/** The JSON API: 401 without a valid session, 403 for a non-admin, and GETs are not state-changing. */
+function apiRow(
+  name: string,
+  request: Row["request"],
+  admin: Answer,
+  options: { changes?: Row["changes"]; crossOrigin?: Answer } = {},
+): Row {
+  const unauthenticated = ok(401, { body: /^\{"message":"[^"]*"\}$/ });
+  return {
+    name,
+    request,
+    changes: options.changes,
+    expect: {
+      anonymous: unauthenticated,
+      "non-admin": ok(403, { body: /^\{"message":"[^"]*"\}$/ }),
+      admin,
+      "idle-expired": unauthenticated,
+      "past absolute expiry": unauthenticated,
+      "forged cookie": unauthenticated,
+      "tampered cookie": unauthenticated,
+      // A GET changes nothing; the browser keeps its answer from the other site (no CORS headers).
+      "cross-origin": options.crossOrigin ?? admin,
+    },
+  };
+}
+
+/** Admin pages: signed out → the login page (`next`: back here after), non-admin → home. */
+function pageRow(
+  name: string,
+  request: Row["request"],
+  next: string,
+  admin: Answer,
+  options: { changes?: Row["changes"]; crossOrigin?: Answer } = {},
+): Row {
+  const signedOut = { status: [302], location: new RegExp(`^/admin/login\\?next=${next}$`) };
+  return {
+    name,
+    request,
+    changes: options.changes,
+    expect: {
+      anonymous: signedOut,
+      "non-admin": toHome,
+      admin,
+      "idle-expired": signedOut,
+      "past absolute expiry": signedOut,
+      "forged cookie": signedOut,
+      "tampered cookie": signedOut,
+      "cross-origin": options.crossOrigin ?? admin,
+    },
+  };
+}
+
+/** A data request (client-side navigation) gets its redirect inside a 202 body. */
+function dataRow(name: string, path: (leadId: number) => string): Row {
+  const redirectTo = (target: RegExp): Answer => ({ status: [202], body: target, leadData: false });
+  const signedOut = redirectTo(/"redirect","\/admin\/login\?next=/);
+  return {
+    name,
+    request: (leadId) => ({ method: "GET", path: `${path(leadId)}.data` }),
+    expect: {
+      anonymous: signedOut,
+      "non-admin": redirectTo(/"redirect","\/"/),
+      admin: ok(200, { leadData: true }),
+      "idle-expired": signedOut,
+      "past absolute expiry": signedOut,
+      "forged cookie": signedOut,
+      "tampered cookie": signedOut,
+      "cross-origin": ok(200, { leadData: true }),
+    },
+  };
+}
+
+// NOTE: a cross-site form post to a page is refused by React Router itself (400, its own Origin
+// check) before our guard answers 403; either way nothing runs.
+const CROSS_SITE_REFUSED: Answer = { status: [400, 403], leadData: false };
+
+const ROWS: Row[] = [
+  apiRow(
+    "GET /api/admin/leads",
+    () => ({ method: "GET", path: "/api/admin/leads?spam=include" }),
+    ok(200, { leadData: true }),
+  ),
+  apiRow(
+    "GET /api/admin/leads/export",
+    () => ({ method: "GET", path: "/api/admin/leads/export" }),
+    ok(200, { leadData: true }),
+  ),
+  apiRow(
+    "GET /api/admin/leads/:id",
+    (id) => ({ method: "GET", path: `/api/admin/leads/${id}` }),
+    ok(200, { leadData: true }),
+  ),
+  apiRow(
+    "PATCH /api/admin/leads/:id",
+    (id) => ({ method: "PATCH", path: `/api/admin/leads/${id}`, json: { status: "contacted" } }),
+    ok(200, { leadData: true }),
+    { changes: "status", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "DELETE /api/admin/leads/:id",
+    (id) => ({ method: "DELETE", path: `/api/admin/leads/${id}` }),
+    ok(204, { body: /^$/ }),
+    { changes: "delete", crossOrigin: ok(403) },
+  ),
+  {
+    name: "GET /api/user",
+    request: () => ({ method: "GET", path: "/api/user" }),
+    expect: {
+      anonymous: ok(401),
+      "non-admin": ok(200, {
+        body: new RegExp(`^\\{"id":\\d+,"username":"${STAFF.username}","isAdmin":false\\}$`),
+      }),
+      admin: ok(200, { body: new RegExp(`^\\{"id":\\d+,"username":"${ADMIN.username}","isAdmin":true\\}$`) }),
+      "idle-expired": ok(401),
+      "past absolute expiry": ok(401),
+      "forged cookie": ok(401),
+      "tampered cookie": ok(401),
+      "cross-origin": ok(200, { body: /"isAdmin":true/ }),
+    },
+  },
+  {
+    name: "POST /api/logout",
+    request: () => ({ method: "POST", path: "/api/logout" }),
+    changes: "session",
+    expect: {
+      anonymous: ok(200),
+      "non-admin": ok(200),
+      admin: ok(200),
+      "idle-expired": ok(200),
+      "past absolute expiry": ok(200),
+      "forged cookie": ok(200),
+      "tampered cookie": ok(200),
+      "cross-origin": ok(403),
+    },
+  },
+  pageRow(
+    "GET /admin/dashboard",
+    () => ({ method: "GET", path: "/admin/dashboard?spam=include" }),
+    "%2Fadmin%2Fdashboard%3Fspam%3Dinclude",
+    ok(200, { leadData: true }),
+  ),
+  pageRow(
+    "GET /admin/leads/:id",
+    (id) => ({ method: "GET", path: `/admin/leads/${id}` }),
+    "%2Fadmin%2Fleads%2F\\d+",
+    ok(200, { leadData: true }),
+  ),
+  dataRow("GET /admin/dashboard.data", () => "/admin/dashboard"),
+  dataRow("GET /admin/leads/:id.data", (id) => `/admin/leads/${id}`),
+  pageRow(
+    "POST /admin/dashboard (status form)",
+    (id) => ({
+      method: "POST",
+      path: "/admin/dashboard",
+      form: { intent: "status", id: String(id), status: "qualified" },
+    }),
+    "%2Fadmin%2Fdashboard",
+    { status: [302], location: /^\/admin\/dashboard\?notice=updated/ },
+    { changes: "status", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/leads/:id (delete form)",
+    (id) => ({ method: "POST", path: `/admin/leads/${id}`, form: { intent: "delete" } }),
+    "%2Fadmin%2Fleads%2F\\d+",
+    { status: [302], location: /^\/admin\/dashboard\?notice=deleted/ },
+    { changes: "delete", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  {
+    name: "POST /admin/logout",
+    request: () => ({ method: "POST", path: "/admin/logout", form: {} }),
+    changes: "session",
+    expect: {
+      anonymous: ok(302, { location: "/admin/login?logged-out=1" }),
+      "non-admin": ok(302, { location: "/admin/login?logged-out=1" }),
+      admin: ok(302, { location: "/admin/login?logged-out=1" }),
+      "idle-expired": ok(302, { location: "/admin/login?logged-out=1" }),
+      "past absolute expiry": ok(302, { location: "/admin/login?logged-out=1" }),
+      "forged cookie": ok(302, { location: "/admin/login?logged-out=1" }),
+      "tampered cookie": ok(302, { location: "/admin/login?logged-out=1" }),
+      "cross-origin": CROSS_SITE_REFUSED,
+    },
+  },
+];
+
+/** One character of a base64url token changed, still a well-formed token. */
+function tamper(token: string): string {
+  const at = Math.floor(token.length / 2);
+  return `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+}
+
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe(`admin authorization matrix [${kind}]`, async () => {
+    const available = kind === "sqlite" || (await checkPostgres());
+    let target: Target;
+    let sharedLead: number;
+
+    beforeAll(async () => {
+      if (!available) return;
+      target = await startTarget(kind);
+      sharedLead = await addLead();
+    }, 60_000);
+    afterAll(async () => {
+      await target?.cleanup();
+    });
+
+    const db = () => target.database.db;
+    let leadNumber = 0;
+    async function addLead(): Promise<number> {
+      const now = new Date(Date.now() - ++leadNumber * 1000).toISOString();
+      const row = await db()
+        .insertInto("leads")
+        .values({
+          requestType: "demo",
+          fullName: "Leaky Leadperson",
+          email: "leaky.leadperson@secret-lead.example",
+          company: "Confidential Builds Ltd",
+          phone: "+44 20 7946 0999",
+          message: "Private plans",
+          investorAngel: 0,
+          investorVc: 0,
+          investorIntroducer: 0,
+          investorOther: 0,
+          otherDetails: null,
+          sourcePage: "/demo",
+          privacyNoticeVersion: "2025-04-01",
+          isSpam: 0,
+          spamReason: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    const leadState = async (id: number) => ({
+      lead: await db()
+        .selectFrom("leads")
+        .select(["status", "updatedAt"])
+        .where("id", "=", id)
+        .executeTakeFirst(),
+      history: (await db().selectFrom("leadStatusChanges").select("id").where("leadId", "=", id).execute())
+        .length,
+    });
+    const sessionAlive = async (token: string) =>
+      Boolean(
+        await db()
+          .selectFrom("sessions")
+          .select("idHash")
+          .where("idHash", "=", hashToken(token))
+          .executeTakeFirst(),
+      );
+
+    /** The caller's headers, with a session of its own (calls like logout consume sessions). */
+    async function caller(who: Who): Promise<{ headers: Record<string, string>; token?: string }> {
+      const session = async (userId: number, agedBy?: "idle" | "absolute") => {
+        const now = Date.now();
+        const created = agedBy === "absolute" ? new Date(now - POLICY.absoluteMs - 60_000) : new Date(now);
+        const { token } = await createSession(db(), userId, POLICY, created);
+        // Aged in the database as time would: idle since before the idle limit, or kept active
+        // (seen a minute ago) but past its absolute expiry.
+        const lastSeenAt =
+          agedBy === "idle"
+            ? new Date(now - POLICY.idleMs - 60_000)
+            : agedBy === "absolute"
+              ? new Date(now - 60_000)
+              : undefined;
+        if (lastSeenAt) {
+          await db()
+            .updateTable("sessions")
+            .set({ lastSeenAt: lastSeenAt.toISOString() })
+            .where("idHash", "=", hashToken(token))
+            .execute();
+        }
+        return token;
+      };
+      const cookie = (token: string) => ({ Cookie: `session=${token}` });
+      switch (who) {
+        case "anonymous":
+          return { headers: {} };
+        case "non-admin": {
+          const token = await session(target.staffId);
+          return { headers: cookie(token), token };
+        }
+        case "admin": {
+          const token = await session(target.adminId);
+          return { headers: cookie(token), token };
+        }
+        case "idle-expired": {
+          const token = await session(target.adminId, "idle");
+          return { headers: cookie(token), token };
+        }
+        case "past absolute expiry": {
+          const token = await session(target.adminId, "absolute");
+          return { headers: cookie(token), token };
+        }
+        case "forged cookie":
+          // A well-formed token nobody was given, with the readable hint that grants nothing.
+          return { headers: { Cookie: `session=${randomBytes(32).toString("base64url")}; admin_hint=1` } };
+        case "tampered cookie": {
+          const token = await session(target.adminId);
+          return { headers: cookie(tamper(token)), token };
+        }
+        case "cross-origin": {
+          const token = await session(target.adminId);
+          return { headers: { ...cookie(token), ...EVIL }, token };
+        }
+      }
+    }
+
+    describe.skipIf(!available)("every endpoint × every caller", () => {
+      for (const row of ROWS) {
+        for (const who of WHO) {
+          it(`${row.name} — ${who}`, async () => {
+            const leadId =
+              row.changes === "status" || row.changes === "delete" ? await addLead() : sharedLead;
+            const { headers, token } = await caller(who);
+            const { method, path, json, form } = row.request(leadId);
+            const before = await leadState(leadId);
+            const sameOrigin: Record<string, string> =
+              who === "cross-origin" ? {} : { Origin: target.server.url };
+            const response = await fetch(`${target.server.url}${path}`, {
+              method,
+              redirect: "manual",
+              headers: {
+                "X-Forwarded-For": newClient(),
+                ...(method === "GET" ? {} : sameOrigin),
+                ...(json ? { "Content-Type": "application/json" } : {}),
+                ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+                ...headers,
+              },
+              body: json ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined,
+            });
+            const body = await response.text();
+            const want = row.expect[who];
+
+            expect(want.status, `status, body: ${body.slice(0, 200)}`).toContain(response.status);
+            if (want.location instanceof RegExp)
+              expect(response.headers.get("location")).toMatch(want.location);
+            else if (want.location) expect(response.headers.get("location")).toBe(want.location);
+            if (want.body) expect(body).toMatch(want.body);
+            const leaked = LEAD_SECRETS.filter((secret) => body.includes(secret));
+            if (want.leadData) expect(leaked).toEqual(LEAD_SECRETS);
+            else expect(leaked, "lead data in a refused or unrelated answer").toEqual([]);
+            // Nothing invites another site to read an answer.
+            expect(response.headers.get("access-control-allow-origin")).toBeNull();
+            expect(response.headers.get("access-control-allow-credentials")).toBeNull();
+
+            const allowed = who === "admin" || (row.changes === "session" && response.status < 400);
+            const after = await leadState(leadId);
+            if (row.changes === "status" && allowed) {
+              expect(after.lead?.status).not.toBe(before.lead?.status);
+              expect(after.history).toBe(before.history + 1);
+            } else if (row.changes === "delete" && allowed) {
+              expect(after).toEqual({ lead: undefined, history: 0 });
+            } else {
+              expect(after, "a refused call changed the lead").toEqual(before);
+            }
+            if (token) {
+              const signedOut =
+                row.changes === "session" && response.status < 400 && who !== "tampered cookie";
+              const expired = who === "idle-expired" || who === "past absolute expiry";
+              // An expired session is deleted when met; any other survives a refused or unrelated call.
+              expect(await sessionAlive(token)).toBe(!signedOut && !expired);
+            }
+          });
+        }
+      }
+
+      it("sends a signed-out data request back to the page after sign-in, not to its data", async () => {
+        for (const path of ["/admin/dashboard", `/admin/leads/${sharedLead}`]) {
+          const response = await fetch(`${target.server.url}${path}.data`, { redirect: "manual" });
+          const body = await response.text();
+          expect(body).toContain(`"/admin/login?next=${encodeURIComponent(path)}"`);
+        }
+      });
+
+      it("refuses a state change that any one cross-site marker flags, and allows same-origin ones", async () => {
+        const patch = async (headers: Record<string, string>) => {
+          const { headers: session } = await caller("admin");
+          const leadId = await addLead();
+          const response = await fetch(`${target.server.url}/api/admin/leads/${leadId}`, {
+            method: "PATCH",
+            headers: { "Content-Type": "application/json", ...session, ...headers },
+            body: JSON.stringify({ status: "customer" }),
+          });
+          await response.arrayBuffer();
+          return { status: response.status, stored: (await leadState(leadId)).lead?.status };
+        };
+        const refused = { status: 403, stored: "new" };
+        expect(await patch({ Origin: "https://evil.example" })).toEqual(refused);
+        expect(await patch({ Origin: "null" })).toEqual(refused);
+        expect(await patch({ Origin: target.server.url.replace("127.0.0.1", "localhost") })).toEqual(refused);
+        expect(await patch({ "Sec-Fetch-Site": "cross-site" })).toEqual(refused);
+        expect(await patch({ "Sec-Fetch-Site": "same-site" })).toEqual(refused);
+        expect(await patch({ "Sec-Fetch-Site": "same-origin", Origin: "https://evil.example" })).toEqual(
+          refused,
+        );
+        const allowed = { status: 200, stored: "customer" };
+        expect(await patch({ Origin: target.server.url, "Sec-Fetch-Site": "same-origin" })).toEqual(allowed);
+        // A client that is not a browser (curl, a script) sends neither and carries no victim's cookies.
+        expect(await patch({})).toEqual(allowed);
+      });
+    });
+  });
+}
+
+describe("sign-in, cookies and sessions [sqlite]", () => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await startTarget("sqlite");
+  }, 60_000);
+  afterAll(async () => {
+    await target?.cleanup();
+  });
+
+  const login = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${target.server.url}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": newClient(), ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it("answers a sign-in with the user and isAdmin, never the password hash, in an HttpOnly SameSite=Lax cookie", async () => {
+    const response = await login(ADMIN, { Origin: target.server.url });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ id: target.adminId, username: ADMIN.username, isAdmin: true });
+    expect(text).not.toMatch(/scrypt|hash|password/i);
+    const [session, hint] = response.headers.getSetCookie();
+    expect(session).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; SameSite=Lax; HttpOnly$/);
+    // Over plain HTTP (local use) the cookie cannot be Secure, nor __Host- prefixed.
+    expect(session).not.toMatch(/Secure|Domain/i);
+    // The readable hint holds no secret, only "1".
+    expect(hint).toMatch(/^admin_hint=1; Path=\/; Max-Age=28800; SameSite=Lax$/);
+    const staff = await login(STAFF);
+    expect(await staff.json()).toEqual({ id: target.staffId, username: STAFF.username, isAdmin: false });
+    expect(staff.headers.getSetCookie()).toHaveLength(1);
+  });
+
+  it("gives an unknown user and a wrong password the same answer", async () => {
+    const answers = await Promise.all(
+      [
+        { username: "nobody-here", password: ADMIN.password },
+        { ...ADMIN, password: "not the passphrase" },
+      ].map(async (body) => {
+        const response = await login(body);
+        return {
+          status: response.status,
+          body: await response.text(),
+          cookies: response.headers.getSetCookie(),
+        };
+      }),
+    );
+    expect(answers[0]).toEqual({ status: 401, body: '{"message":"Invalid credentials"}', cookies: [] });
+    expect(answers[1]).toEqual(answers[0]);
+  });
+
+  it("uses a Secure __Host- cookie over HTTPS (behind a trusted proxy)", async () => {
+    const origin = target.server.url.replace("http://", "https://");
+    const https = { "X-Forwarded-Proto": "https", Origin: origin };
+    const response = await login(ADMIN, https);
+    expect(response.status).toBe(200);
+    const [session] = response.headers.getSetCookie();
+    expect(session).toMatch(
+      /^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; SameSite=Lax; Secure; HttpOnly$/,
+    );
+    const cookie = session?.split(";")[0] ?? "";
+    const user = await fetch(`${target.server.url}/api/user`, { headers: { Cookie: cookie, ...https } });
+    expect(user.status).toBe(200);
+    const logout = await fetch(`${target.server.url}/api/logout`, {
+      method: "POST",
+      headers: { Cookie: cookie, ...https },
+    });
+    expect(logout.headers.getSetCookie()[0]).toMatch(
+      /^__Host-session=; Path=\/; Max-Age=0; SameSite=Lax; Secure; HttpOnly$/,
+    );
+  });
+
+  it("deletes the session on logout: the old cookie then opens nothing", async () => {
+    const cookie = await signIn(target.server.url, ADMIN.username, ADMIN.password);
+    const token = /session=([^;]+)/.exec(cookie)?.[1] ?? "";
+    const rows = () =>
+      target.database.db
+        .selectFrom("sessions")
+        .select("idHash")
+        .where("idHash", "=", hashToken(token))
+        .execute();
+    expect(await rows()).toHaveLength(1);
+    const response = await fetch(`${target.server.url}/api/logout`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: target.server.url },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.getSetCookie()).toEqual([
+      "session=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly",
+      "admin_hint=; Path=/; Max-Age=0; SameSite=Lax",
+    ]);
+    expect(await rows()).toEqual([]);
+    expect((await fetch(`${target.server.url}/api/user`, { headers: { Cookie: cookie } })).status).toBe(401);
+    expect(
+      (await fetch(`${target.server.url}/api/admin/leads`, { headers: { Cookie: cookie } })).status,
+    ).toBe(401);
+  });
+
+  it("throttles a username after 5 failures and a client after 20, with 429, a message and Retry-After", async () => {
+    const attempt = (username: string, password: string, client = newClient()) =>
+      login({ username, password }, { "X-Forwarded-For": client });
+    for (let n = 0; n < 5; n++) expect((await attempt(STAFF.username, `wrong ${n}`)).status).toBe(401);
+    const throttled = await attempt(STAFF.username, STAFF.password);
+    expect(throttled.status).toBe(429);
+    expect(await throttled.json()).toEqual({
+      message: expect.stringMatching(/^Too many login attempts\. Please try again in \d+ minutes?\.$/),
+    });
+    const retryAfter = Number(throttled.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(throttled.headers.getSetCookie()).toEqual([]);
+
+    const client = "203.0.113.99";
+    for (let n = 0; n < 20; n++)
+      expect((await attempt(`guess-${n}`, "password guess", client)).status).toBe(401);
+    const blocked = await attempt(ADMIN.username, ADMIN.password, client);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("retry-after")).toMatch(/^\d+$/);
+    // The admin, signing in from elsewhere, is not locked out by someone else's guessing.
+    expect((await attempt(ADMIN.username, ADMIN.password)).status).toBe(200);
+  });
+});
+
+describe.skipIf(!(await checkPostgres()))("sessions across two app instances on one PostgreSQL", () => {
+  let first: Target;
+  let second: RunningServer;
+  beforeAll(async () => {
+    first = await startTarget("postgres");
+    second = await startServer({ DATABASE_URL: first.databaseUrl, LOG_LEVEL: "error", ...SESSION_ENV });
+  }, 60_000);
+  afterAll(async () => {
+    await second?.stop();
+    await first?.cleanup();
+  });
+
+  it("recognises a session opened on one instance on the other, and ends it everywhere on logout", async () => {
+    const cookie = await signIn(first.server.url, ADMIN.username, ADMIN.password);
+    const user = await fetch(`${second.url}/api/user`, { headers: { Cookie: cookie } });
+    expect(await user.json()).toMatchObject({ username: ADMIN.username, isAdmin: true });
+    expect((await fetch(`${second.url}/api/admin/leads`, { headers: { Cookie: cookie } })).status).toBe(200);
+    const logout = await fetch(`${second.url}/api/logout`, { method: "POST", headers: { Cookie: cookie } });
+    expect(logout.status).toBe(200);
+    expect((await fetch(`${first.server.url}/api/user`, { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+});
+
+/** Starts server.ts and keeps what it prints until it listens (startServer does not expose it). */
+async function startCapturing(
+  env: Record<string, string>,
+): Promise<{ url: string; output: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: join(import.meta.dirname, "..", ".."),
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", ...env, PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server.ts did not start: ${output}`));
+    }, 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", (code) => reject(new Error(`server.ts exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}
+
+describe("the first admin [sqlite]", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "first-admin-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("has no default credentials: start-up says how to create one, then ADMIN_USERNAME/ADMIN_PASSWORD create it once", async () => {
+    const DATABASE_URL = join(dir, "first.sqlite");
+    const empty = await startCapturing({ DATABASE_URL });
+    await empty.stop();
+    expect(empty.output).toContain(
+      "No admin account yet: create one with `npm run admin:create -- <username>`",
+    );
+
+    const created = await startCapturing({
+      DATABASE_URL,
+      ADMIN_USERNAME: "first-admin",
+      ADMIN_PASSWORD: "first admin passphrase",
+    });
+    try {
+      expect(created.output).toContain('Created the admin "first-admin" from ADMIN_USERNAME');
+      expect(created.output).not.toContain("first admin passphrase");
+      expect(created.output).not.toContain("No admin account yet");
+      await signIn(created.url, "first-admin", "first admin passphrase");
+    } finally {
+      await created.stop();
+    }
+
+    // Started again with another password in the environment: the account is not touched.
+    const again = await startCapturing({
+      DATABASE_URL,
+      ADMIN_USERNAME: "first-admin",
+      ADMIN_PASSWORD: "a different passphrase",
+    });
+    try {
+      expect(again.output).not.toMatch(/Created the admin|No admin account yet/);
+      await signIn(again.url, "first-admin", "first admin passphrase");
+      await expect(signIn(again.url, "first-admin", "a different passphrase")).rejects.toThrow(/401/);
+    } finally {
+      await again.stop();
+    }
+    const database = openDatabase(DATABASE_URL, { poolSize: 1 });
+    try {
+      const users = await database.db
+        .selectFrom("users")
+        .select(["username", "isAdmin", "passwordHash"])
+        .execute();
+      expect(users).toEqual([
+        { username: "first-admin", isAdmin: 1, passwordHash: expect.stringMatching(/^scrypt\$/) },
+      ]);
+    } finally {
+      await database.close();
+    }
+  });
+});
