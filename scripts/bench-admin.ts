@@ -22,8 +22,8 @@ import { filterLeads, type LeadListQuery } from "../app/features/leads/lead-admi
 import { INVESTOR_MESSAGE, PRIVACY_NOTICE_VERSION } from "../app/features/leads/lead-schema.ts";
 import { createAccount, signIn } from "../tests/e2e/support/accounts.ts";
 import { checkPostgres, createPostgresSchema } from "../tests/support/databases.ts";
+import { benchResources } from "./lib/bench-resources.ts";
 import { runMain } from "./lib/run-main.ts";
-import { type RunningServer, startServer } from "./lib/server-process.ts";
 import { ensureBuild } from "./page-weight.ts";
 
 const TARGET_P95_MS = 50;
@@ -330,14 +330,7 @@ type Result = {
   plans: string[];
 };
 
-let server: RunningServer | undefined;
-const cleanups: (() => Promise<void>)[] = [];
-
-async function cleanup() {
-  await server?.stop();
-  server = undefined;
-  for (const task of cleanups.splice(0).reverse()) await task().catch(() => {});
-}
+const resources = benchResources();
 
 async function measure(
   label: string,
@@ -348,7 +341,7 @@ async function measure(
   const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: "error" };
   // The server migrates the empty database: the schema is the build's, even when the sources have
   // moved on since the last build.
-  server = await startServer(env);
+  let server = await resources.startServer(env);
   console.error(`${label}: seeding ${options.leads.toLocaleString("en-GB")} leads`);
   const seedSeconds = await seedLeads(database.db, options.leads);
   // What autovacuum would have done to a table this size by the time anyone searches it.
@@ -379,12 +372,11 @@ async function measure(
   // A fresh process, so its memory reflects the exports and not the load above. If an export held
   // its rows, the full one (ten times the small one) would need about ten times the memory.
   console.error(`${label}: CSV exports`);
-  server = await startServer(env);
+  server = await resources.startServer(env);
   cookie = await signIn(server.url, ADMIN.username, ADMIN.password);
   const small = await measureExport(server.url, cookie, server.pid, "status=customer&spam=include");
   const full = await measureExport(server.url, cookie, server.pid, "spam=include");
   await server.stop();
-  server = undefined;
   return { database: label, seedSeconds, page1, search, exports: { small, full }, plans };
 }
 
@@ -412,18 +404,18 @@ async function main(): Promise<number> {
 
   const results: Result[] = [];
   const dir = mkdtempSync(join(tmpdir(), "bench-admin-"));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  resources.defer(async () => rmSync(dir, { recursive: true, force: true }));
   const sqliteUrl = join(dir, "bench.sqlite");
   const sqlite = openDatabase(sqliteUrl);
-  cleanups.push(() => sqlite.close());
+  resources.defer(() => sqlite.close());
   results.push(await measure("SQLite", sqlite, sqliteUrl, options));
   if (!options.postgres) {
     console.log("PostgreSQL left out (--no-postgres).\n");
   } else if (await checkPostgres()) {
     const schema = await createPostgresSchema();
-    cleanups.push(schema.drop);
+    resources.defer(schema.drop);
     const postgres = openDatabase(schema.url, { poolSize: 2 });
-    cleanups.push(() => postgres.close());
+    resources.defer(() => postgres.close());
     results.push(await measure("PostgreSQL", postgres, schema.url, options));
   } else {
     console.log("PostgreSQL is not reachable: measured SQLite only.\n");
@@ -498,4 +490,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-await runMain("bench-admin", main, cleanup);
+await runMain("bench-admin", main, resources.cleanup);

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../app/db/database.server.ts";
 import { checkPostgres, createPostgresSchema } from "../tests/support/databases.ts";
+import { benchResources } from "./lib/bench-resources.ts";
 import { processTreeCpuSeconds } from "./lib/process-cpu.ts";
 import { runMain } from "./lib/run-main.ts";
-import { type RunningServer, startServer } from "./lib/server-process.ts";
 import { ensureBuild } from "./page-weight.ts";
 
 const TARGET_STORED_PER_SECOND = 1_000;
@@ -52,21 +52,14 @@ type Result = {
   cpuMicrosecondsPerRequest: number;
 };
 
-let server: RunningServer | undefined;
-const cleanups: (() => Promise<void>)[] = [];
-
-async function cleanup() {
-  await server?.stop();
-  server = undefined;
-  for (const task of cleanups.splice(0).reverse()) await task().catch(() => {});
-}
+const resources = benchResources();
 
 async function measure(
   label: string,
   databaseUrl: string,
   options: { duration: number; connections: number },
 ): Promise<Result> {
-  server = await startServer({
+  const server = await resources.startServer({
     DATABASE_URL: databaseUrl,
     TRUST_PROXY: "1",
     LOG_LEVEL: "error",
@@ -109,7 +102,7 @@ async function measure(
   };
   const run = (duration: number) =>
     autocannon({
-      url: server?.url ?? "",
+      url: server.url,
       connections: options.connections,
       duration,
       timeout: 10,
@@ -131,7 +124,6 @@ async function measure(
   const stored = (await count()) - before;
   await database.close();
   await server.stop();
-  server = undefined;
   return {
     database: label,
     requestsPerSecond: result.requests.average,
@@ -162,11 +154,11 @@ async function main(): Promise<number> {
 
   const results: Result[] = [];
   const dir = mkdtempSync(join(tmpdir(), "bench-leads-"));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  resources.defer(async () => rmSync(dir, { recursive: true, force: true }));
   results.push(await measure("SQLite (WAL, synchronous=NORMAL)", join(dir, "bench.sqlite"), options));
   if (await checkPostgres()) {
     const schema = await createPostgresSchema();
-    cleanups.push(schema.drop);
+    resources.defer(schema.drop);
     results.push(await measure("PostgreSQL 127.0.0.1 (pool 10)", schema.url, options));
   } else {
     console.log("PostgreSQL is not reachable: measured SQLite only.\n");
@@ -206,4 +198,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-await runMain("bench-leads", main, cleanup);
+await runMain("bench-leads", main, resources.cleanup);

@@ -8,6 +8,7 @@ import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts"
 import { createSession, hashToken } from "../../app/features/auth/sessions.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
+import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 
 // Who may do what in the back office, decided by the server: every admin endpoint and page, asked
@@ -314,25 +315,17 @@ for (const kind of ["sqlite", "postgres"] as const) {
       const now = new Date(Date.now() - ++leadNumber * 1000).toISOString();
       const row = await db()
         .insertInto("leads")
-        .values({
-          requestType: "demo",
-          fullName: "Leaky Leadperson",
-          email: "leaky.leadperson@secret-lead.example",
-          company: "Confidential Builds Ltd",
-          phone: "+44 20 7946 0999",
-          message: "Private plans",
-          investorAngel: 0,
-          investorVc: 0,
-          investorIntroducer: 0,
-          investorOther: 0,
-          otherDetails: null,
-          sourcePage: "/demo",
-          privacyNoticeVersion: "2025-04-01",
-          isSpam: 0,
-          spamReason: null,
-          createdAt: now,
-          updatedAt: now,
-        })
+        .values(
+          leadRow({
+            fullName: "Leaky Leadperson",
+            email: "leaky.leadperson@secret-lead.example",
+            company: "Confidential Builds Ltd",
+            phone: "+44 20 7946 0999",
+            message: "Private plans",
+            createdAt: now,
+            updatedAt: now,
+          }),
+        )
         .returning("id")
         .executeTakeFirstOrThrow();
       return Number(row.id);

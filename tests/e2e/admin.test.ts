@@ -8,6 +8,7 @@ import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts"
 import type { LeadsTable } from "../../app/db/schema.ts";
 import { PRIVACY_NOTICE_VERSION } from "../../app/features/leads/lead-schema.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
+import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 import {
   baseUrl,
@@ -66,25 +67,15 @@ async function seedLeads(seeds: LeadSeed[]): Promise<number[]> {
   const rows = await database.db
     .insertInto("leads")
     .values(
-      seeds.map((seed, index) => ({
-        requestType: "demo" as const,
-        email: `lead-${RUN}-${index}-${Math.random().toString(36).slice(2, 8)}@example.com`,
-        phone: "+44 20 7946 0000",
-        message: null,
-        investorAngel: 0,
-        investorVc: 0,
-        investorIntroducer: 0,
-        investorOther: 0,
-        otherDetails: null,
-        sourcePage: "/demo",
-        privacyNoticeVersion: PRIVACY_NOTICE_VERSION,
-        isSpam: 0,
-        spamReason: null,
-        status: "new",
-        createdAt: now,
-        updatedAt: now,
-        ...seed,
-      })),
+      seeds.map((seed, index) =>
+        leadRow({
+          email: `lead-${RUN}-${index}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+          status: "new",
+          createdAt: now,
+          updatedAt: now,
+          ...seed,
+        }),
+      ),
     )
     .returning("id")
     .execute();
@@ -530,6 +521,7 @@ describe("a lead's page", () => {
         investorOther: 1,
         otherDetails: "Family office in Leeds",
         sourcePage: "/invest",
+        privacyNoticeVersion: PRIVACY_NOTICE_VERSION,
         isSpam: 1,
         spamReason: "honeypot filled",
         createdAt: "2026-11-21T10:05:00.000Z",

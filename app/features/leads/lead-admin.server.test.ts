@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
+import { leadRow } from "../../../tests/support/lead-rows.ts";
 import { deleteLead, isLeadStatus, leadHistory, listLeads, updateLeadStatus } from "./lead-admin.server.ts";
 import { findLead, type LeadStatus } from "./lead-repository.server.ts";
 
@@ -44,26 +45,20 @@ describeEachDatabase("lead admin queries", (use) => {
     const at = new Date(BASE - hoursAgo * HOUR).toISOString();
     const row = await db()
       .insertInto("leads")
-      .values({
-        requestType: "demo",
-        fullName,
-        email,
-        company,
-        phone,
-        message,
-        investorAngel: 0,
-        investorVc: 0,
-        investorIntroducer: 0,
-        investorOther: 0,
-        otherDetails: null,
-        sourcePage: "/demo",
-        privacyNoticeVersion: "2025-04-01",
-        isSpam: spam ? 1 : 0,
-        spamReason: spam ? "honeypot" : null,
-        status,
-        createdAt: at,
-        updatedAt: at,
-      })
+      .values(
+        leadRow({
+          fullName,
+          email,
+          company,
+          phone,
+          message,
+          isSpam: spam ? 1 : 0,
+          spamReason: spam ? "honeypot" : null,
+          status,
+          createdAt: at,
+          updatedAt: at,
+        }),
+      )
       .returning("id")
       .executeTakeFirstOrThrow();
     return Number(row.id);

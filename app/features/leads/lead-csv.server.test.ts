@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
+import { leadRow } from "../../../tests/support/lead-rows.ts";
 import { acceptsGzip } from "./lead-admin-http.server.ts";
 import { CSV_HEADER, csvField, csvRow, exportFileName, leadsCsvStream } from "./lead-csv.server.ts";
 import { findLead } from "./lead-repository.server.ts";
@@ -116,25 +117,15 @@ describeEachDatabase("leads CSV export", (use) => {
   async function addLeads(count: number, spamEvery = 0): Promise<void> {
     const rows = Array.from({ length: count }, (_, index) => {
       const at = new Date(base + index * 60_000).toISOString();
-      return {
-        requestType: "demo" as const,
+      return leadRow({
         fullName: `Lead ${index + 1}`,
         email: `lead${index + 1}@example.com`,
         company: index % 2 ? "Odd Builders" : "Even Contractors",
         phone: "020 7946 0000",
-        message: null,
-        investorAngel: 0,
-        investorVc: 0,
-        investorIntroducer: 0,
-        investorOther: 0,
-        otherDetails: null,
-        sourcePage: "/demo",
-        privacyNoticeVersion: "2025-04-01",
         isSpam: spamEvery && (index + 1) % spamEvery === 0 ? 1 : 0,
-        spamReason: null,
         createdAt: at,
         updatedAt: at,
-      };
+      });
     });
     // In slices: one multi-row insert must stay under the databases' parameter limits.
     for (let start = 0; start < rows.length; start += 500) {
