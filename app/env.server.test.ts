@@ -18,7 +18,16 @@ describe("parseEnv", () => {
       SESSION_IDLE_MINUTES: 120,
       SESSION_MAX_HOURS: 24,
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
+      AUDIT_ALLOW_PRIVATE_TARGETS: false,
     });
+  });
+
+  it("reads the audits' private-target switch as a boolean and refuses other spellings", () => {
+    expect(parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "true" }).AUDIT_ALLOW_PRIVATE_TARGETS).toBe(true);
+    expect(parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "false" }).AUDIT_ALLOW_PRIVATE_TARGETS).toBe(false);
+    expect(() => parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "yes" })).toThrowError(
+      /AUDIT_ALLOW_PRIVATE_TARGETS: AUDIT_ALLOW_PRIVATE_TARGETS must be true or false/,
+    );
   });
 
   it("requires the sales address when SMTP is configured", () => {

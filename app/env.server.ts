@@ -38,6 +38,14 @@ const EnvSchema = z
     MAIL_FROM: z.string().min(3).default("Clausebridge website <no-reply@localhost>"),
     /** Where new-lead emails go (the sales team). Required with SMTP_URL. */
     LEAD_NOTIFICATION_TO: z.string().min(3).optional(),
+    /**
+     * Lets the website audits reach private, loopback and link-local addresses (an intranet
+     * deployment, tests). Off: they reach public websites only, so they cannot probe our own network.
+     */
+    AUDIT_ALLOW_PRIVATE_TARGETS: z
+      .enum(["true", "false"], "AUDIT_ALLOW_PRIVATE_TARGETS must be true or false")
+      .default("false")
+      .transform((value) => value === "true"),
   })
   .refine((env) => !env.ADMIN_USERNAME === !env.ADMIN_PASSWORD, {
     message: "ADMIN_USERNAME and ADMIN_PASSWORD go together",

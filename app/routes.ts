@@ -23,6 +23,7 @@ export default [
     layout("routes/admin/guarded-layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
+      route("admin/audit", "routes/admin/audit.tsx"),
     ]),
   ]),
   route("admin", "routes/admin/admin-index.ts"),
@@ -41,4 +42,7 @@ export default [
   route("api/admin/leads", "routes/api/admin/leads.ts"),
   route("api/admin/leads/export", "routes/api/admin/leads-export.ts"),
   route("api/admin/leads/:id", "routes/api/admin/lead.ts"),
+  route("api/admin/security-audit", "routes/api/admin/security-audit.ts"),
+  route("api/admin/security-audits", "routes/api/admin/security-audits.ts"),
+  route("api/admin/performance-check", "routes/api/admin/performance-check.ts"),
 ] satisfies RouteConfig;

@@ -111,6 +111,13 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
     // `/problem/` and `/problem` are one page: keep a single canonical URL.
     const url = req.url ?? "/";
     const path = url.split("?")[0] ?? "/";
+    // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods
+    // and no Access-Control-* headers, instead of reaching React Router, which refuses OPTIONS.
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { ...(https ? headersHttps : headersPlain), Allow: "GET, HEAD, POST" });
+      res.end();
+      return;
+    }
     if (path.length > 1 && path.endsWith("/") && (req.method === "GET" || req.method === "HEAD")) {
       const query = url.slice(path.length);
       res.writeHead(308, {

@@ -79,6 +79,30 @@ export interface LeadStatusChangesTable {
   changedAt: string;
 }
 
+export interface SecurityAuditsTable {
+  id: Generated<number>;
+  url: string;
+  createdAt: string;
+  score: number;
+  uncappedScore: number;
+  grade: string;
+  issueCount: number;
+  issues: string;
+  tests: string;
+  createdBy: string;
+}
+
+export interface PerformanceChecksTable {
+  id: Generated<number>;
+  url: string;
+  createdAt: string;
+  loadTime: number;
+  status: number;
+  error: string | null;
+  result: string;
+  createdBy: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -87,4 +111,6 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   leadStatusChanges: LeadStatusChangesTable;
+  securityAudits: SecurityAuditsTable;
+  performanceChecks: PerformanceChecksTable;
 }

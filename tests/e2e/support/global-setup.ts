@@ -33,6 +33,8 @@ export async function setup(project: TestProject) {
     // have their own tests (app/features/leads, tests/e2e/lead-api.test.ts).
     LEAD_RATE_LIMIT: "0",
     LEAD_MIN_FILL_SECONDS: "0",
+    // The audit tests audit this very server on 127.0.0.1.
+    AUDIT_ALLOW_PRIVATE_TARGETS: "true",
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
   });

@@ -1,0 +1,41 @@
+import type { RouterContextProvider } from "react-router";
+import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { readJsonObject } from "#app/lib/http.server.ts";
+import { getServices } from "#app/services.server.ts";
+import { listSecurityAudits, runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
+
+// SPEC section 7's audit calls, admin only; the two POSTs also refuse cross-site requests.
+
+type Context = Readonly<RouterContextProvider>;
+
+/** POST /api/admin/security-audit { url }: 201 with the stored record; 400/422 { message, error, details }. */
+export async function handleSecurityAuditApi(request: Request, context: Context): Promise<Response> {
+  const user = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, 4 * 1024);
+  if (!body.ok) return body.response;
+  const outcome = await runSecurityAudit(context, body.value.url, user.username);
+  if (!outcome.ok) {
+    const { status, message, error, details } = outcome;
+    return Response.json({ message, error, details }, { status });
+  }
+  return Response.json(outcome.record, { status: 201 });
+}
+
+/** GET /api/admin/security-audits: the stored audits, newest first. */
+export async function handleListSecurityAuditsApi(request: Request, context: Context): Promise<Response> {
+  await requireAdminApi(request, context);
+  const { database } = await getServices(context);
+  return Response.json(await listSecurityAudits(database.db, { limit: 100 }));
+}
+
+/** POST /api/admin/performance-check { url }: 200 with the result (error/details set on failure). */
+export async function handlePerformanceCheckApi(request: Request, context: Context): Promise<Response> {
+  const user = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, 4 * 1024);
+  if (!body.ok) return body.response;
+  const outcome = await runPerformanceCheckForAdmin(context, body.value.url, user.username);
+  if (!outcome.ok) return Response.json({ message: outcome.message }, { status: outcome.status });
+  return Response.json(outcome.result);
+}
