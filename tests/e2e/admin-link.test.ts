@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { signIn } from "./support/accounts.ts";
 import { openPage, setupBrowser } from "./support/browser.ts";
+import { cookiesFor } from "./support/pages.ts";
 
 setupBrowser();
 
@@ -9,13 +10,6 @@ setupBrowser();
 // browser stores by itself can make the link (or any data) appear.
 
 const baseUrl = inject("baseUrl");
-
-function cookiesFor(header: string) {
-  return header.split("; ").map((pair) => {
-    const [name = "", ...value] = pair.split("=");
-    return { name, value: value.join("="), url: baseUrl };
-  });
-}
 
 describe("the header's Admin link", () => {
   it("appears for a signed-in admin and leads to the dashboard", async () => {

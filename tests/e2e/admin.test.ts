@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Insertable, sql } from "kysely";
-import type { Locator, Page, Response } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import type { LeadsTable } from "../../app/db/schema.ts";
@@ -20,6 +20,14 @@ import {
   setupBrowser,
   waitForHydration,
 } from "./support/browser.ts";
+import {
+  cookiesFor,
+  goto,
+  openSignedIn as openWithSession,
+  pathOf,
+  readText,
+  toastText,
+} from "./support/pages.ts";
 
 // The back office (SPEC sections 2, 4, 6, 8 and 9) in Chromium: sign-in and sign-out, the server's
 // guard, the dashboard (paging, filters, search, status changes, CSV), a lead's page (history,
@@ -88,46 +96,9 @@ async function storedLead(id: number) {
   return database.db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-function cookiesFor(header: string) {
-  return header.split("; ").map((pair) => {
-    const [name = "", ...value] = pair.split("=");
-    return { name, value: value.join("="), url: baseUrl };
-  });
-}
-
-async function goto(page: Page, path: string, javaScript = true) {
-  const response = await page.goto(new URL(path, baseUrl).href, { waitUntil: "load" });
-  if (javaScript) await waitForHydration(page);
-  return response;
-}
-
 /** Opens `path` in a fresh browser context that carries `session` (the admin's by default). */
-async function openSignedIn(
-  path: string,
-  options: PageOptions = {},
-  session = adminSession,
-): Promise<OpenedPage & { answer: Response | null }> {
-  const opened = await openPage("/admin/login", options);
-  await opened.context.addCookies(cookiesFor(session));
-  const answer = await goto(opened.page, path, options.javaScript !== false);
-  return { ...opened, answer };
-}
-
-const pathOf = (page: Page) => {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-};
-
-/** What a visitor reads in an element, one line per block. */
-async function readText(locator: Locator): Promise<string> {
-  return (await locator.innerText()).replace(/\n{2,}/g, "\n").trim();
-}
-
-/** The open toast's title and description (Radix renders toasts in the 'Notifications' region). */
-async function toastText(page: Page): Promise<string> {
-  const item = page.getByRole("region", { name: /^Notifications/ }).locator("li");
-  await item.first().waitFor(WAIT);
-  return (await readText(item.first())).replace(/\s*×$/, "");
+function openSignedIn(path: string, options: PageOptions = {}, session = adminSession) {
+  return openWithSession(path, options, session);
 }
 
 async function fillLogin(scope: Page | Locator, username: string, password: string) {

@@ -20,6 +20,14 @@ import {
   setupBrowser,
   waitForHydration,
 } from "./support/browser.ts";
+import {
+  cookiesFor,
+  goto,
+  openSignedIn as openWithSession,
+  pathOf,
+  readText,
+  toastText,
+} from "./support/pages.ts";
 
 // The audit page (SPEC sections 2, 3, 4, 5, 8 and 9) in Chromium: the server's guard, the spec's
 // texts, 'URL Required', real security audits and performance checks of the e2e server itself (it
@@ -60,46 +68,15 @@ afterAll(async () => {
   await database.close();
 });
 
-function cookiesFor(header: string, url = baseUrl) {
-  return header.split("; ").map((pair) => {
-    const [name = "", ...value] = pair.split("=");
-    return { name, value: value.join("="), url };
-  });
-}
-
-async function goto(page: Page, path: string, javaScript = true) {
-  const response = await page.goto(new URL(path, baseUrl).href, { waitUntil: "load" });
-  if (javaScript) await waitForHydration(page);
-  return response;
-}
-
-/** Opens `path` in a fresh browser context that carries `session` (the admin's by default). */
-async function openSignedIn(path: string, options: PageOptions = {}, session = adminSession) {
-  const opened = await openPage("/admin/login", options);
-  await opened.context.addCookies(cookiesFor(session));
-  const answer = await goto(opened.page, path, options.javaScript !== false);
-  return { ...opened, answer };
-}
-
-const pathOf = (page: Page) => {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-};
-
-async function readText(locator: Locator): Promise<string> {
-  return (await locator.innerText()).replace(/\n{2,}/g, "\n").trim();
-}
-
 const toastItem = (page: Page) =>
   page
     .getByRole("region", { name: /^Notifications/ })
     .locator("li")
     .first();
 
-/** The open toast's title and description. */
-async function toastText(page: Page): Promise<string> {
-  await toastItem(page).waitFor(WAIT);
-  return (await readText(toastItem(page))).replace(/\s*×$/, "");
+/** Opens `path` in a fresh browser context that carries `session` (the admin's by default). */
+function openSignedIn(path: string, options: PageOptions = {}, session = adminSession) {
+  return openWithSession(path, options, session);
 }
 
 const urlInput = (page: Page) => page.getByLabel("Website URL");
