@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
+import { DataTable } from "#app/components/ui/data-table.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
 import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
@@ -232,51 +233,36 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             <p className="text-sm text-ink-muted">
               Showing {first}–{first + leads.length - 1} of {total}
             </p>
-            {/* Scrolls sideways on a phone; keyboard users reach it through the links and selects inside.
-                NOTE: `relative` makes it the containing block of the sr-only labels inside, which would
-                otherwise sit at the table's far edge and widen the whole page. */}
-            <div className="relative overflow-x-auto rounded-xl border border-line bg-white shadow-sm">
-              <table className="w-full text-left text-sm">
-                <thead className="bg-surface-muted">
-                  <tr>
-                    {COLUMNS.map((column) => (
-                      <th key={column} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                        {column}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {leads.map((lead) => (
-                    <tr key={lead.id} className="border-t border-line align-middle">
-                      <th scope="row" className="min-w-40 px-4 py-3 font-normal">
-                        <Link
-                          to={`/admin/leads/${lead.id}`}
-                          className="font-semibold break-words text-brand underline underline-offset-2"
-                        >
-                          {lead.fullName}
-                        </Link>
-                        {lead.isSpam ? (
-                          <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">
-                            Spam
-                          </span>
-                        ) : null}
-                      </th>
-                      <td className="min-w-40 px-4 py-3 break-words">{lead.company}</td>
-                      <td className="px-4 py-3 whitespace-nowrap">{lead.email}</td>
-                      <td className="px-4 py-3 whitespace-nowrap">{lead.phone}</td>
-                      <td className="px-4 py-3 whitespace-nowrap">{lead.created}</td>
-                      <td className="px-4 py-3">
-                        <StatusBadge status={lead.status} />
-                      </td>
-                      <td className="px-4 py-3">
-                        <LeadStatusControl lead={lead} action={formAction} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            {/* Keyboard users reach the sideways-scrolling table through the links and selects inside. */}
+            <DataTable columns={COLUMNS}>
+              {leads.map((lead) => (
+                <tr key={lead.id} className="border-t border-line align-middle">
+                  <th scope="row" className="min-w-40 px-4 py-3 font-normal">
+                    <Link
+                      to={`/admin/leads/${lead.id}`}
+                      className="font-semibold break-words text-brand underline underline-offset-2"
+                    >
+                      {lead.fullName}
+                    </Link>
+                    {lead.isSpam ? (
+                      <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">
+                        Spam
+                      </span>
+                    ) : null}
+                  </th>
+                  <td className="min-w-40 px-4 py-3 break-words">{lead.company}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{lead.email}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{lead.phone}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{lead.created}</td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={lead.status} />
+                  </td>
+                  <td className="px-4 py-3">
+                    <LeadStatusControl lead={lead} action={formAction} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
             <Pagination page={page} pageCount={pageCount} hrefFor={(n) => dashboardHref(filter, n)} />
           </>
         )}

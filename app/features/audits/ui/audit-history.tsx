@@ -1,3 +1,4 @@
+import { DataTable } from "#app/components/ui/data-table.tsx";
 import { useHydrated } from "#app/features/leads/lead-form-client.ts";
 import { ScoreBadge } from "./audit-badges.tsx";
 import { AuditDetailsDialog, AuditDetailsLink } from "./audit-details.tsx";
@@ -23,44 +24,30 @@ export function AuditHistory({
       </p>
     );
   }
-  // NOTE: `relative` keeps the sr-only text inside the frame (see the dashboard's table).
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-line bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-surface-muted">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {audits.map((audit) => (
-            <tr key={audit.id} className="border-t border-line align-middle" data-audit-id={audit.id}>
-              <td className="px-4 py-3 whitespace-nowrap">
-                <time dateTime={audit.isoDate}>{audit.date}</time>
-              </td>
-              <th scope="row" className="max-w-xs min-w-48 px-4 py-3 font-normal break-all">
-                {audit.url}
-              </th>
-              <td className="px-4 py-3">
-                <ScoreBadge score={audit.score} />
-                <span className="sr-only"> out of 100, grade {audit.grade}</span>
-              </td>
-              <td className="px-4 py-3 tabular-nums">{audit.issues.length}</td>
-              <td className="px-4 py-3">
-                {hydrated ? (
-                  <AuditDetailsDialog audit={audit} />
-                ) : (
-                  <AuditDetailsLink audit={audit} href={detailsHref(audit)} />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={COLUMNS}>
+      {audits.map((audit) => (
+        <tr key={audit.id} className="border-t border-line align-middle" data-audit-id={audit.id}>
+          <td className="px-4 py-3 whitespace-nowrap">
+            <time dateTime={audit.isoDate}>{audit.date}</time>
+          </td>
+          <th scope="row" className="max-w-xs min-w-48 px-4 py-3 font-normal break-all">
+            {audit.url}
+          </th>
+          <td className="px-4 py-3">
+            <ScoreBadge score={audit.score} />
+            <span className="sr-only"> out of 100, grade {audit.grade}</span>
+          </td>
+          <td className="px-4 py-3 tabular-nums">{audit.issues.length}</td>
+          <td className="px-4 py-3">
+            {hydrated ? (
+              <AuditDetailsDialog audit={audit} />
+            ) : (
+              <AuditDetailsLink audit={audit} href={detailsHref(audit)} />
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
