@@ -42,6 +42,12 @@ describe("classifyAddress", () => {
     ["64:ff9b::a9fe:a9fe", "64:ff9b::/96"],
     ["2001:db8::1", "2001:db8::/32"],
     ["fd00:ec2::254", "fd00:ec2::254/128"],
+    ["64:ff9b:1::7f00:1", "64:ff9b:1::/48"],
+    ["2002:7f00:1::", "2002::/16"],
+    ["2001:0:4136:e378::1", "2001::/32"],
+    ["::ffff:0:7f00:1", "::ffff:0:0:0/96"],
+    ["fec0::1", "fec0::/10"],
+    ["100::1", "100::/64"],
   ])("refuses %s (%s)", (address, range) => {
     expect(classifyAddress(address)).toMatchObject({ blocked: true, range });
   });

@@ -55,6 +55,14 @@ const IPV6_RULES: Rule[] = [
   { cidr: "fe80::/10", kind: "link-local address" },
   { cidr: "ff00::/8", kind: "multicast address" },
   { cidr: "2001:db8::/32", kind: "documentation address" },
+  // Transition ranges that carry an IPv4 address (or reach one through a local gateway): a NAT64
+  // local-use prefix, 6to4, Teredo, SIIT-translated; plus old site-local and the discard prefix.
+  { cidr: "64:ff9b:1::/48", kind: "local-use NAT64 address" },
+  { cidr: "2002::/16", kind: "6to4 address" },
+  { cidr: "2001::/32", kind: "Teredo address" },
+  { cidr: "::ffff:0:0:0/96", kind: "IPv4-translated IPv6 address" },
+  { cidr: "fec0::/10", kind: "site-local address" },
+  { cidr: "100::/64", kind: "discard-only address" },
 ];
 
 type CompiledRule = Rule & { list: BlockList };

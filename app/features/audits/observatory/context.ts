@@ -43,6 +43,15 @@ export function firstHeader(response: FetchedResponse, name: string): string | n
   return headerValues(response, name)[0] ?? null;
 }
 
+/**
+ * A value from the audited site, fit to quote inside an issue's `code` span: at most 200 characters
+ * (issues are stored), and no backticks, which would end the span early.
+ */
+export function quoted(value: string): string {
+  const clean = value.replace(/`/g, "'").replace(/[\r\n]+/g, " ");
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
+
 export const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 /** The media type without parameters, lower-cased; "" when absent. */

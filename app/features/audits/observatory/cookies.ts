@@ -3,7 +3,14 @@
 // anti-CSRF cookies must carry it. The worst finding decides the result.
 
 import type { AuditIssue, FetchedResponse, ScanInput } from "../audit-types.ts";
-import { CATEGORY, headerValues, type ObservatoryContext, type TestOutcome, verdict } from "./context.ts";
+import {
+  CATEGORY,
+  headerValues,
+  type ObservatoryContext,
+  quoted,
+  type TestOutcome,
+  verdict,
+} from "./context.ts";
 import { analyseHsts, hstsPasses } from "./hsts.ts";
 import type { ObservatoryResult } from "./score.ts";
 
@@ -147,7 +154,7 @@ export function cookiesTest(_input: ScanInput, context: ObservatoryContext): Tes
     "cookies-secure-with-httponly-sessions",
   ].includes(result);
 
-  const list = (items: string[]) => [...new Set(items)].join(", ");
+  const list = (items: string[]) => quoted([...new Set(items)].join(", "));
   const issues: AuditIssue[] = [];
   const sessionInsecure = cookies.some((c) => isSession(c.name) && !(c.secure && !c.overHttp));
   if (names.insecure.length > 0)

@@ -2,7 +2,14 @@
 // Every value but an unrecognised one passes; same-origin and same-site earn +10.
 
 import type { AuditIssue, ScanInput } from "../audit-types.ts";
-import { CATEGORY, firstHeader, type ObservatoryContext, type TestOutcome, verdict } from "./context.ts";
+import {
+  CATEGORY,
+  firstHeader,
+  type ObservatoryContext,
+  quoted,
+  type TestOutcome,
+  verdict,
+} from "./context.ts";
 import type { ObservatoryResult } from "./score.ts";
 
 const RESULTS: Record<string, ObservatoryResult> = {
@@ -34,7 +41,7 @@ export function corpTest(_input: ScanInput, context: ObservatoryContext): TestOu
       title: "Cross-Origin-Resource-Policy not recognised",
       severity: "low",
       category: CATEGORY.isolation,
-      description: `\`${header}\` is not same-origin, same-site or cross-origin, so browsers ignore it.`,
+      description: `\`${quoted(header ?? "")}\` is not same-origin, same-site or cross-origin, so browsers ignore it.`,
       remediation:
         "Send `Cross-Origin-Resource-Policy: same-origin` (or same-site if sibling subdomains embed it).",
     });

@@ -2,7 +2,7 @@
 // Observatory-compatible score, so that score stays comparable with MDN's.
 
 import type { AuditIssue, FetchedResponse, ScanInput } from "../audit-types.ts";
-import { CATEGORY, firstHeader, isFailure, type ObservatoryContext } from "./context.ts";
+import { CATEGORY, firstHeader, isFailure, type ObservatoryContext, quoted } from "./context.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -82,7 +82,7 @@ export function disclosureIssues(context: ObservatoryContext): AuditIssue[] {
       title: `${header} header reveals ${withVersion ? "software versions" : "the framework"}`,
       severity: "low",
       category: CATEGORY.disclosure,
-      description: `\`${header}: ${value}\` tells attackers which software${withVersion ? " and version" : ""} runs the site, so they can go straight to its known vulnerabilities.`,
+      description: `\`${header}: ${quoted(value)}\` tells attackers which software${withVersion ? " and version" : ""} runs the site, so they can go straight to its known vulnerabilities.`,
       remediation:
         name === "server"
           ? "Hide the version: `server_tokens off;` (nginx), `ServerTokens Prod` + `ServerSignature Off` (Apache), or remove the header at your proxy/CDN."

@@ -2,7 +2,14 @@
 // <meta name="referrer"> are read together and the last recognised value wins, as in browsers.
 
 import type { AuditIssue, ScanInput } from "../audit-types.ts";
-import { CATEGORY, headerValues, type ObservatoryContext, type TestOutcome, verdict } from "./context.ts";
+import {
+  CATEGORY,
+  headerValues,
+  type ObservatoryContext,
+  quoted,
+  type TestOutcome,
+  verdict,
+} from "./context.ts";
 import type { ObservatoryResult } from "./score.ts";
 
 const PRIVATE = new Set(["no-referrer", "same-origin", "strict-origin", "strict-origin-when-cross-origin"]);
@@ -48,7 +55,7 @@ export function referrerPolicyTest(_input: ScanInput, context: ObservatoryContex
       title: "Referrer-Policy leaks full URLs",
       severity: "medium",
       category,
-      description: `\`${value}\` sends page addresses (paths and query strings, which may hold tokens or personal data) to other sites${value?.includes("unsafe-url") || value?.includes("downgrade") ? ", even over plain HTTP" : ""}.`,
+      description: `\`${quoted(value ?? "")}\` sends page addresses (paths and query strings, which may hold tokens or personal data) to other sites${value?.includes("unsafe-url") || value?.includes("downgrade") ? ", even over plain HTTP" : ""}.`,
       remediation: `Send \`${EXAMPLE}\` (or no-referrer / same-origin for stricter privacy).`,
     });
   else if (result === "referrer-policy-header-invalid")

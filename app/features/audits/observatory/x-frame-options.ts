@@ -4,7 +4,14 @@
 // there (CSP3: "not supported in the <meta> element"); only the header's directive counts here.
 
 import type { AuditIssue, ScanInput } from "../audit-types.ts";
-import { CATEGORY, firstHeader, type ObservatoryContext, type TestOutcome, verdict } from "./context.ts";
+import {
+  CATEGORY,
+  firstHeader,
+  type ObservatoryContext,
+  quoted,
+  type TestOutcome,
+  verdict,
+} from "./context.ts";
 import { headerFrameAncestors } from "./csp.ts";
 import type { ObservatoryResult } from "./score.ts";
 
@@ -40,7 +47,7 @@ export function xFrameOptionsTest(_input: ScanInput, context: ObservatoryContext
       title: "Page can be framed by any site (clickjacking)",
       severity: "medium",
       category: CATEGORY.framing,
-      description: `${result === "x-frame-options-header-invalid" ? `X-Frame-Options \`${header}\` is not recognised and ` : ""}no frame-ancestors directive is sent${metaOnly ? " (the one in the <meta> CSP is ignored by browsers)" : ""}, so another site can load this page in an invisible frame and trick visitors into clicking on it.`,
+      description: `${result === "x-frame-options-header-invalid" ? `X-Frame-Options \`${quoted(header ?? "")}\` is not recognised and ` : ""}no frame-ancestors directive is sent${metaOnly ? " (the one in the <meta> CSP is ignored by browsers)" : ""}, so another site can load this page in an invisible frame and trick visitors into clicking on it.`,
       remediation: `Send \`${example}.`,
     });
   else if (result === "x-frame-options-allow-from-origin")
