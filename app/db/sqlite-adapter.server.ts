@@ -10,6 +10,11 @@ export function nodeSqliteDatabase(database: DatabaseSync): SqliteDatabase {
   // Kysely prepares every query it runs; the app runs the same few SQL texts over and over, so each
   // is compiled by SQLite once (a measurable share of a lead submission's CPU otherwise).
   const statements = new Map<string, { prepared: StatementSync; reader: boolean }>();
+  // SQLite's lower() folds A-Z only; searches for accented text call this one instead (PostgreSQL
+  // gets a function of the same name in migration 005), so both databases fold every letter.
+  database.function("unicode_lower", { deterministic: true }, (value) =>
+    typeof value === "string" ? value.toLowerCase() : value,
+  );
   return {
     close: () => {
       statements.clear();

@@ -102,10 +102,8 @@ export function describeEachDatabase(name: string, suite: (use: () => AppDatabas
       afterAll(async () => {
         await database?.dispose();
       });
-      if (!available) {
-        describe.skip("PostgreSQL unreachable", () => suite(() => database as AppDatabase));
-        return;
-      }
+      // checkPostgres() has already said loudly that this half does not run (and fails under CI).
+      if (!available) return;
       suite(() => {
         if (!database) throw new Error("database not ready");
         return database;

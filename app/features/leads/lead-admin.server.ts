@@ -44,11 +44,14 @@ export function filterLeads<O>(
   const term = q?.trim();
   if (term) {
     const pattern = containsPattern(term);
+    // Built-in lower() is right for a plain-ASCII term (other letters cannot match it anyway) and
+    // keeps the search on the covering index; accented terms need every letter folded.
+    const fold = /[^\p{ASCII}]/u.test(term) ? sql.raw("unicode_lower") : sql.raw("lower");
     filtered = filtered.where((eb) =>
       eb.or([
-        eb(sql`lower(full_name)`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`lower(email)`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`lower(company)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`${fold}(full_name)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`${fold}(email)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`${fold}(company)`, "like", sql`${pattern} escape '\\'`),
       ]),
     );
   }
