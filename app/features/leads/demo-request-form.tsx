@@ -1,12 +1,11 @@
 import { useRef } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { HONEYPOT_FIELD, LEAD_LIMITS } from "./lead-constants.ts";
 import { defaultText, formText, type LeadOutcome, useLeadForm } from "./lead-form-client.ts";
-import { FormMessage, Honeypot, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
+import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
 
 // SPEC sections 2, 4, 5 and 8: the demo request form, in the home page's variant (inline result,
 // 'Submitting...') and the /demo page's (toasts, 'Processing...'). Both post the same fields.
@@ -110,61 +109,51 @@ export function DemoRequestForm({
         <RequiredNote />
       </div>
       <div className="grid gap-6 md:grid-cols-2">
-        <Field id={fieldId("fullName")} name="fullName" label="Full Name" required error={errors.fullName}>
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="name"
-              maxLength={LEAD_LIMITS.fullName}
-              placeholder="Jane Smith"
-              defaultValue={defaultText(defaults, "fullName")}
-            />
-          )}
-        </Field>
-        <Field id={fieldId("email")} name="email" label="Email" required error={errors.email}>
-          {(control) => (
-            <Input
-              {...control}
-              type="email"
-              autoComplete="email"
-              maxLength={LEAD_LIMITS.email}
-              placeholder="jane.smith@company.co.uk"
-              defaultValue={defaultText(defaults, "email")}
-            />
-          )}
-        </Field>
-        <Field id={fieldId("company")} name="company" label="Company" required error={errors.company}>
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="organization"
-              maxLength={LEAD_LIMITS.company}
-              placeholder="Your company name"
-              defaultValue={defaultText(defaults, "company")}
-            />
-          )}
-        </Field>
+        <LeadTextInput
+          formId={id}
+          name="fullName"
+          label="Full Name"
+          required
+          error={errors.fullName}
+          defaultValue={defaultText(defaults, "fullName")}
+          autoComplete="name"
+          placeholder="Jane Smith"
+        />
+        <LeadTextInput
+          formId={id}
+          name="email"
+          label="Email"
+          required
+          error={errors.email}
+          defaultValue={defaultText(defaults, "email")}
+          type="email"
+          autoComplete="email"
+          placeholder="jane.smith@company.co.uk"
+        />
+        <LeadTextInput
+          formId={id}
+          name="company"
+          label="Company"
+          required
+          error={errors.company}
+          defaultValue={defaultText(defaults, "company")}
+          autoComplete="organization"
+          placeholder="Your company name"
+        />
         {/* SPEC section 5: the home form leaves Phone optional in the browser (no required marker),
             the /demo form marks it required. Every lead needs a phone number (SPEC section 3), so
             the shared schema and the server ask for one either way, with the spec's message. */}
-        <Field
-          id={fieldId("phone")}
+        <LeadTextInput
+          formId={id}
           name="phone"
           label="Phone"
           required={variant === "page"}
           error={errors.phone}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="tel"
-              autoComplete="tel"
-              maxLength={LEAD_LIMITS.phone}
-              placeholder="020 7946 0000"
-              defaultValue={defaultText(defaults, "phone")}
-            />
-          )}
-        </Field>
+          defaultValue={defaultText(defaults, "phone")}
+          type="tel"
+          autoComplete="tel"
+          placeholder="020 7946 0000"
+        />
         <Field
           id={fieldId("message")}
           name="message"

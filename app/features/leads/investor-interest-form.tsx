@@ -2,7 +2,6 @@ import { useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import {
@@ -13,7 +12,7 @@ import {
   LEAD_LIMITS,
 } from "./lead-constants.ts";
 import { defaultText, formText, useHydrated, useLeadForm } from "./lead-form-client.ts";
-import { FormMessage, Honeypot, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
+import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
 
 // SPEC sections 3, 4, 5 and 8: the investor interest form on /invest, sent to the same API as a
 // demo request with requestType 'investor' and the fixed message.
@@ -100,52 +99,48 @@ export function InvestorInterestForm({ id, action }: { id: string; action: strin
         <RequiredNote />
       </div>
       <div className="grid gap-6 md:grid-cols-2">
-        <Field id={fieldId("fullName")} name="fullName" label="Full Name" required error={errors.fullName}>
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="name"
-              maxLength={LEAD_LIMITS.fullName}
-              placeholder="Jane Smith"
-              defaultValue={defaultText(defaults, "fullName")}
-            />
-          )}
-        </Field>
-        <Field id={fieldId("company")} name="company" label="Company" required error={errors.company}>
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="organization"
-              maxLength={LEAD_LIMITS.company}
-              placeholder="Your company or fund"
-              defaultValue={defaultText(defaults, "company")}
-            />
-          )}
-        </Field>
-        <Field id={fieldId("email")} name="email" label="Email" required error={errors.email}>
-          {(control) => (
-            <Input
-              {...control}
-              type="email"
-              autoComplete="email"
-              maxLength={LEAD_LIMITS.email}
-              placeholder="jane.smith@example.com"
-              defaultValue={defaultText(defaults, "email")}
-            />
-          )}
-        </Field>
-        <Field id={fieldId("phone")} name="phone" label="Phone" required error={errors.phone}>
-          {(control) => (
-            <Input
-              {...control}
-              type="tel"
-              autoComplete="tel"
-              maxLength={LEAD_LIMITS.phone}
-              placeholder="07700 900000"
-              defaultValue={defaultText(defaults, "phone")}
-            />
-          )}
-        </Field>
+        <LeadTextInput
+          formId={id}
+          name="fullName"
+          label="Full Name"
+          required
+          error={errors.fullName}
+          defaultValue={defaultText(defaults, "fullName")}
+          autoComplete="name"
+          placeholder="Jane Smith"
+        />
+        <LeadTextInput
+          formId={id}
+          name="company"
+          label="Company"
+          required
+          error={errors.company}
+          defaultValue={defaultText(defaults, "company")}
+          autoComplete="organization"
+          placeholder="Your company or fund"
+        />
+        <LeadTextInput
+          formId={id}
+          name="email"
+          label="Email"
+          required
+          error={errors.email}
+          defaultValue={defaultText(defaults, "email")}
+          type="email"
+          autoComplete="email"
+          placeholder="jane.smith@example.com"
+        />
+        <LeadTextInput
+          formId={id}
+          name="phone"
+          label="Phone"
+          required
+          error={errors.phone}
+          defaultValue={defaultText(defaults, "phone")}
+          type="tel"
+          autoComplete="tel"
+          placeholder="07700 900000"
+        />
       </div>
       <fieldset className="grid gap-1">
         <legend className="font-semibold text-ink">How do you invest?</legend>

@@ -1,7 +1,9 @@
 import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
+import { Field } from "#app/components/ui/field.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { cn } from "#app/lib/cn.ts";
-import { HONEYPOT_FIELD } from "./lead-constants.ts";
+import { HONEYPOT_FIELD, LEAD_LIMITS } from "./lead-constants.ts";
 
 /**
  * The field bots fill in and people never meet: off-screen rather than display:none (which bots
@@ -72,5 +74,48 @@ export function RequiredNote() {
     <p className="text-sm text-ink-muted">
       Fields marked <span className="text-danger">*</span> are required.
     </p>
+  );
+}
+
+type TextFieldName = "fullName" | "email" | "company" | "phone";
+
+/**
+ * One labelled text box of a lead form: its length limit is the schema's, and after a failed
+ * no-JavaScript post it starts from what the visitor typed (`defaultValue`).
+ */
+export function LeadTextInput({
+  formId,
+  name,
+  label,
+  required = false,
+  error,
+  defaultValue,
+  type = "text",
+  autoComplete,
+  placeholder,
+}: {
+  formId: string;
+  name: TextFieldName;
+  label: string;
+  required?: boolean;
+  error?: string;
+  defaultValue: string;
+  type?: "text" | "email" | "tel";
+  autoComplete: string;
+  placeholder: string;
+}) {
+  return (
+    <Field id={`${formId}-${name}`} name={name} label={label} required={required} error={error}>
+      {(control) => (
+        <Input
+          {...control}
+          type={type}
+          autoComplete={autoComplete}
+          maxLength={LEAD_LIMITS[name]}
+          placeholder={placeholder}
+          defaultValue={defaultValue}
+        />
+      )}
+    </Field>
   );
 }
