@@ -7,6 +7,7 @@ import { toast } from "#app/components/ui/toast-store.ts";
 import { useHydrated } from "#app/features/leads/lead-form-client.ts";
 import { safeAdminNext } from "./admin-paths.ts";
 import { NETWORK_ERROR, sendJson } from "./api-client.ts";
+import { Banner } from "./notice-banner.tsx";
 
 // SPEC sections 2, 5 and 8: the admin login form. With JavaScript it signs in through
 // POST /api/login and moves on without a reload; without, it posts to the login page's action.
@@ -80,13 +81,9 @@ export function LoginForm({
   return (
     <form method="post" className="grid gap-5" onSubmit={hydrated ? onSubmit : undefined}>
       {shown ? (
-        <p
-          id="login-error"
-          role="alert"
-          className="rounded-md border border-danger bg-red-50 px-3 py-2 font-semibold text-danger"
-        >
+        <Banner id="login-error" tone="error" className="font-semibold">
           {shown}
-        </p>
+        </Banner>
       ) : null}
       <Field id="login-username" name="username" label="Username" required>
         {(control) => (

@@ -22,13 +22,16 @@ export function Banner({
   tone,
   children,
   className,
+  id,
 }: {
   tone: "success" | "error" | "info";
   children: ReactNode;
   className?: string;
+  id?: string;
 }) {
   return (
     <div
+      id={id}
       role={tone === "error" ? "alert" : "status"}
       className={cn(
         "rounded-lg border px-4 py-3 leading-6",

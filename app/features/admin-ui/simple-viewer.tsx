@@ -160,12 +160,9 @@ export function SimpleViewer() {
       >
         <h2 className="text-xl font-semibold">Sign in</h2>
         {loginError ? (
-          <p
-            role="alert"
-            className="rounded-md border border-danger bg-red-50 px-3 py-2 font-semibold text-danger"
-          >
+          <Banner tone="error" className="font-semibold">
             {loginError}
-          </p>
+          </Banner>
         ) : null}
         <Field id="simple-username" name="username" label="Username" required>
           {(control) => (
