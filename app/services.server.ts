@@ -3,6 +3,7 @@ import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
@@ -45,6 +46,25 @@ async function ensureFirstAdmin(database: AppDatabase, env: Env): Promise<void> 
       "No admin account yet: create one with `npm run admin:create -- <username>` (it asks for the password).",
     );
   }
+}
+
+/** Chromium ships a new list every few weeks; past this a refresh is suggested at start-up. */
+const PRELOAD_LIST_STALE_DAYS = 45;
+
+/** Says at start-up when the audits cannot give the Observatory's preload credit, or soon give stale credit. */
+async function reportHstsPreloadList(database: AppDatabase, env: Env, now = Date.now()): Promise<void> {
+  if (env.LOG_LEVEL === "silent") return;
+  const info = await hstsPreloadListInfo(database.db);
+  const command = "`npm run audit:update-hsts-preload`";
+  if (!info) {
+    console.log(
+      `Website audits: no HSTS preload list yet, so preloaded sites miss the Observatory's 5 points; download it with ${command}.`,
+    );
+    return;
+  }
+  const days = Math.floor((now - Date.parse(info.retrievedAt)) / 86_400_000);
+  if (days > PRELOAD_LIST_STALE_DAYS)
+    console.log(`Website audits: the HSTS preload list is ${days} days old; refresh it with ${command}.`);
 }
 
 /** Everything a request handler needs that lives longer than a request. */
@@ -105,6 +125,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       clientLimiter: createRateLimiter(database.db, { limit: 20, windowMs: LOGIN_WINDOW_MS }),
     });
     await ensureFirstAdmin(database, env);
+    await reportHstsPreloadList(database, env);
     const inFlight = createInFlightTracker();
     let outboxWorker: OutboxWorker | undefined;
     const leads: LeadService = {

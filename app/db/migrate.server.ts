@@ -6,6 +6,7 @@ import * as admin002 from "./migrations/002-admin.ts";
 import * as leadSearch003 from "./migrations/003-lead-search-index.ts";
 import * as audits004 from "./migrations/004-audits.ts";
 import * as unicodeLower005 from "./migrations/005-unicode-lower.ts";
+import * as hstsPreload006 from "./migrations/006-hsts-preload.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   "003-lead-search-index": leadSearch003,
   "004-audits": audits004,
   "005-unicode-lower": unicodeLower005,
+  "006-hsts-preload": hstsPreload006,
 };
 
 export class MigrationError extends Error {}

@@ -103,6 +103,12 @@ export interface PerformanceChecksTable {
   createdBy: string;
 }
 
+export interface HstsPreloadTable {
+  /** A force-https entry of Chromium's list (lower case, ASCII). */
+  name: string;
+  includeSubdomains: number;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -113,4 +119,5 @@ export interface Database {
   leadStatusChanges: LeadStatusChangesTable;
   securityAudits: SecurityAuditsTable;
   performanceChecks: PerformanceChecksTable;
+  hstsPreload: HstsPreloadTable;
 }

@@ -3,7 +3,13 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..", "..");
 
-export type RunningServer = { url: string; pid: number | undefined; stop(): Promise<void> };
+export type RunningServer = {
+  url: string;
+  pid: number | undefined;
+  /** What the server printed on standard output until it was listening (start-up hints). */
+  startupOutput: string;
+  stop(): Promise<void>;
+};
 
 /**
  * Starts the production server (`node server.ts`, needs a build) on a free port of 127.0.0.1 and
@@ -15,6 +21,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", ...env, PORT: "0", HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // Never leave a half-started server behind (it would hold its port and database).
@@ -25,7 +32,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         ),
       );
     }, 20_000);
-    let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -43,6 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     pid: child.pid,
+    startupOutput: output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -648,47 +647,6 @@ describe.skipIf(!(await checkPostgres()))("sessions across two app instances on 
   });
 });
 
-/** Starts server.ts and keeps what it prints until it listens (startServer does not expose it). */
-async function startCapturing(
-  env: Record<string, string>,
-): Promise<{ url: string; output: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["server.ts"], {
-    cwd: join(import.meta.dirname, "..", ".."),
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", ...env, PORT: "0", HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`server.ts did not start: ${output}`));
-    }, 20_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.on("exit", (code) => reject(new Error(`server.ts exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(force);
-    },
-  };
-}
-
 describe("the first admin [sqlite]", () => {
   let dir: string;
   beforeAll(() => {
@@ -700,34 +658,34 @@ describe("the first admin [sqlite]", () => {
 
   it("has no default credentials: start-up says how to create one, then ADMIN_USERNAME/ADMIN_PASSWORD create it once", async () => {
     const DATABASE_URL = join(dir, "first.sqlite");
-    const empty = await startCapturing({ DATABASE_URL });
+    const empty = await startServer({ DATABASE_URL });
     await empty.stop();
-    expect(empty.output).toContain(
+    expect(empty.startupOutput).toContain(
       "No admin account yet: create one with `npm run admin:create -- <username>`",
     );
 
-    const created = await startCapturing({
+    const created = await startServer({
       DATABASE_URL,
       ADMIN_USERNAME: "first-admin",
       ADMIN_PASSWORD: "first admin passphrase",
     });
     try {
-      expect(created.output).toContain('Created the admin "first-admin" from ADMIN_USERNAME');
-      expect(created.output).not.toContain("first admin passphrase");
-      expect(created.output).not.toContain("No admin account yet");
+      expect(created.startupOutput).toContain('Created the admin "first-admin" from ADMIN_USERNAME');
+      expect(created.startupOutput).not.toContain("first admin passphrase");
+      expect(created.startupOutput).not.toContain("No admin account yet");
       await signIn(created.url, "first-admin", "first admin passphrase");
     } finally {
       await created.stop();
     }
 
     // Started again with another password in the environment: the account is not touched.
-    const again = await startCapturing({
+    const again = await startServer({
       DATABASE_URL,
       ADMIN_USERNAME: "first-admin",
       ADMIN_PASSWORD: "a different passphrase",
     });
     try {
-      expect(again.output).not.toMatch(/Created the admin|No admin account yet/);
+      expect(again.startupOutput).not.toMatch(/Created the admin|No admin account yet/);
       await signIn(again.url, "first-admin", "first admin passphrase");
       await expect(signIn(again.url, "first-admin", "a different passphrase")).rejects.toThrow(/401/);
     } finally {

@@ -15,7 +15,9 @@ import type {
   PerformanceResult,
   ScanInput,
 } from "./audit-types.ts";
+import { hstsPreloadFor } from "./hsts-preload-list.server.ts";
 import { analyse, ObservatoryScanError } from "./observatory/analyse.ts";
+import { preloadHostsOf } from "./observatory/hsts-preload.ts";
 import { runPerformanceCheck } from "./performance-check.server.ts";
 import { isFetchFailure, type SafeFetchOptions, safeFetch } from "./safe-fetch.server.ts";
 import { parseTargetUrl } from "./target-policy.server.ts";
@@ -93,7 +95,8 @@ export async function runSecurityAudit(
   }
   let result: AuditResult;
   try {
-    result = analyse(scan, { corsOrigin: scan.corsOrigin });
+    const hstsPreload = await hstsPreloadFor(database.db, preloadHostsOf(scan));
+    result = analyse(scan, { corsOrigin: scan.corsOrigin, hstsPreload });
   } catch (error) {
     if (error instanceof ObservatoryScanError) {
       return {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { ScanInput } from "../audit-types.ts";
 import { analyse, ObservatoryScanError } from "./analyse.ts";
-import { chain, failure, HTML, readFixture, redirect, response, site } from "./test-fixtures.ts";
+import {
+  chain,
+  failure,
+  HTML,
+  preloadSnapshot,
+  readFixture,
+  redirect,
+  response,
+  site,
+} from "./test-fixtures.ts";
 
 const NOW = new Date("2025-06-01T00:00:00Z");
 const byTest = (result: ReturnType<typeof analyse>) =>
@@ -39,9 +48,8 @@ describe("analyse", () => {
     );
     const result = analyse(
       site(page, { corsGet: page, corsPreflight: response(page.url, {}, "", { status: 204 }), securityTxt }),
-      {
-        now: NOW,
-      },
+      // A list that does not hold the site: the audit then says nothing about preloading.
+      { now: NOW, hstsPreload: preloadSnapshot({}) },
     );
     expect(byTest(result)).toEqual({
       "content-security-policy": ["csp-implemented-with-unsafe-inline-in-style-src-only", 0],
@@ -63,6 +71,31 @@ describe("analyse", () => {
       "tls-certificate-valid:info",
       "coop-implemented:info",
       "security-txt-present:info",
+    ]);
+  });
+
+  it("adds the reference's +5 for a preloaded site, and notes when no preload list is installed", () => {
+    const page = response(
+      "https://www.clausebridge.co.uk/",
+      OWN_HEADERS,
+      readFixture("clausebridge-home.html.txt"),
+    );
+    const input = site(page, { corsGet: page, corsPreflight: response(page.url, {}, "", { status: 204 }) });
+    const preloaded = analyse(input, {
+      now: NOW,
+      hstsPreload: preloadSnapshot({ "clausebridge.co.uk": true }),
+    });
+    expect(byTest(preloaded)).toMatchObject({
+      redirection: ["redirection-all-redirects-preloaded", 0],
+      "strict-transport-security": ["hsts-preloaded", 5],
+    });
+    expect(preloaded).toMatchObject({ score: 100, uncappedScore: 125, grade: "A+" });
+    expect(preloaded.issues.map((issue) => issue.id)).not.toContain("hsts-preload-unchecked");
+
+    const unchecked = analyse(input, { now: NOW });
+    expect(unchecked).toMatchObject({ score: 100, uncappedScore: 120 });
+    expect(unchecked.issues.filter((issue) => issue.id === "hsts-preload-unchecked")).toMatchObject([
+      { severity: "info", title: "HSTS preload status not checked" },
     ]);
   });
 

@@ -8,7 +8,8 @@ import { corpTest } from "./corp.ts";
 import { corsTest } from "./cors.ts";
 import { cspTest } from "./csp.ts";
 import { extraIssues } from "./extras.ts";
-import { hstsTest } from "./hsts.ts";
+import { hstsTest, PRELOAD_UNCHECKED_ISSUE } from "./hsts.ts";
+import type { HstsPreloadSnapshot } from "./hsts-preload.ts";
 import { readHtml } from "./html.ts";
 import { redirectionTest } from "./redirection.ts";
 import { referrerPolicyTest } from "./referrer-policy.ts";
@@ -34,6 +35,11 @@ export type AnalyseOptions = {
   corsOrigin?: string;
   /** "Now" for expiry checks; tests pass a fixed date. */
   now?: Date;
+  /**
+   * Chromium's HSTS preload list, at least the entries for preloadHostsOf(input). Without it the
+   * preload results (+5) cannot be given and an info issue says so.
+   */
+  hstsPreload?: HstsPreloadSnapshot | null;
 };
 
 // The reference's order, which is also the order the tests are shown in.
@@ -85,6 +91,8 @@ export function buildContext(input: ScanInput, options: AnalyseOptions = {}): Ob
     // Scanned when HTML or undeclared (the reference's SRI test parses both).
     html: isHtml || mime === "" ? readHtml(response.body) : null,
     corsOrigin: options.corsOrigin,
+    siteHostname: new URL(input.url).hostname,
+    hstsPreload: options.hstsPreload ?? null,
   };
 }
 
@@ -96,6 +104,7 @@ export function analyse(input: ScanInput, options: AnalyseOptions = {}): AuditRe
   const issues: AuditIssue[] = [
     ...outcomes.flatMap((outcome) => outcome.issues),
     ...extraIssues(input, context, options.now ?? new Date()),
+    ...(context.hstsPreload ? [] : [PRELOAD_UNCHECKED_ISSUE]),
   ];
   // Array.prototype.sort is stable, so test order is kept within a severity.
   issues.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);

@@ -3,6 +3,7 @@
 // the page's HTML facts, worked out once in analyse.ts.
 
 import type { AuditIssue, FetchChain, FetchedResponse, FetchFailure, TestResult } from "../audit-types.ts";
+import type { HstsPreloadSnapshot } from "./hsts-preload.ts";
 import type { HtmlFacts } from "./html.ts";
 import { type ObservatoryResult, SCORE_MODIFIERS } from "./score.ts";
 
@@ -20,6 +21,10 @@ export type ObservatoryContext = {
   html: HtmlFacts | null;
   /** The Origin the CORS probes sent, when the caller knows it (see cors.ts for the fallback). */
   corsOrigin?: string;
+  /** The audited host (the reference checks its preload status, not the final redirect target's). */
+  siteHostname: string;
+  /** Chromium's HSTS preload list (the audited hosts' part of it), or null when none is installed. */
+  hstsPreload: HstsPreloadSnapshot | null;
 };
 
 /** A test's verdict plus the issues it implies. */

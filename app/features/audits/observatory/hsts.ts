@@ -1,9 +1,10 @@
 // Strict-Transport-Security test (reference: src/analyzer/tests/strict-transport-security.js).
-// NOTE: the reference also awards "hsts-preloaded" (+5) from Chromium's preload list; this project
-// ships no copy of that list, so a preloaded site is graded on its header alone (see analyse.ts).
+// A host on Chromium's preload list gets "hsts-preloaded" (+5) whatever its header says, as in the
+// reference: browsers use HTTPS for it before any response, so the header no longer decides.
 
 import type { AuditIssue, ScanInput } from "../audit-types.ts";
 import { CATEGORY, headerValues, type ObservatoryContext, type TestOutcome, verdict } from "./context.ts";
+import { findHstsPreload, type HstsPreloadEntry } from "./hsts-preload.ts";
 import type { ObservatoryResult } from "./score.ts";
 
 // Six months is 15768000 s, but many sites send 15552000 (180 days); the reference accepts it.
@@ -15,9 +16,20 @@ export type HstsAnalysis = {
   includeSubDomains: boolean;
   preload: boolean;
   value: string | null;
+  /** The preload list entry covering the site (its own or a parent's), when there is one. */
+  preloaded: HstsPreloadEntry | null;
 };
 
-export function analyseHsts(context: Pick<ObservatoryContext, "httpsResponse">): HstsAnalysis {
+type HstsContext = Pick<ObservatoryContext, "httpsResponse" | "siteHostname" | "hstsPreload">;
+
+export function analyseHsts(context: HstsContext): HstsAnalysis {
+  const header = analyseHstsHeader(context);
+  // Only with an HTTPS answer, as in the reference (a preloaded site that has no HTTPS is broken).
+  const preloaded = context.httpsResponse ? findHstsPreload(context.hstsPreload, context.siteHostname) : null;
+  return preloaded ? { ...header, result: "hsts-preloaded", preloaded } : { ...header, preloaded: null };
+}
+
+function analyseHstsHeader(context: HstsContext): Omit<HstsAnalysis, "preloaded"> {
   const response = context.httpsResponse;
   const base = { maxAge: null, includeSubDomains: false, preload: false, value: null };
   if (!response) return { ...base, result: "hsts-not-implemented-no-https" };
@@ -58,6 +70,42 @@ const PASSING: ReadonlySet<ObservatoryResult> = new Set([
 export const hstsPasses = (analysis: HstsAnalysis) => PASSING.has(analysis.result);
 
 const EXAMPLE = "Strict-Transport-Security: max-age=63072000; includeSubDomains";
+const ONE_YEAR_SECONDS = 31_536_000;
+
+/** Said once per audit by analyse.ts when no preload list is installed (non-scoring). */
+export const PRELOAD_UNCHECKED_ISSUE: AuditIssue = {
+  id: "hsts-preload-unchecked",
+  title: "HSTS preload status not checked",
+  severity: "info",
+  category: CATEGORY.transport,
+  description:
+    "This installation has no copy of Chromium's HSTS preload list, so a preloaded site misses the 5 points the MDN HTTP Observatory gives for it.",
+  remediation:
+    "An administrator of this tool runs `npm run audit:update-hsts-preload` on the server (monthly keeps it current); the site itself needs no change.",
+};
+
+/** Non-scoring: the site asks to be preloaded, but the list does not have it yet. */
+function notPreloadedIssues(context: HstsContext, analysis: HstsAnalysis): AuditIssue[] {
+  if (!context.hstsPreload) return [];
+  const asksForPreload =
+    analysis.result === "hsts-implemented-max-age-at-least-six-months" &&
+    analysis.preload &&
+    analysis.includeSubDomains &&
+    (analysis.maxAge ?? 0) >= ONE_YEAR_SECONDS;
+  if (!asksForPreload) return [];
+  const listDate = context.hstsPreload.retrievedAt.slice(0, 10);
+  return [
+    {
+      id: "hsts-not-preloaded",
+      title: "HSTS preload requested but not on the preload list",
+      severity: "info",
+      category: CATEGORY.transport,
+      description: `The header carries \`preload\`, but ${context.siteHostname} is not on Chromium's HSTS preload list (as retrieved on ${listDate}), so a visitor's very first request can still go over plain HTTP.`,
+      remediation:
+        "Submit the registrable domain at https://hstspreload.org/ (it checks the requirements: HTTPS redirect, includeSubDomains, max-age of a year or more). Inclusion reaches browsers with their next releases.",
+    },
+  ];
+}
 
 export function hstsTest(_input: ScanInput, context: ObservatoryContext): TestOutcome {
   const analysis = analyseHsts(context);
@@ -65,6 +113,9 @@ export function hstsTest(_input: ScanInput, context: ObservatoryContext): TestOu
   const issues: AuditIssue[] = [];
   let description: string;
   switch (analysis.result) {
+    case "hsts-preloaded":
+      description = `Preloaded via the HSTS preloading process (${analysis.preloaded?.name} on Chromium's list, retrieved ${context.hstsPreload?.retrievedAt.slice(0, 10)}).`;
+      break;
     case "hsts-not-implemented-no-https":
       description = "HSTS cannot be set: the site is not available over HTTPS.";
       issues.push({
@@ -126,6 +177,7 @@ export function hstsTest(_input: ScanInput, context: ObservatoryContext): TestOu
     default:
       description = "Strict-Transport-Security set to at least six months.";
   }
+  issues.push(...notPreloadedIssues(context, analysis));
   return {
     test: verdict("strict-transport-security", analysis.result, PASSING.has(analysis.result), description),
     issues,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FetchChain, FetchFailure, ScanInput } from "../audit-types.ts";
 import { buildContext } from "./analyse.ts";
 import { redirectionTest } from "./redirection.ts";
-import { chain, failure, HTML, redirect, response, TRUSTED_TLS } from "./test-fixtures.ts";
+import { chain, failure, HTML, preloadSnapshot, redirect, response, TRUSTED_TLS } from "./test-fixtures.ts";
 
 const page = response("https://www.example.com/", HTML);
 
@@ -83,5 +83,37 @@ describe("redirection test", () => {
     });
     const outcome = redirection(chain(redirect("http://www.example.com/", page.url), bad));
     expect(outcome.test).toMatchObject({ result: "redirection-invalid-cert", scoreModifier: -20 });
+  });
+
+  describe("with Chromium's preload list", () => {
+    const withList = (http: FetchChain | FetchFailure, entries: Record<string, boolean>) => {
+      const input: ScanInput = { url: page.url, http, https: chain(page) };
+      return redirectionTest(input, buildContext(input, { hstsPreload: preloadSnapshot(entries) }));
+    };
+
+    it("every host on the route preloaded: passes, even without a redirect (browsers never ask over HTTP)", () => {
+      const plain = chain(response("http://www.example.com/", HTML));
+      expect(withList(plain, { "example.com": true }).test).toMatchObject({
+        result: "redirection-all-redirects-preloaded",
+        scoreModifier: 0,
+        pass: true,
+      });
+      expect(withList(plain, { "example.com": true }).issues).toEqual([]);
+    });
+
+    it("one host on the route not preloaded: graded as usual", () => {
+      const route = chain(
+        redirect("http://example.com/", "http://www.example.com/"),
+        redirect("http://www.example.com/", page.url),
+        page,
+      );
+      expect(withList(route, { "www.example.com": false }).test).toMatchObject({
+        result: "redirection-not-to-https-on-initial-redirection",
+        pass: false,
+      });
+      expect(withList(route, { "example.com": true }).test.result).toBe(
+        "redirection-all-redirects-preloaded",
+      );
+    });
   });
 });

@@ -1,13 +1,17 @@
 // Redirection test (reference: src/analyzer/tests/redirection.js): the plain-HTTP address must
 // redirect, first to HTTPS on the same host, and end on HTTPS.
-// NOTE: the reference passes "redirection-all-redirects-preloaded" when every host on the route is
-// in the HSTS preload list; without a copy of that list this result is never produced here.
+// Every host on the route being on the HSTS preload list passes too ("all redirects preloaded"):
+// browsers then never send the plain-HTTP requests at all.
 
 import type { AuditIssue, ScanInput } from "../audit-types.ts";
 import { CATEGORY, chainOf, type ObservatoryContext, type TestOutcome, verdict } from "./context.ts";
+import { findHstsPreload } from "./hsts-preload.ts";
 import type { ObservatoryResult } from "./score.ts";
 
-export function analyseRedirection(input: ScanInput): { result: ObservatoryResult; route: string[] } {
+export function analyseRedirection(
+  input: ScanInput,
+  context: Pick<ObservatoryContext, "hstsPreload">,
+): { result: ObservatoryResult; route: string[] } {
   const chain = chainOf(input.http);
   if (!chain) return { result: "redirection-not-needed-no-http", route: [] };
   const route = chain.hops.map((hop) => new URL(hop.url));
@@ -18,7 +22,9 @@ export function analyseRedirection(input: ScanInput): { result: ObservatoryResul
   const [first, second] = route;
   const last = route.at(-1);
   let result: ObservatoryResult;
-  if (route.length <= 1) result = "redirection-missing";
+  if (route.length > 0 && route.every((url) => findHstsPreload(context.hstsPreload, url.hostname)))
+    result = "redirection-all-redirects-preloaded";
+  else if (route.length <= 1) result = "redirection-missing";
   else if (last?.protocol !== "https:") result = "redirection-not-to-https";
   else if (second?.protocol === "http:") result = "redirection-not-to-https-on-initial-redirection";
   // HSTS set by the final host is never seen for the original host when the first hop leaves it.
@@ -35,6 +41,7 @@ const PASSING: ReadonlySet<ObservatoryResult> = new Set([
 ]);
 
 const DESCRIPTIONS: Partial<Record<ObservatoryResult, string>> = {
+  "redirection-all-redirects-preloaded": "All hosts redirected to are in the HSTS preload list.",
   "redirection-to-https": "Initial redirection is to HTTPS on the same host, final destination is HTTPS.",
   "redirection-not-needed-no-http": "Not able to connect over HTTP, so no redirection is needed.",
   "redirection-off-host-from-http":
@@ -49,8 +56,8 @@ const DESCRIPTIONS: Partial<Record<ObservatoryResult, string>> = {
 const FIX =
   "Answer every plain-HTTP request with `301 Moved Permanently` and `Location: https://<same host><same path>`, then send Strict-Transport-Security from the HTTPS site.";
 
-export function redirectionTest(input: ScanInput, _context: ObservatoryContext): TestOutcome {
-  const { result, route } = analyseRedirection(input);
+export function redirectionTest(input: ScanInput, context: ObservatoryContext): TestOutcome {
+  const { result, route } = analyseRedirection(input, context);
   const category = CATEGORY.transport;
   const issues: AuditIssue[] = [];
   const via = route.length > 1 ? ` Route: ${route.join(" → ")}.` : "";

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import type { FetchChain, FetchedResponse, FetchFailure, ScanInput, TlsDetails } from "../audit-types.ts";
 import { buildContext } from "./analyse.ts";
 import type { ObservatoryContext } from "./context.ts";
+import type { HstsPreloadSnapshot } from "./hsts-preload.ts";
 
 export type HeaderList = Record<string, string | string[]> | [string, string][];
 
@@ -105,4 +106,13 @@ export function pageContext(
 
 export function readFixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
+}
+
+/** A preload list as an audit sees it: `{ "example.dev": true }` means listed with include_subdomains. */
+export function preloadSnapshot(entries: Record<string, boolean>): HstsPreloadSnapshot {
+  return {
+    source: "https://example.test/transport_security_state_static.json",
+    retrievedAt: "2026-11-01T00:00:00.000Z",
+    entries: new Map(Object.entries(entries)),
+  };
 }
