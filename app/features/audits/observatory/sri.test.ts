@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { buildContext } from "./analyse.ts";
 import { registrableDomain, sriTest } from "./sri.ts";
-import { pageContext } from "./test-fixtures.ts";
+import { HTML, pageContext, response, site } from "./test-fixtures.ts";
 
 function sri(body: string, headers: Record<string, string> = {}) {
   const { input, context } = pageContext(headers, body);
@@ -17,6 +18,14 @@ describe("registrableDomain", () => {
     ["www.clausebridge.co.uk", "clausebridge.co.uk"],
     ["example.com", "example.com"],
     ["127.0.0.1", "127.0.0.1"],
+    ["localhost", "localhost"],
+    // The full Public Suffix List: three-label suffixes, wildcards and their exceptions.
+    ["shop.example.com.au", "example.com.au"],
+    ["www.example.pvt.k12.ma.us", "example.pvt.k12.ma.us"],
+    ["www.city.kawasaki.jp", "city.kawasaki.jp"],
+    ["WWW.Example.COM.", "example.com"],
+    // Private suffixes too, unlike the reference: each github.io user site is its own site.
+    ["alice.github.io", "alice.github.io"],
   ])("%s → %s", (host, domain) => expect(registrableDomain(host)).toBe(domain));
 });
 
@@ -98,5 +107,21 @@ describe("subresource-integrity test", () => {
   it("the worst script decides", () => {
     const body = `<script src="https://a.example.net/a.js" ${INTEGRITY}></script><script src="https://b.example.org/b.js"></script>`;
     expect(sri(body).test.result).toBe("sri-not-implemented-but-external-scripts-loaded-securely");
+  });
+
+  it("a script from another site under a private suffix is foreign (the reference calls it same-site)", () => {
+    const input = site(
+      response("https://alice.github.io/", HTML, '<script src="https://mallory.github.io/x.js"></script>'),
+    );
+    expect(sriTest(input, buildContext(input)).test).toMatchObject({
+      result: "sri-not-implemented-but-external-scripts-loaded-securely",
+      pass: false,
+    });
+    const own = site(
+      response("https://alice.github.io/", HTML, '<script src="https://alice.github.io/x.js"></script>'),
+    );
+    expect(sriTest(own, buildContext(own)).test.result).toBe(
+      "sri-not-implemented-but-all-scripts-loaded-from-secure-origin",
+    );
   });
 });

@@ -2,6 +2,7 @@
 // from another site must be loaded over HTTPS and carry an integrity hash. "Another site" means a
 // different registrable domain, so cdn.example.com is the same site as www.example.com.
 
+import { getDomain } from "tldts";
 import type { AuditIssue, ScanInput } from "../audit-types.ts";
 import {
   CATEGORY,
@@ -13,55 +14,15 @@ import {
 } from "./context.ts";
 import type { ObservatoryResult } from "./score.ts";
 
-// NOTE: the reference uses the full Public Suffix List (tldts). This project has no copy, so the
-// common two-label public suffixes are listed here; an unlisted one (e.g. "github.io" user sites)
-// makes two sites under it look like one, which can only miss a foreign script, never invent one.
-const TWO_LABEL_SUFFIXES = new Set([
-  "co.uk",
-  "org.uk",
-  "ac.uk",
-  "gov.uk",
-  "ltd.uk",
-  "plc.uk",
-  "me.uk",
-  "net.uk",
-  "nhs.uk",
-  "sch.uk",
-  "com.au",
-  "net.au",
-  "org.au",
-  "edu.au",
-  "gov.au",
-  "co.nz",
-  "org.nz",
-  "govt.nz",
-  "co.jp",
-  "ne.jp",
-  "or.jp",
-  "ac.jp",
-  "com.br",
-  "com.cn",
-  "com.tw",
-  "com.hk",
-  "com.sg",
-  "com.my",
-  "co.in",
-  "co.za",
-  "co.kr",
-  "com.mx",
-  "com.ar",
-  "com.tr",
-  "co.il",
-  "com.ua",
-  "gouv.fr",
-]);
-
-/** The registrable domain ("eTLD+1") of a host name, approximated as described above. */
+/**
+ * The registrable domain ("eTLD+1", browsers' "site") of a host, from the Public Suffix List that
+ * tldts bundles, as the reference does. NOTE: private suffixes count (github.io, herokuapp.com...),
+ * unlike in the reference: a.github.io and b.github.io are different sites to a browser, so a script
+ * from one on the other is a third party's. IP addresses and single-label hosts stand for themselves.
+ */
 export function registrableDomain(hostname: string): string {
-  const labels = hostname.toLowerCase().replace(/\.$/, "").split(".");
-  if (labels.length <= 2 || /^[\d.]+$/.test(hostname) || hostname.includes(":")) return labels.join(".");
-  const lastTwo = labels.slice(-2).join(".");
-  return TWO_LABEL_SUFFIXES.has(lastTwo) ? labels.slice(-3).join(".") : lastTwo;
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
 
 // Best to worst (reference `goodness`).
