@@ -107,4 +107,25 @@ describe("security audit of local servers", () => {
     );
     expect(tls?.severity).toMatch(/critical|high/);
   });
+
+  it("judges a cookie that only /robots.txt sets, as the reference does", async () => {
+    const handler = page(STRICT_HEADERS);
+    const secure = await start(
+      "https",
+      (request, response) => {
+        if (request.url !== "/robots.txt") return handler(request, response);
+        response.writeHead(200, { "Content-Type": "text/plain", "Set-Cookie": "sessionid=1; Path=/" });
+        response.end("User-agent: *\nAllow: /\n");
+      },
+      certificates.valid,
+    );
+    const scan = await scanWebsite(
+      new URL(`${secure.origin}/`),
+      { allowPrivate: allowLoopbackOnly, ca: certificates.ca, timeoutMs: 3000 },
+      { http: "http://127.0.0.1:1/", https: `${secure.origin}/` },
+    );
+    const cookies = analyse(scan).tests.find((test) => test.name === "cookies");
+    // Neither Secure (HSTS covers that) nor HttpOnly, the worse of the two.
+    expect(cookies).toMatchObject({ result: "cookies-session-without-httponly-flag", pass: false });
+  });
 });

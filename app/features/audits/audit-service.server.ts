@@ -58,7 +58,7 @@ export async function scanWebsite(
   if (!final) return input;
   const origin = foreignOrigin();
   const finalOrigin = new URL(final.url).origin;
-  const [corsGet, corsPreflight, securityTxt] = await Promise.all([
+  const [corsGet, corsPreflight, securityTxt, robotsTxt] = await Promise.all([
     safeFetch(final.url, { ...options, maxRedirects: 0, headers: { Origin: origin } }),
     safeFetch(final.url, {
       ...options,
@@ -67,6 +67,11 @@ export async function scanWebsite(
       headers: { Origin: origin, "Access-Control-Request-Method": "GET" },
     }),
     safeFetch(`${finalOrigin}/.well-known/security.txt`, { ...options, maxRedirects: 3 }),
+    safeFetch(`${finalOrigin}/robots.txt`, {
+      ...options,
+      maxRedirects: 3,
+      headers: { Accept: "text/plain,*/*;q=0.8" },
+    }),
   ]);
   return {
     ...input,
@@ -74,6 +79,7 @@ export async function scanWebsite(
     corsGet: isFetchFailure(corsGet) ? corsGet : corsGet.final,
     corsPreflight: isFetchFailure(corsPreflight) ? corsPreflight : corsPreflight.final,
     securityTxt: isFetchFailure(securityTxt) ? securityTxt : securityTxt.final,
+    robotsTxt,
   };
 }
 

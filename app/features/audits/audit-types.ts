@@ -68,6 +68,8 @@ export type ScanInput = {
   corsPreflight?: FetchedResponse | FetchFailure;
   /** GET /.well-known/security.txt on the final origin. */
   securityTxt?: FetchedResponse | FetchFailure;
+  /** GET /robots.txt on the final origin: more Set-Cookie headers to judge, as the reference gathers. */
+  robotsTxt?: FetchChain | FetchFailure;
 };
 
 export type Severity = "critical" | "high" | "medium" | "low" | "info";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ScanInput } from "../audit-types.ts";
 import { buildContext } from "./analyse.ts";
 import { cookiesTest, parseSetCookie } from "./cookies.ts";
-import { chain, HTML, pageContext, redirect, response } from "./test-fixtures.ts";
+import { chain, failure, HTML, pageContext, redirect, response } from "./test-fixtures.ts";
 
 const HSTS = { "strict-transport-security": "max-age=63072000" };
 
@@ -140,5 +140,16 @@ describe("cookies test", () => {
       https: { error: "connect_failed", details: "" },
     };
     expect(cookiesTest(overHttp, buildContext(overHttp)).test.result).toBe("cookies-without-secure-flag");
+  });
+
+  it("also judges the cookies /robots.txt sets, as the reference does", () => {
+    const { input, context } = pageContext({});
+    const robots = response("https://www.example.com/robots.txt", {
+      "content-type": "text/plain",
+      "set-cookie": "sessionid=1; Path=/",
+    });
+    const outcome = cookiesTest({ ...input, robotsTxt: chain(robots) }, context);
+    expect(outcome.test).toMatchObject({ result: "cookies-session-without-secure-flag", scoreModifier: -40 });
+    expect(cookiesTest({ ...input, robotsTxt: failure() }, context).test.result).toBe("cookies-not-found");
   });
 });

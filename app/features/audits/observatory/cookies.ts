@@ -5,6 +5,7 @@
 import type { AuditIssue, FetchedResponse, ScanInput } from "../audit-types.ts";
 import {
   CATEGORY,
+  chainOf,
   headerValues,
   type ObservatoryContext,
   quoted,
@@ -92,8 +93,13 @@ const DESCRIPTIONS: Partial<Record<ObservatoryResult, string>> = {
   "cookies-session-without-secure-flag": "Session cookie set without Secure or over HTTP.",
 };
 
-export function cookiesTest(_input: ScanInput, context: ObservatoryContext): TestOutcome {
-  const cookies = collectCookies(context.hops);
+export function cookiesTest(input: ScanInput, context: ObservatoryContext): TestOutcome {
+  // The graded page's hops, plus /robots.txt on the same origin as the reference gathers: a site
+  // may set its session cookie on every path but serve its home page from a cache.
+  const cookies = collectCookies([
+    ...context.hops,
+    ...((input.robotsTxt && chainOf(input.robotsTxt)?.hops) || []),
+  ]);
   const hsts = hstsPasses(analyseHsts(context));
   const category = CATEGORY.cookies;
   let worst: ObservatoryResult | null = null;
