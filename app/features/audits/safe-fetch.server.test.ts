@@ -65,7 +65,7 @@ describe("safeFetch refuses non-public targets by default", () => {
   it("refuses localhost through the system resolver", async () => {
     const result = failure(await safeFetch("http://localhost/"));
     expect(result.error).toBe("Refused");
-    expect(result.details).toMatch(/^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+    expect(result.details).toMatch(/^Refused: localhost resolves to a loopback address/);
   });
 
   it("refuses a public-looking name that resolves to a private address", async () => {
@@ -74,7 +74,7 @@ describe("safeFetch refuses non-public targets by default", () => {
     expect(result).toEqual({
       error: "Refused",
       details:
-        "Refused: public.example resolves to 10.0.0.1, a private address (10.0.0.0/8). Audits only reach " +
+        "Refused: public.example resolves to a private address (10.0.0.0/8). Audits only reach " +
         "public websites; set AUDIT_ALLOW_PRIVATE_TARGETS=true for an intranet deployment.",
     });
   });
@@ -82,7 +82,7 @@ describe("safeFetch refuses non-public targets by default", () => {
   it("refuses a name when any of its addresses is private, not just the first", async () => {
     const resolve = table({ "mixed.example": ["93.184.215.14", "2606:4700::1111", "192.168.1.10"] });
     const result = failure(await safeFetch("http://mixed.example/", { resolve }));
-    expect(result.details).toMatch(/mixed\.example resolves to 192\.168\.1\.10/);
+    expect(result.details).toMatch(/mixed\.example resolves to a private address \(192\.168\.0\.0\/16\)/);
   });
 
   it("refuses other schemes and credentials before any lookup", async () => {
@@ -140,7 +140,7 @@ describe("safeFetch redirects", () => {
     const resolve = table({ "innocent.example": ["192.168.10.20"] });
     const toName = `${server.origin}/to?target=${encodeURIComponent("http://innocent.example/admin")}`;
     expect(failure(await safeFetch(toName, { allowPrivate: allowLoopbackOnly, resolve })).details).toMatch(
-      /innocent\.example resolves to 192\.168\.10\.20, a private address/,
+      /innocent\.example resolves to a private address/,
     );
     const toFile = `${server.origin}/to?target=${encodeURIComponent("file:///etc/passwd")}`;
     expect(failure(await safeFetch(toFile, { allowPrivate: allowLoopbackOnly })).details).toMatch(

@@ -86,8 +86,10 @@ describe("refusalMessage", () => {
         "set AUDIT_ALLOW_PRIVATE_TARGETS=true for an intranet deployment.",
     );
     expect(refusalMessage("10.0.0.1", verdict, "public.example")).toMatch(
-      /^Refused: public\.example resolves to 10\.0\.0\.1, a private address \(10\.0\.0\.0\/8\)\./,
+      /^Refused: public\.example resolves to a private address \(10\.0\.0\.0\/8\)\./,
     );
+    // A name's internal address is not read back to the user (no mapping of the internal DNS).
+    expect(refusalMessage("10.0.0.1", verdict, "public.example")).not.toContain("10.0.0.1");
     expect(refusalMessage("::1", { kind: "IPv4-mapped IPv6 address", range: "::ffff:0:0/96" })).toMatch(
       /is an IPv4-mapped/,
     );

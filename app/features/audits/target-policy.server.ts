@@ -152,8 +152,9 @@ const HOW_TO_ALLOW =
 
 /**
  * The refusal sentence for a blocked address, e.g. "Refused: 10.0.0.5 is a private address
- * (10.0.0.0/8). …". With `hostname` (a name, not an IP literal) it says what the name resolved to,
- * so a public-looking name pointing inward is explained.
+ * (10.0.0.0/8). …". With `hostname` (a name, not an IP literal) it names the kind of address the
+ * name resolved to, so a public-looking name pointing inward is explained, but not the address
+ * itself: the tool must not become a way to read the internal DNS.
  */
 export function refusalMessage(address: string, verdict: { kind: string; range: string }, hostname?: string) {
   const bare = bareAddress(address);
@@ -161,9 +162,7 @@ export function refusalMessage(address: string, verdict: { kind: string; range: 
   const article = /^(?!uni)[aeiou]/i.test(verdict.kind) ? "an" : "a";
   const what = `${article} ${verdict.kind} (${verdict.range})`;
   const subject =
-    hostname && bareAddress(hostname) !== bare
-      ? `${hostname} resolves to ${bare}, ${what}`
-      : `${bare} is ${what}`;
+    hostname && bareAddress(hostname) !== bare ? `${hostname} resolves to ${what}` : `${bare} is ${what}`;
   return `Refused: ${subject}. ${HOW_TO_ALLOW}`;
 }
 
