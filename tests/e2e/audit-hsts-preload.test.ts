@@ -109,12 +109,17 @@ describe("the HSTS preload list", () => {
   });
 
   it("fails loudly when the list cannot be downloaded, and audits still say it is missing", async () => {
-    await expect(updateList("http://127.0.0.1:1/transport_security_state_static.json")).rejects.toMatchObject(
-      {
-        code: 1,
-        stderr: expect.stringContaining("Could not update the HSTS preload list"),
-      },
-    );
+    // A port that was free a moment ago: nothing answers there.
+    const probe = http.createServer();
+    const port = await listen(probe, "127.0.0.1");
+    await new Promise((resolve) => probe.close(resolve));
+    const unreachable = `http://127.0.0.1:${port}/transport_security_state_static.json`;
+    await expect(updateList(unreachable)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `Could not update the HSTS preload list: Could not download ${unreachable} (connect ECONNREFUSED`,
+      ),
+    });
     expect((await audit()).issues.map((issue) => issue.id)).toContain("hsts-preload-unchecked");
   });
 

@@ -86,6 +86,15 @@ describeEachDatabase("the stored HSTS preload list", (use) => {
   });
 });
 
+/** A port nothing listens on (fetch refuses the well-known "bad ports" such as 1 before connecting). */
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 describeEachDatabase("updating the HSTS preload list", (use) => {
   let server: http.Server;
   let origin = "";
@@ -131,6 +140,10 @@ describeEachDatabase("updating the HSTS preload list", (use) => {
     const before = await hstsPreloadListInfo(use().db);
     await expect(updateHstsPreloadList(use().db, `${origin}/missing.json`)).rejects.toThrow(
       /answered HTTP 404/,
+    );
+    const closed = `http://127.0.0.1:${await closedPort()}/list.json`;
+    await expect(updateHstsPreloadList(use().db, closed)).rejects.toThrow(
+      `Could not download ${closed} (connect ECONNREFUSED 127.0.0.1:${new URL(closed).port}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
     );
     writeFileSync(join(dir, "bad.json"), '{"entries": ');
     await expect(updateHstsPreloadList(use().db, join(dir, "bad.json"))).rejects.toThrow(/not valid JSON/);

@@ -81,7 +81,16 @@ export async function readPreloadListSource(from: string, { timeoutMs = 120_000 
     if (size > MAX_LIST_BYTES) throw new PreloadListError(`${from} is larger than ${MAX_LIST_BYTES} bytes.`);
     return readFile(from, "utf8");
   }
-  const response = await fetch(from, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+  let response: Response;
+  try {
+    response = await fetch(from, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+  } catch (error) {
+    // fetch() only says "fetch failed"; the cause names the real problem (DNS, refused, TLS, timeout).
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    throw new PreloadListError(
+      `Could not download ${from} (${cause}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
+    );
+  }
   if (!response.ok || !response.body)
     throw new PreloadListError(`${from} answered HTTP ${response.status} ${response.statusText}.`);
   const chunks: Buffer[] = [];
