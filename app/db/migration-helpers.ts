@@ -1,7 +1,7 @@
 import { type CreateTableBuilder, type Kysely, PostgresAdapter } from "kysely";
 
 /** True on PostgreSQL: the few places the two dialects need different DDL ask this. */
-export function isPostgres(db: Kysely<unknown>): boolean {
+export function isPostgres(db: Pick<Kysely<unknown>, "getExecutor">): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

@@ -6,7 +6,7 @@ const root = join(import.meta.dirname, "..", "..");
 export type RunningServer = {
   url: string;
   pid: number | undefined;
-  /** What the server printed on standard output until it was listening (start-up hints). */
+  /** What the server printed (both streams) until it was listening: start-up hints, warnings. */
   startupOutput: string;
   stop(): Promise<void>;
 };
@@ -40,7 +40,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         resolve(match[1]);
       }
     });
-    child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      process.stderr.write(chunk);
+    });
     child.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`server.ts exited early with code ${code}`));

@@ -39,7 +39,7 @@ function finalOf(result: FetchChain | FetchFailure): FetchedResponse | undefined
 
 /**
  * Fetches everything the Observatory-style analysers read (HTTP and HTTPS chains, CORS probes,
- * security.txt), each through the SSRF-safe fetcher, then analyses it.
+ * security.txt, robots.txt for its cookies), each through the SSRF-safe fetcher.
  */
 export async function scanWebsite(
   url: URL,
@@ -70,6 +70,8 @@ export async function scanWebsite(
     safeFetch(`${finalOrigin}/robots.txt`, {
       ...options,
       maxRedirects: 3,
+      // Only its Set-Cookie headers are read.
+      maxBodyBytes: 16 * 1024,
       headers: { Accept: "text/plain,*/*;q=0.8" },
     }),
   ]);

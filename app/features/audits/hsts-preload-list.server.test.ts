@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import {
+  describeFetchError,
   hstsPreloadFor,
   hstsPreloadListInfo,
   PreloadListError,
@@ -34,6 +35,27 @@ describe("reading Chromium's preload list", () => {
   ])("refuses %s with a message saying why", (_case, text, message) => {
     expect(() => parseChromiumPreloadList(text)).toThrow(PreloadListError);
     expect(() => parseChromiumPreloadList(text)).toThrow(message);
+  });
+});
+
+describe("describeFetchError", () => {
+  it("names every address a multi-address host refused (fetch's AggregateError has no message)", () => {
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}:443`), { code: "ECONNREFUSED" });
+    const error = new TypeError("fetch failed", {
+      cause: new AggregateError([refused("185.199.108.133"), refused("185.199.109.133")], ""),
+    });
+    expect(describeFetchError(error)).toBe(
+      "connect ECONNREFUSED 185.199.108.133:443; connect ECONNREFUSED 185.199.109.133:443",
+    );
+  });
+
+  it("falls back to the cause's message or code", () => {
+    const dns = new TypeError("fetch failed", { cause: new Error("getaddrinfo ENOTFOUND example.test") });
+    expect(describeFetchError(dns)).toBe("getaddrinfo ENOTFOUND example.test");
+    expect(describeFetchError(new TypeError("fetch failed", { cause: { code: "UND_ERR_SOCKET" } }))).toBe(
+      "UND_ERR_SOCKET",
+    );
   });
 });
 
@@ -69,6 +91,29 @@ describeEachDatabase("the stored HSTS preload list", (use) => {
     });
     expect(findHstsPreload(snapshot ?? null, "a.b.site-10.example")?.name).toBe("site-10.example");
     expect(findHstsPreload(snapshot ?? null, "www.site-11.example")).toBeNull();
+  });
+
+  it("lets two updates at once both finish, leaving one whole list", async () => {
+    const list = (prefix: string) =>
+      Array.from({ length: 1_500 }, (_, index) => ({
+        name: `${prefix}-${index}.example`,
+        includeSubdomains: true,
+      }));
+    const [first, second] = await Promise.all([
+      replaceHstsPreloadList(use().db, list("first"), {
+        source: "first",
+        retrievedAt: "2026-11-21T09:00:00.000Z",
+      }),
+      replaceHstsPreloadList(use().db, list("second"), {
+        source: "second",
+        retrievedAt: "2026-11-21T09:00:01.000Z",
+      }),
+    ]);
+    expect([first.count, second.count]).toEqual([1_500, 1_500]);
+    const info = await hstsPreloadListInfo(use().db);
+    const rows = await use().db.selectFrom("hstsPreload").select("name").execute();
+    expect(rows).toHaveLength(1_500);
+    expect(rows.every((row) => row.name.startsWith(`${info?.source}-`))).toBe(true);
   });
 
   it("replaces the previous list whole: names dropped from Chromium's list stop counting", async () => {

@@ -4,7 +4,8 @@
 // ADR 007 says why it lives here rather than in a file or behind a live lookup.
 
 import { readFile, stat } from "node:fs/promises";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import {
   type HstsPreloadEntry,
@@ -19,7 +20,7 @@ export const CHROMIUM_PRELOAD_LIST_URL =
 
 /** The list is about 15 MB today; this leaves room to grow while refusing something absurd. */
 const MAX_LIST_BYTES = 128 * 1024 * 1024;
-const SETTINGS_KEY = "hsts_preload_list";
+export const HSTS_PRELOAD_SETTINGS_KEY = "hsts_preload_list";
 // Two parameters a row; both databases take 2,000 in one statement comfortably.
 const INSERT_BATCH = 1000;
 
@@ -74,6 +75,19 @@ export function parseChromiumPreloadList(text: string): HstsPreloadEntry[] {
   return [...byName].map(([name, includeSubdomains]) => ({ name, includeSubdomains }));
 }
 
+type ErrorLike = { message?: string; code?: string; cause?: ErrorLike; errors?: ErrorLike[] };
+
+/**
+ * fetch() only says "fetch failed"; its cause names the real problem (DNS, refused, TLS, timeout).
+ * A host with several addresses fails with an AggregateError whose own message is empty.
+ */
+export function describeFetchError(error: unknown): string {
+  const top = error as ErrorLike;
+  const cause = top.cause ?? top;
+  const parts = cause.errors?.map((each) => each.message || each.code).filter(Boolean) ?? [];
+  return parts.length > 0 ? [...new Set(parts)].join("; ") : cause.message || cause.code || String(error);
+}
+
 /** The list's text from an http(s) URL or a local file, refusing anything over MAX_LIST_BYTES. */
 export async function readPreloadListSource(from: string, { timeoutMs = 120_000 } = {}): Promise<string> {
   if (!/^https?:\/\//i.test(from)) {
@@ -85,10 +99,8 @@ export async function readPreloadListSource(from: string, { timeoutMs = 120_000 
   try {
     response = await fetch(from, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
   } catch (error) {
-    // fetch() only says "fetch failed"; the cause names the real problem (DNS, refused, TLS, timeout).
-    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
     throw new PreloadListError(
-      `Could not download ${from} (${cause}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
+      `Could not download ${from} (${describeFetchError(error)}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
     );
   }
   if (!response.ok || !response.body)
@@ -111,6 +123,9 @@ export async function replaceHstsPreloadList(
 ): Promise<HstsPreloadListInfo> {
   const stored: HstsPreloadListInfo = { ...info, count: entries.length };
   await db.transaction().execute(async (trx) => {
+    // Two updates at once: the second waits here for the first instead of failing on a duplicate
+    // key (SQLite serialises writing transactions by itself).
+    if (isPostgres(trx)) await sql`lock table hsts_preload in exclusive mode`.execute(trx);
     await trx.deleteFrom("hstsPreload").execute();
     for (let start = 0; start < entries.length; start += INSERT_BATCH) {
       const rows = entries
@@ -120,7 +135,7 @@ export async function replaceHstsPreloadList(
     }
     await trx
       .insertInto("appSettings")
-      .values({ key: SETTINGS_KEY, value: JSON.stringify(stored) })
+      .values({ key: HSTS_PRELOAD_SETTINGS_KEY, value: JSON.stringify(stored) })
       .onConflict((conflict) => conflict.column("key").doUpdateSet({ value: JSON.stringify(stored) }))
       .execute();
   });
@@ -132,7 +147,7 @@ export async function hstsPreloadListInfo(db: Kysely<Database>): Promise<HstsPre
   const row = await db
     .selectFrom("appSettings")
     .select("value")
-    .where("key", "=", SETTINGS_KEY)
+    .where("key", "=", HSTS_PRELOAD_SETTINGS_KEY)
     .executeTakeFirst();
   return row ? (JSON.parse(row.value) as HstsPreloadListInfo) : null;
 }

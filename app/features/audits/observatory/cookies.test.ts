@@ -152,4 +152,14 @@ describe("cookies test", () => {
     expect(outcome.test).toMatchObject({ result: "cookies-session-without-secure-flag", scoreModifier: -40 });
     expect(cookiesTest({ ...input, robotsTxt: failure() }, context).test.result).toBe("cookies-not-found");
   });
+
+  it("judges the cookie that stays when a later response sets the same name again", () => {
+    const { input, context } = pageContext({ "set-cookie": "sessionid=1; Path=/" });
+    const robots = response("https://www.example.com/robots.txt", {
+      "set-cookie": "sessionid=2; Path=/; Secure; HttpOnly; SameSite=Lax",
+    });
+    expect(cookiesTest({ ...input, robotsTxt: chain(robots) }, context).test.result).toBe(
+      "cookies-secure-with-httponly-sessions-and-samesite",
+    );
+  });
 });

@@ -54,12 +54,15 @@ export function parseSetCookie(header: string, overHttp = false): ParsedCookie |
 
 /** Cookies from every hop of the graded chain, as a browser's cookie jar would collect them. */
 export function collectCookies(hops: readonly FetchedResponse[]): ParsedCookie[] {
-  return hops.flatMap((hop) => {
+  const cookies = hops.flatMap((hop) => {
     const overHttp = hop.url.startsWith("http:");
     return headerValues(hop, "set-cookie")
       .map((header) => parseSetCookie(header, overHttp))
       .filter((cookie): cookie is ParsedCookie => cookie !== null && !IGNORED_COOKIES.has(cookie.name));
   });
+  // A later Set-Cookie of the same name replaces the earlier one in the browser's jar (and in the
+  // reference's): only the cookie that stays is judged.
+  return [...new Map(cookies.map((cookie) => [cookie.name, cookie])).values()];
 }
 
 // Best to worst; a finding replaces the current result only if it is worse (reference `goodness`).

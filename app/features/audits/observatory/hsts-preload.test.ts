@@ -18,7 +18,8 @@ describe("HSTS preload lookup", () => {
       "example.dev",
       "dev",
     ]);
-    expect(preloadCandidates("[::1]")).toEqual(["::1"]);
+    expect(preloadCandidates("[::1]")).toEqual([]);
+    expect(preloadCandidates("93.184.215.14")).toEqual([]);
   });
 
   it("finds a host listed without include_subdomains, but not its subdomains", () => {
@@ -47,7 +48,10 @@ describe("HSTS preload lookup", () => {
 
   it("ignores case and a trailing dot, and never matches IP addresses or unlisted hosts", () => {
     expect(findHstsPreload(list, "WHOLE.example.")?.name).toBe("whole.example");
-    expect(findHstsPreload(list, "93.184.215.14")).toBeNull();
+    // Even against a list holding names that look like an address's last labels.
+    const numeric = preloadSnapshot({ "14": true, "215.14": true, "1": true });
+    expect(findHstsPreload(numeric, "93.184.215.14")).toBeNull();
+    expect(findHstsPreload(numeric, "[::1]")).toBeNull();
     expect(findHstsPreload(list, "www.example.com")).toBeNull();
   });
 

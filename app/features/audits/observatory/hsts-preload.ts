@@ -27,9 +27,12 @@ export function normaliseHostname(hostname: string): string {
     .replace(/^\[|\]$/g, "");
 }
 
-/** `a.b.example.dev` → [`a.b.example.dev`, `b.example.dev`, `example.dev`, `dev`]. */
+/** `a.b.example.dev` → [`a.b.example.dev`, `b.example.dev`, `example.dev`, `dev`]; [] for an IP address. */
 export function preloadCandidates(hostname: string): string[] {
-  const labels = normaliseHostname(hostname).split(".");
+  const host = normaliseHostname(hostname);
+  // The list holds names only; an IP's "parents" (`215.14`, `14`) are not domains.
+  if (host.includes(":") || /^[\d.]+$/.test(host)) return [];
+  const labels = host.split(".");
   return labels.map((_, index) => labels.slice(index).join(".")).filter(Boolean);
 }
 
