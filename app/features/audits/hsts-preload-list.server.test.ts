@@ -3,8 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
+import * as hstsPreload006 from "../../db/migrations/006-hsts-preload.ts";
 import {
   describeFetchError,
   hstsPreloadFor,
@@ -128,6 +130,15 @@ describeEachDatabase("the stored HSTS preload list", (use) => {
     });
     const snapshot = await hstsPreloadFor(use().db, ["site-10.example", "www.only-now.example"]);
     expect(Object.fromEntries(snapshot?.entries ?? [])).toEqual({ "only-now.example": true });
+  });
+
+  it("is forgotten when migration 006 is rolled back, so audits do not count on an empty table", async () => {
+    expect(await hstsPreloadListInfo(use().db)).not.toBeNull();
+    const schema = use().db as unknown as Kysely<unknown>;
+    await hstsPreload006.down(schema);
+    await hstsPreload006.up(schema);
+    expect(await hstsPreloadListInfo(use().db)).toBeNull();
+    expect(await hstsPreloadFor(use().db, ["www.only-now.example"])).toBeNull();
   });
 });
 
