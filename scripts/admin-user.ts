@@ -1,14 +1,9 @@
 // `npm run admin:create -- <username>` and `npm run admin:set-password -- <username>`.
 // The password comes from standard input when it is piped (`printf '%s' "$PW" | npm run …`), else
 // from a prompt that does not echo it. It is never taken from the command line (shell history, ps).
-import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { openDatabase } from "../app/db/database.server.ts";
-import { migrateToLatest } from "../app/db/migrate.server.ts";
-import { parseEnv } from "../app/env.server.ts";
 import { createUser, setPassword, UserInputError } from "../app/features/auth/users.server.ts";
-
-if (existsSync(".env")) process.loadEnvFile(".env");
+import { withScriptDatabase } from "./lib/script-database.ts";
 
 const [command, username] = process.argv.slice(2);
 const usage = "Usage: node scripts/admin-user.ts create|set-password <username>";
@@ -48,28 +43,25 @@ async function main(): Promise<number> {
     console.error(usage);
     return 2;
   }
-  const env = parseEnv();
-  const database = openDatabase(env.DATABASE_URL, { sqliteSynchronous: env.SQLITE_SYNCHRONOUS, poolSize: 1 });
-  try {
-    await migrateToLatest(database.db);
-    const password = await readPassword();
-    if (command === "create") {
-      const user = await createUser(database.db, { username, password, isAdmin: true });
-      console.log(`Created the admin "${user.username}" in ${database.description}.`);
-    } else {
-      const user = await setPassword(database.db, username, password);
-      console.log(`Set a new password for "${user.username}"; their sessions were signed out.`);
+  return withScriptDatabase(async (database) => {
+    try {
+      const password = await readPassword();
+      if (command === "create") {
+        const user = await createUser(database.db, { username, password, isAdmin: true });
+        console.log(`Created the admin "${user.username}" in ${database.description}.`);
+      } else {
+        const user = await setPassword(database.db, username, password);
+        console.log(`Set a new password for "${user.username}"; their sessions were signed out.`);
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof UserInputError) {
+        console.error(error.message);
+        return 1;
+      }
+      throw error;
     }
-    return 0;
-  } catch (error) {
-    if (error instanceof UserInputError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 process.exitCode = await main();

@@ -2,17 +2,12 @@
 // list (by default from Chromium's source tree, as the MDN HTTP Observatory does) and stores it in
 // the database DATABASE_URL names, replacing the previous copy. Run it when deploying and monthly;
 // the security audit gives preloaded sites the Observatory's +5 only once it has run.
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../app/db/database.server.ts";
-import { migrateToLatest } from "../app/db/migrate.server.ts";
-import { parseEnv } from "../app/env.server.ts";
 import {
   CHROMIUM_PRELOAD_LIST_URL,
   updateHstsPreloadList,
 } from "../app/features/audits/hsts-preload-list.server.ts";
-
-if (existsSync(".env")) process.loadEnvFile(".env");
+import { withScriptDatabase } from "./lib/script-database.ts";
 
 const usage = `Usage: npm run audit:update-hsts-preload [-- --from <url or file>]
   --from  Chromium's transport_security_state_static.json (default ${CHROMIUM_PRELOAD_LIST_URL})`;
@@ -22,21 +17,13 @@ try {
   if (values.help) {
     console.log(usage);
   } else {
-    const env = parseEnv();
-    const database = openDatabase(env.DATABASE_URL, {
-      sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
-      poolSize: 1,
-    });
-    try {
-      await migrateToLatest(database.db);
+    await withScriptDatabase(async (database) => {
       const stored = await updateHstsPreloadList(database.db, values.from ?? CHROMIUM_PRELOAD_LIST_URL);
       const count = (n: number) => n.toLocaleString("en-GB");
       console.log(
         `${database.description}: stored ${count(stored.count)} preloaded host names (${count(stored.withSubdomains)} with subdomains) from ${stored.source}`,
       );
-    } finally {
-      await database.close();
-    }
+    });
   }
 } catch (error) {
   console.error(`Could not update the HSTS preload list: ${(error as Error).message}`);
