@@ -12,6 +12,7 @@ import {
   type TestOutcome,
   verdict,
 } from "./context.ts";
+import { normaliseHostname } from "./hsts-preload.ts";
 import type { ObservatoryResult } from "./score.ts";
 
 /**
@@ -21,7 +22,7 @@ import type { ObservatoryResult } from "./score.ts";
  * from one on the other is a third party's. IP addresses and single-label hosts stand for themselves.
  */
 export function registrableDomain(hostname: string): string {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
+  const host = normaliseHostname(hostname);
   return getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
 
