@@ -227,10 +227,12 @@ describe("article share card", () => {
 
   it("shows a tooltip on hover after the 700 ms delay, not before", async () => {
     const { page, close } = await openPage(path);
+    // The tooltip code loads right after hydration and then wraps the share links, which replaces
+    // their elements: wait for it before touching one. (A visitor's pointer keeps moving; a test's
+    // does not.)
+    await page.waitForSelector("[data-tooltips-ready]", { state: "attached" });
     const link = page.getByRole("link", { name: "Share on LinkedIn" });
     await link.scrollIntoViewIfNeeded();
-    // The tooltip code loads right after hydration; a visitor's pointer keeps moving, a test's does not.
-    await page.waitForSelector("[data-tooltips-ready]", { state: "attached" });
     const tooltip = page.getByRole("tooltip");
     // Timed inside the page: the test process's own clock drifts when the machine is busy.
     await page.evaluate(() => {
