@@ -139,7 +139,18 @@ describe("cookies test", () => {
       http: chain(plain),
       https: { error: "connect_failed", details: "" },
     };
-    expect(cookiesTest(overHttp, buildContext(overHttp)).test.result).toBe("cookies-without-secure-flag");
+    const outcome = cookiesTest(overHttp, buildContext(overHttp));
+    expect(outcome.test.result).toBe("cookies-without-secure-flag");
+    // Issue 9 point 12: the cookie has the flag, so the issue says what really happened.
+    expect(outcome.issues.map((issue) => issue.id)).toEqual(["cookies-secure-over-http"]);
+    expect(outcome.issues[0]).toMatchObject({
+      title: "Secure cookies set over plain HTTP",
+      severity: "medium",
+    });
+    expect(outcome.issues[0]?.description).toBe(
+      "id carries the Secure flag but was set over plain HTTP: browsers drop a Secure cookie set that way (RFC 6265bis section 5.6), and its value has already crossed the network in clear text, where anyone on the way can read it.",
+    );
+    expect(JSON.stringify(outcome.issues)).not.toContain("without the Secure flag");
   });
 
   it("also judges the cookies /robots.txt sets, as the reference does", () => {

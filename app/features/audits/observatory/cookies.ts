@@ -111,6 +111,8 @@ export function cookiesTest(input: ScanInput, context: ObservatoryContext): Test
   };
   const names = {
     insecure: [] as string[],
+    /** Secure flag sent, but over plain HTTP: the browser drops them (RFC 6265bis section 5.6). */
+    secureOverHttp: [] as string[],
     httpOnly: [] as string[],
     sameSite: [] as string[],
     csrf: [] as string[],
@@ -131,7 +133,7 @@ export function cookiesTest(input: ScanInput, context: ObservatoryContext): Test
     }
     if (!secure) {
       worsen(hsts ? "cookies-without-secure-flag-but-protected-by-hsts" : "cookies-without-secure-flag");
-      names.insecure.push(cookie.name);
+      (cookie.secure ? names.secureOverHttp : names.insecure).push(cookie.name);
     }
     if (isAntiCsrf(cookie.name) && !sameSite) {
       worsen("cookies-anticsrf-without-samesite-flag");
@@ -176,6 +178,18 @@ export function cookiesTest(input: ScanInput, context: ObservatoryContext): Test
       remediation:
         "Add `Secure` to every Set-Cookie, for example `Set-Cookie: session=…; Path=/; Secure; HttpOnly; SameSite=Lax`, and serve the site only over HTTPS with HSTS.",
     });
+  if (names.secureOverHttp.length > 0) {
+    const sessionOverHttp = names.secureOverHttp.some(isSession);
+    issues.push({
+      id: "cookies-secure-over-http",
+      title: "Secure cookies set over plain HTTP",
+      severity: sessionOverHttp ? "high" : "medium",
+      category,
+      description: `${list(names.secureOverHttp)} ${names.secureOverHttp.length > 1 ? "carry" : "carries"} the Secure flag but ${names.secureOverHttp.length > 1 ? "were" : "was"} set over plain HTTP: browsers drop a Secure cookie set that way (RFC 6265bis section 5.6), and its value has already crossed the network in clear text, where anyone on the way can read it.`,
+      remediation:
+        "Set cookies only in HTTPS responses: redirect every plain HTTP request to HTTPS before any cookie is set, and send HSTS.",
+    });
+  }
   if (names.httpOnly.length > 0)
     issues.push({
       id: "cookies-session-without-httponly",
