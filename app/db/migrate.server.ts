@@ -7,6 +7,7 @@ import * as leadSearch003 from "./migrations/003-lead-search-index.ts";
 import * as audits004 from "./migrations/004-audits.ts";
 import * as unicodeLower005 from "./migrations/005-unicode-lower.ts";
 import * as hstsPreload006 from "./migrations/006-hsts-preload.ts";
+import * as auditAlgorithm008 from "./migrations/008-audit-algorithm.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   "004-audits": audits004,
   "005-unicode-lower": unicodeLower005,
   "006-hsts-preload": hstsPreload006,
+  "008-audit-algorithm": auditAlgorithm008,
 };
 
 export class MigrationError extends Error {}

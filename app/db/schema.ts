@@ -85,6 +85,8 @@ export interface SecurityAuditsTable {
   createdAt: string;
   score: number;
   uncappedScore: number;
+  /** The Observatory scoring algorithm version that graded it (4 for audits stored before 008). */
+  algorithmVersion: Generated<number>;
   grade: string;
   issueCount: number;
   issues: string;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { saveSecurityAudit } from "../../app/features/audits/audit-store.server.ts";
 import type { AuditIssue, AuditResult, Severity } from "../../app/features/audits/audit-types.ts";
+import { OBSERVATORY_ALGORITHM_VERSION } from "../../app/features/audits/observatory/score.ts";
 import { AUDIT_TEXT } from "../../app/features/audits/ui/audit-texts.ts";
 import { site } from "../../app/features/content/site.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
@@ -119,11 +120,15 @@ async function submitWithoutScript(page: Page, button: Locator, timeout = WAIT.t
 }
 
 /** Seeds a stored audit through the store the API writes with. */
-async function seedAudit(name: string, fields: Omit<AuditResult, "url" | "tests">, minutesAgo = 0) {
+async function seedAudit(
+  name: string,
+  fields: Omit<AuditResult, "url" | "tests" | "algorithmVersion"> & { algorithmVersion?: number },
+  minutesAgo = 0,
+) {
   const url = `https://seed-${name}-${RUN}.example/`;
   const record = await saveSecurityAudit(
     database.db,
-    { url, tests: [], ...fields },
+    { url, tests: [], algorithmVersion: OBSERVATORY_ALGORITHM_VERSION, ...fields },
     ADMIN.username,
     new Date(Date.now() - minutesAgo * 60_000),
   );
@@ -452,8 +457,11 @@ describe("the audit page", () => {
       url: string;
       score: number;
       grade: string;
+      algorithmVersion: number;
       issues: unknown[];
     };
+    // Issue 9 point 13: scored with the Observatory's algorithm 5, which the record says.
+    expect(record.algorithmVersion).toBe(5);
     await expect
       .poll(() => toastText(page), AUDIT_WAIT)
       .toMatch(/^Security Audit Complete\nScore \d{1,3}\/100 \(grade [A-F][+-]?\), \d+ issues? found\.$/);
@@ -469,6 +477,13 @@ describe("the audit page", () => {
     const dialog = page.getByRole("dialog", { name: "Security Audit Details" });
     await dialog.waitFor(WAIT);
     await expect(dialog.getByTestId("audit-grade").textContent()).resolves.toBe(record.grade);
+    await expect(dialog.getByTestId("audit-algorithm").textContent()).resolves.toBe(
+      "MDN HTTP Observatory algorithm 5",
+    );
+    const listed = (await (
+      await fetch(`${baseUrl}/api/admin/security-audits`, { headers: { Cookie: adminSession } })
+    ).json()) as { id: number; algorithmVersion: number }[];
+    expect(listed.find((audit) => audit.id === record.id)?.algorithmVersion).toBe(5);
     await dialog.getByRole("tab", { name: `Issues (${record.issues.length})` }).click();
     await expect(dialog.getByRole("tabpanel").getByRole("listitem").count()).resolves.toBe(
       record.issues.length,

@@ -10,6 +10,8 @@ export type SecurityAuditRecord = {
   score: number;
   uncappedScore: number;
   grade: Grade;
+  /** The Observatory scoring algorithm version that graded it. */
+  algorithmVersion: number;
   issues: AuditIssue[];
   tests: TestResult[];
   createdBy: string;
@@ -28,6 +30,7 @@ export async function saveSecurityAudit(
       createdAt: now.toISOString(),
       score: result.score,
       uncappedScore: result.uncappedScore,
+      algorithmVersion: result.algorithmVersion,
       grade: result.grade,
       issueCount: result.issues.length,
       issues: JSON.stringify(result.issues),
@@ -51,6 +54,7 @@ export async function listSecurityAudits(
     url: row.url,
     score: Number(row.score),
     uncappedScore: Number(row.uncappedScore),
+    algorithmVersion: Number(row.algorithmVersion),
     grade: row.grade as Grade,
     issues: JSON.parse(row.issues) as AuditIssue[],
     tests: JSON.parse(row.tests) as TestResult[],

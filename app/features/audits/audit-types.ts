@@ -103,6 +103,8 @@ export type AuditResult = {
   /** The Observatory score before capping (may exceed 100 with extra credit). */
   uncappedScore: number;
   grade: Grade;
+  /** The HTTP Observatory scoring algorithm version the score follows (see observatory/score.ts). */
+  algorithmVersion: number;
   tests: TestResult[];
   issues: AuditIssue[];
 };

@@ -43,6 +43,7 @@ function toRow(record: SecurityAuditRecord): AuditRow {
     url: record.url,
     score: record.score,
     uncappedScore: record.uncappedScore,
+    algorithmVersion: record.algorithmVersion,
     grade: record.grade,
     issues: record.issues,
   };

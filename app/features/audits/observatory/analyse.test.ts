@@ -128,6 +128,19 @@ describe("analyse", () => {
     expect(analyse(site(page), { now: NOW })).toMatchObject({ score: 30, uncappedScore: 30, grade: "D" });
   });
 
+  it("scores with Observatory algorithm version 5: X-Frame-Options DENY earns +5 like frame-ancestors", () => {
+    // The own headers without frame-ancestors: the header X-Frame-Options: DENY now carries the +5.
+    const headers = OWN_HEADERS.map(([name, value]): [string, string] => [
+      name,
+      name === "content-security-policy" ? value.replace("frame-ancestors 'none'; ", "") : value,
+    ]);
+    const page = response("https://www.example.com/", headers, "<p>hi</p>");
+    const result = analyse(site(page), { now: NOW, hstsPreload: preloadSnapshot({}) });
+    expect(byTest(result)["x-frame-options"]).toEqual(["x-frame-options-sameorigin-or-deny", 5]);
+    // Referrer-Policy +5, X-Frame-Options +5, CORP +10 (algorithm 4 gave 115).
+    expect(result).toMatchObject({ score: 100, uncappedScore: 120, grade: "A+", algorithmVersion: 5 });
+  });
+
   it("drops extra credit once the penalties pass 10 points", () => {
     // Perfect headers except no HSTS (-20): the +20 of bonuses would make 100, but only 80 counts.
     const headers = OWN_HEADERS.filter(([name]) => name !== "strict-transport-security");

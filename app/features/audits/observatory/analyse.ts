@@ -13,7 +13,7 @@ import type { HstsPreloadSnapshot } from "./hsts-preload.ts";
 import { readHtml } from "./html.ts";
 import { redirectionTest } from "./redirection.ts";
 import { referrerPolicyTest } from "./referrer-policy.ts";
-import { scoreTests } from "./score.ts";
+import { OBSERVATORY_ALGORITHM_VERSION, scoreTests } from "./score.ts";
 import { sriTest } from "./sri.ts";
 import { xContentTypeOptionsTest } from "./x-content-type-options.ts";
 import { xFrameOptionsTest } from "./x-frame-options.ts";
@@ -108,5 +108,11 @@ export function analyse(input: ScanInput, options: AnalyseOptions = {}): AuditRe
   ];
   // Array.prototype.sort is stable, so test order is kept within a severity.
   issues.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-  return { url: input.url, ...scoreTests(tests), tests, issues };
+  return {
+    url: input.url,
+    ...scoreTests(tests),
+    algorithmVersion: OBSERVATORY_ALGORITHM_VERSION,
+    tests,
+    issues,
+  };
 }

@@ -1,10 +1,18 @@
 // The HTTP Observatory's scoring: every result's score modifier, the grade table and the
 // extra-credit rule. Reproduced from MDN's "HTTP Observatory scoring methodology" and the reference
 // implementation it documents (mdn/mdn-http-observatory: src/grader/charts.js SCORE_TABLE and
-// GRADE_CHART, src/scanner/index.js for the extra-credit rule; algorithm version 4). When MDN
-// changes a value, change it here and in the tests that pin the totals.
+// GRADE_CHART, src/scanner/index.js for the extra-credit rule). When MDN changes a value, change it
+// here, bump OBSERVATORY_ALGORITHM_VERSION and the tests that pin the totals.
 
 import type { Grade, TestResult } from "../audit-types.ts";
+
+/**
+ * The reference's scoring algorithm version these modifiers reproduce, stored with every audit so
+ * old scores stay explainable. Version 5 (v1.5.0 onwards) gives X-Frame-Options DENY/SAMEORIGIN the
+ * same +5 as `frame-ancestors`; version 4 gave it 0. NOTE: not version 6, whose COOP/COEP tests were
+ * unreleased when this was written.
+ */
+export const OBSERVATORY_ALGORITHM_VERSION = 5;
 
 /** Score modifier of every result the reference can produce (name = the reference's result id). */
 export const SCORE_MODIFIERS = {
@@ -73,7 +81,7 @@ export const SCORE_MODIFIERS = {
   "x-content-type-options-header-invalid": -5,
   // X-Frame-Options
   "x-frame-options-implemented-via-csp": 5,
-  "x-frame-options-sameorigin-or-deny": 0,
+  "x-frame-options-sameorigin-or-deny": 5,
   "x-frame-options-allow-from-origin": 0,
   "x-frame-options-not-implemented": -20,
   "x-frame-options-header-invalid": -20,

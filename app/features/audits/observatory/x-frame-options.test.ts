@@ -9,12 +9,17 @@ function xfo(headers: Record<string, string>, body = "") {
 
 describe("x-frame-options test", () => {
   it.each([
-    ["DENY", "x-frame-options-sameorigin-or-deny", 0, true],
-    ["sameorigin", "x-frame-options-sameorigin-or-deny", 0, true],
+    // Algorithm version 5: DENY/SAMEORIGIN earn +5, as frame-ancestors does (version 4 gave 0).
+    ["DENY", "x-frame-options-sameorigin-or-deny", 5, true],
+    ["sameorigin", "x-frame-options-sameorigin-or-deny", 5, true],
     ["ALLOW-FROM https://partner.example.com", "x-frame-options-allow-from-origin", 0, true],
     ["DENY, SAMEORIGIN", "x-frame-options-header-invalid", -20, false],
   ])("X-Frame-Options: %s → %s", (value, result, scoreModifier, pass) => {
     expect(xfo({ "x-frame-options": value }).test).toMatchObject({ result, scoreModifier, pass });
+  });
+
+  it("DENY needs no issue: neither framing control is preferred since algorithm version 5", () => {
+    expect(xfo({ "x-frame-options": "DENY" }).issues).toEqual([]);
   });
 
   it("missing: -20 and a medium clickjacking issue", () => {

@@ -1,5 +1,6 @@
 // X-Frame-Options test (reference: src/analyzer/tests/x-frame-options.js): a frame-ancestors
-// directive replaces the header and earns +5.
+// directive replaces the header. Since algorithm version 5 both earn +5: the HTML standard no longer
+// calls X-Frame-Options legacy, so neither is preferred and neither gets an issue.
 // NOTE: the reference counts frame-ancestors from a <meta> policy too, but browsers ignore it
 // there (CSP3: "not supported in the <meta> element"); only the header's directive counts here.
 
@@ -59,15 +60,6 @@ export function xFrameOptionsTest(_input: ScanInput, context: ObservatoryContext
       description: "Current browsers do not support ALLOW-FROM, so the page can be framed by anyone in them.",
       remediation:
         "Send `Content-Security-Policy: frame-ancestors 'self' https://partner.example.com` instead.",
-    });
-  else if (result === "x-frame-options-sameorigin-or-deny")
-    issues.push({
-      id: "frame-ancestors-missing",
-      title: "Framing controlled only by X-Frame-Options",
-      severity: "info",
-      category: CATEGORY.framing,
-      description: `X-Frame-Options works, but the CSP frame-ancestors directive is the standard replacement${metaOnly ? " (a <meta> CSP cannot carry it)" : ""} and earns the Observatory's +5.`,
-      remediation: "Add `frame-ancestors 'none'` (or 'self') to the Content-Security-Policy header.",
     });
   return {
     test: verdict(

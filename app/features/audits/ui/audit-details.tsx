@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { Dialog, DialogContent, DialogTrigger } from "#app/components/ui/dialog.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { ScoreBadge, SeverityBadge } from "./audit-badges.tsx";
-import { recommendations, sortIssues } from "./audit-format.ts";
+import { recommendations, scoringText, sortIssues } from "./audit-format.ts";
 import { AUDIT_TEXT } from "./audit-texts.ts";
 import type { AuditRow } from "./audit-view.ts";
 
@@ -76,6 +76,12 @@ export function AuditSummary({ audit, headingLevel = 3 }: { audit: AuditRow; hea
         <div className="rounded-lg border border-line p-4">
           <dt className="text-sm font-semibold text-ink-muted">Issues</dt>
           <dd className="mt-1 text-lg font-bold tabular-nums">{audit.issues.length}</dd>
+        </div>
+        <div className="rounded-lg border border-line p-4">
+          <dt className="text-sm font-semibold text-ink-muted">Scoring</dt>
+          <dd className="mt-1" data-testid="audit-algorithm">
+            {scoringText(audit.algorithmVersion)}
+          </dd>
         </div>
       </dl>
       <div>

@@ -98,3 +98,8 @@ export function auditSummaryText(record: { score: number; grade: string; issues:
   const count = record.issues.length;
   return `Score ${record.score}/100 (grade ${record.grade}), ${count} ${count === 1 ? "issue" : "issues"} found.`;
 }
+
+/** Which Observatory methodology graded an audit (its scores change between versions). */
+export function scoringText(algorithmVersion: number): string {
+  return `MDN HTTP Observatory algorithm ${algorithmVersion}`;
+}

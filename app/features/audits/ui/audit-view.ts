@@ -10,6 +10,8 @@ export type AuditRow = {
   url: string;
   score: number;
   uncappedScore: number;
+  /** The HTTP Observatory scoring algorithm version that graded it. */
+  algorithmVersion: number;
   grade: Grade | string;
   issues: AuditIssue[];
 };
