@@ -1,7 +1,8 @@
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scanWebsite } from "./audit-service.server.ts";
+import { scanFailure, scanWebsite } from "./audit-service.server.ts";
 import { analyse } from "./observatory/analyse.ts";
+import { failureText } from "./observatory/context.ts";
 import { createTestCertificates, type TestCertificates } from "./testing/test-certificates.ts";
 import { allowLoopbackOnly, startTestServer, type TestServer } from "./testing/test-servers.ts";
 
@@ -127,5 +128,67 @@ describe("security audit of local servers", () => {
     const cookies = analyse(scan).tests.find((test) => test.name === "cookies");
     // Neither Secure (HSTS covers that) nor HttpOnly, the worse of the two.
     expect(cookies).toMatchObject({ result: "cookies-session-without-httponly-flag", pass: false });
+  });
+
+  // Issue 9 point 12: with both schemes failing, the failure of the address typed is reported.
+  it("reports the typed https://host:port/ failure, not the port-80 probe's", async () => {
+    const plain = await start("http", page({}));
+    const typed = new URL(`https://127.0.0.1:${plain.port}/`);
+    const scan = await scanWebsite(
+      typed,
+      { allowPrivate: allowLoopbackOnly, timeoutMs: 3000 },
+      // The plain-HTTP probe (port 80 in real life) is refused.
+      { http: "http://127.0.0.1:1/", https: typed.href },
+    );
+    const failure = scanFailure(typed, scan);
+    expect(failure?.error).toBe("TLS handshake failed");
+    expect(failureText(failure ?? { error: "", details: "" })).toMatch(
+      new RegExp(`^TLS handshake failed: 127\\.0\\.0\\.1:${plain.port}: `),
+    );
+    expect(failureText(failure ?? { error: "", details: "" })).not.toContain("Connection refused");
+    // Typed as http://, the HTTP probe's failure is the one to tell.
+    expect(scanFailure(new URL("http://127.0.0.1:1/"), scan)?.error).toBe("Connection refused");
+  });
+
+  it("reports a refused redirect target once, without 'Refused: Refused:'", async () => {
+    const redirector = await start("http", (_request, response) => {
+      response.writeHead(302, { Location: "file:///etc/passwd" });
+      response.end();
+    });
+    const typed = new URL(`${redirector.origin}/`);
+    const scan = await scanWebsite(
+      typed,
+      { allowPrivate: allowLoopbackOnly, timeoutMs: 3000 },
+      { http: typed.href, https: "https://127.0.0.1:1/" },
+    );
+    const text = failureText(scanFailure(typed, scan) ?? { error: "", details: "" });
+    expect(text).toBe(
+      `Refused: file URLs are not audited; only http and https. (redirect from ${typed.href})`,
+    );
+  });
+
+  // Issue 9 point 12: http://host:port/ redirecting to an HTTPS page the HTTPS probe cannot reach.
+  it("grades the HTTPS page an HTTP address redirects to, reading its HSTS, and says what happened", async () => {
+    const secure = await start("https", page(STRICT_HEADERS), certificates.valid);
+    const redirector = await start("http", (_request, response) => {
+      response.writeHead(301, { Location: `${secure.origin}/` });
+      response.end();
+    });
+    const typed = new URL(`${redirector.origin}/`);
+    const scan = await scanWebsite(
+      typed,
+      { allowPrivate: allowLoopbackOnly, ca: certificates.ca, timeoutMs: 3000 },
+      { http: typed.href, https: "https://127.0.0.1:1/" },
+    );
+    expect(scanFailure(typed, scan)).toBeNull();
+    const result = analyse(scan);
+    const hsts = result.tests.find((test) => test.name === "strict-transport-security");
+    expect(hsts).toMatchObject({ result: "hsts-implemented-max-age-at-least-six-months", pass: true });
+    const ids = result.issues.map((issue) => issue.id);
+    expect(ids).not.toContain("hsts-no-https");
+    const note = result.issues.find((issue) => issue.id === "https-only-via-redirect");
+    expect(note).toMatchObject({ title: "HTTPS reached only through the HTTP redirect", severity: "low" });
+    expect(note?.description).toContain(`redirects to ${secure.origin}/, which answered over HTTPS`);
+    expect(result.grade).toBe("A+");
   });
 });

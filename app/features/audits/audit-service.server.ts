@@ -17,6 +17,7 @@ import type {
 } from "./audit-types.ts";
 import { hstsPreloadFor } from "./hsts-preload-list.server.ts";
 import { analyse, ObservatoryScanError } from "./observatory/analyse.ts";
+import { failureText } from "./observatory/context.ts";
 import { preloadHostsOf } from "./observatory/hsts-preload.ts";
 import { runPerformanceCheck } from "./performance-check.server.ts";
 import { isFetchFailure, type SafeFetchOptions, safeFetch } from "./safe-fetch.server.ts";
@@ -85,6 +86,15 @@ export async function scanWebsite(
   };
 }
 
+/**
+ * Why nothing could be graded, or null when either scheme answered. Both probes failed, so report
+ * the address the user typed: for `https://host:8443/` its own failure, not the port-80 probe's.
+ */
+export function scanFailure(typed: URL, scan: Pick<ScanInput, "http" | "https">): FetchFailure | null {
+  if (!isFetchFailure(scan.https) || !isFetchFailure(scan.http)) return null;
+  return typed.protocol === "https:" ? scan.https : scan.http;
+}
+
 /** POST /api/admin/security-audit and the audit page's form: audit, store, answer. */
 export async function runSecurityAudit(
   context: Context,
@@ -96,10 +106,10 @@ export async function runSecurityAudit(
     return { ok: false, status: 400, message: target.details, error: target.error, details: target.details };
   const { database, env } = await getServices(context);
   const scan = await scanWebsite(target.url, { allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS });
-  if (isFetchFailure(scan.https) && isFetchFailure(scan.http)) {
+  const failure = scanFailure(target.url, scan);
+  if (failure) {
     // Refused targets and unreachable ones alike: nothing to analyse, nothing stored.
-    const failure = scan.https.error === scan.http.error ? scan.https : scan.http;
-    return { ok: false, status: 422, message: `${failure.error}: ${failure.details}`, ...failure };
+    return { ok: false, status: 422, message: failureText(failure), ...failure };
   }
   let result: AuditResult;
   try {

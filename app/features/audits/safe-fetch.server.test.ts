@@ -330,6 +330,21 @@ describe("safeFetch over HTTP", () => {
     expect(result.error).toBe("Could not decode the response");
   });
 
+  // Issue 9 point 12: Node's 16 KB default made long header sets "something that is not HTTP".
+  it("accepts response headers up to 64 KB, and says when they are larger", async () => {
+    const big = await serve((request, response) => {
+      const size = request.url === "/huge" ? 70 * 1024 : 60 * 1024;
+      response.writeHead(200, { "Content-Type": "text/plain", "X-Padding": "p".repeat(size) });
+      response.end("ok");
+    });
+    const accepted = chain(await safeFetch(`${big.origin}/`, { allowPrivate: allowLoopbackOnly }));
+    expect(header(accepted.final.headers, "x-padding")?.length).toBe(60 * 1024);
+    expect(failure(await safeFetch(`${big.origin}/huge`, { allowPrivate: allowLoopbackOnly }))).toEqual({
+      error: "Headers too large",
+      details: `127.0.0.1:${big.port} sent response headers larger than 64 KB, more than the audit accepts.`,
+    });
+  });
+
   it("reports a refused connection", async () => {
     const server = await serve(() => {});
     await server.close();

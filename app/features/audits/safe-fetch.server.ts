@@ -25,6 +25,11 @@ import {
 export const USER_AGENT = "ClausebridgeAudit/1.0 (+https://www.clausebridge.co.uk)";
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_REDIRECTS = 10;
+/**
+ * Response headers accepted per response. Node's default of 16 KB is below what real sites send
+ * (long CSPs, many cookies); browsers take more. Beyond this the answer is "headers too large".
+ */
+export const MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
 /** Decoded body bytes kept per response: enough for any real home page, small enough for a bomb. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -352,6 +357,7 @@ async function requestHttp1(
     method,
     path: `${url.pathname}${url.search}`,
     headers: { host: url.host, ...headers },
+    maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
     signal,
   });
   request.end();
@@ -377,7 +383,12 @@ async function requestHttp2(
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<Exchange> {
-  const session = connection.track(http2.connect(url.origin, { createConnection: () => socket }));
+  const session = connection.track(
+    http2.connect(url.origin, {
+      createConnection: () => socket,
+      settings: { maxHeaderListSize: MAX_RESPONSE_HEADER_BYTES },
+    }),
+  );
   const stream = session.request(
     { ":method": method, ":path": `${url.pathname}${url.search}`, ":authority": url.host, ...headers },
     { endStream: true, signal },
@@ -406,6 +417,12 @@ async function requestHttp2(
 
 function invalidResponse(error: unknown, url: URL): unknown {
   const code = (error as NodeJS.ErrnoException).code ?? "";
+  if (code === "HPE_HEADER_OVERFLOW") {
+    return new FetchError(
+      "Headers too large",
+      `${url.host} sent response headers larger than ${MAX_RESPONSE_HEADER_BYTES / 1024} KB, more than the audit accepts.`,
+    );
+  }
   if (code.startsWith("HPE_")) {
     return new FetchError(
       "Invalid HTTP response",

@@ -2,7 +2,14 @@
 // methodology and adds the extra (non-scoring) checks. Pure: everything comes from the ScanInput.
 
 import type { AuditIssue, AuditResult, ScanInput, Severity } from "../audit-types.ts";
-import { chainOf, HTML_TYPES, mediaType, type ObservatoryContext, type TestOutcome } from "./context.ts";
+import {
+  chainOf,
+  failureText,
+  HTML_TYPES,
+  mediaType,
+  type ObservatoryContext,
+  type TestOutcome,
+} from "./context.ts";
 import { cookiesTest } from "./cookies.ts";
 import { corpTest } from "./corp.ts";
 import { corsTest } from "./cors.ts";
@@ -65,7 +72,7 @@ export function buildContext(input: ScanInput, options: AnalyseOptions = {}): Ob
   const chain = https ?? http;
   if (!chain) {
     const reasons = [input.https, input.http]
-      .map((failure) => ("error" in failure ? `${failure.error}: ${failure.details}` : ""))
+      .map((failure) => ("error" in failure ? failureText(failure) : ""))
       .filter(Boolean);
     throw new ObservatoryScanError(
       "unreachable",
@@ -86,7 +93,10 @@ export function buildContext(input: ScanInput, options: AnalyseOptions = {}): Ob
     response,
     hops: chain.hops,
     url: new URL(response.url),
-    httpsResponse: https?.final ?? null,
+    // NOTE: the HTTP address may redirect to an HTTPS page the separate HTTPS probe does not reach
+    // (an explicit port, an apex without HTTPS redirecting to www): that page is HTTPS all the same,
+    // and its HSTS header is what browsers read.
+    httpsResponse: https?.final ?? (http?.final.url.startsWith("https:") ? http.final : null),
     isHtml,
     // Scanned when HTML or undeclared (the reference's SRI test parses both).
     html: isHtml || mime === "" ? readHtml(response.body) : null,

@@ -34,6 +34,16 @@ export function isFailure<T extends object>(value: T | FetchFailure | undefined)
   return value !== undefined && "error" in value;
 }
 
+/**
+ * A failure as one sentence: "Connection refused: example.com refused…". Details that already start
+ * with the title ("Refused: file URLs are not audited…") are not prefixed a second time.
+ */
+export function failureText(failure: FetchFailure): string {
+  return failure.details.startsWith(`${failure.error}:`)
+    ? failure.details
+    : `${failure.error}: ${failure.details}`;
+}
+
 export function chainOf(value: FetchChain | FetchFailure): FetchChain | null {
   return isFailure(value) ? null : value;
 }

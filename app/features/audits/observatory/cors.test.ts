@@ -24,8 +24,32 @@ describe("cross-origin-resource-sharing test", () => {
       pass: true,
     });
     expect(cors().test.result).toBe("cross-origin-resource-sharing-not-implemented");
-    const { input, context } = pageContext({}, "", { corsGet: failure(), corsPreflight: failure() });
-    expect(corsTest(input, context).test.result).toBe("cross-origin-resource-sharing-not-implemented");
+  });
+
+  // Issue 9 point 12: timed-out probes are not "Content is not visible via CORS".
+  it("probes that timed out: could not be checked, said as such", () => {
+    const timedOut = failure(
+      "Timed out after 10 s",
+      "www.example.com did not answer completely within 10 s.",
+    );
+    const { input, context } = pageContext({}, "", { corsGet: timedOut, corsPreflight: timedOut });
+    const outcome = corsTest(input, context);
+    expect(outcome.test).toMatchObject({
+      result: "cross-origin-resource-sharing-not-implemented",
+      scoreModifier: 0,
+      description: "Could not be checked: the CORS probes did not complete.",
+    });
+    expect(outcome.issues).toMatchObject([
+      { id: "cors-unchecked", title: "CORS could not be checked", severity: "info" },
+    ]);
+    expect(outcome.issues[0]?.description).toContain("the GET probe (Timed out after 10 s:");
+    expect(JSON.stringify(outcome)).not.toContain("not visible");
+
+    // One probe answered: its verdict stands, and the issue says only part was checked.
+    const partly = pageContext({}, "", { corsGet: timedOut, corsPreflight: probe({}) });
+    const partial = corsTest(partly.input, partly.context);
+    expect(partial.test.description).toBe("Content is not visible via cross-origin resource sharing.");
+    expect(partial.issues).toMatchObject([{ id: "cors-unchecked", title: "CORS only partly checked" }]);
   });
 
   it("Access-Control-Allow-Origin: * is public access, even with credentials (browsers refuse that pair): 0", () => {

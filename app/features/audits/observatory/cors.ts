@@ -8,9 +8,11 @@
 import type { AuditIssue, FetchedResponse, ScanInput } from "../audit-types.ts";
 import {
   CATEGORY,
+  failureText,
   firstHeader,
   isFailure,
   type ObservatoryContext,
+  quoted,
   type TestOutcome,
   verdict,
 } from "./context.ts";
@@ -88,8 +90,15 @@ const DESCRIPTIONS: Partial<Record<ObservatoryResult, string>> = {
     "Any origin is allowed (the Origin is reflected) and credentials can be sent: other sites can read the page as the signed-in visitor.",
 };
 
+const PROBE_NAMES = ["preflight (OPTIONS)", "GET"] as const;
+
 export function corsTest(input: ScanInput, context: ObservatoryContext): TestOutcome {
-  const probes = [input.corsPreflight, input.corsGet]
+  const sent = [input.corsPreflight, input.corsGet];
+  // Probes that did not complete (timed out, reset): their answer is unknown, not "no CORS".
+  const failed = sent.flatMap((probe, index) =>
+    isFailure(probe) ? [`the ${PROBE_NAMES[index]} probe (${failureText(probe)})`] : [],
+  );
+  const probes = sent
     .filter((probe): probe is FetchedResponse => probe !== undefined && !isFailure(probe))
     .map((probe) => classifyCors(probe, context.corsOrigin));
   let worst: CorsProbe = {
@@ -125,12 +134,25 @@ export function corsTest(input: ScanInput, context: ObservatoryContext): TestOut
       remediation:
         "Use an explicit allow-list of origins, or `Access-Control-Allow-Origin: *` if the content is public.",
     });
+  const unchecked = failed.length > 0 && failed.length === sent.filter(Boolean).length;
+  if (failed.length > 0 && !universal)
+    issues.push({
+      id: "cors-unchecked",
+      title: unchecked ? "CORS could not be checked" : "CORS only partly checked",
+      severity: "info",
+      category: CATEGORY.cors,
+      description: `${quoted(failed.join("; "))} did not complete, so whether other sites can read this page ${unchecked ? "is unknown" : "was judged from the other probe alone"}.`,
+      remediation:
+        "Run the audit again; if it keeps failing, check that the page answers OPTIONS and GET requests quickly.",
+    });
   return {
     test: verdict(
       "cross-origin-resource-sharing",
       worst.result,
       !universal,
-      DESCRIPTIONS[worst.result] ?? worst.result,
+      unchecked
+        ? "Could not be checked: the CORS probes did not complete."
+        : (DESCRIPTIONS[worst.result] ?? worst.result),
     ),
     issues,
   };

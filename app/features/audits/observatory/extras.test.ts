@@ -80,12 +80,27 @@ describe("security.txt", () => {
   it("without Expires: low", () => {
     expect(ids(txt("Contact: https://example.com/security\n"))).toEqual(["security-txt-no-expires:low"]);
   });
-  it("absent (404, fetch failure, or an HTML fallback page): low", () => {
+  it("absent (404, or an HTML fallback page): low", () => {
     expect(ids(txt("Not found", {}, 404))).toEqual(["security-txt-missing:low"]);
     expect(ids(txt("<html>Contact: us</html>", HTML))).toEqual(["security-txt-missing:low"]);
-    expect(ids(securityTxtIssues({ ...pageContext({}).input, securityTxt: failure() }, NOW))).toEqual([
-      "security-txt-missing:low",
+  });
+  // Issue 9 point 12: a probe that timed out is not a fact about the site.
+  it("a probe that did not complete: could not be checked (info), not 'No security.txt'", () => {
+    const timedOut = failure(
+      "Timed out after 10 s",
+      "www.example.com did not answer completely within 10 s.",
+    );
+    const issues = securityTxtIssues({ ...pageContext({}).input, securityTxt: timedOut }, NOW);
+    expect(issues).toMatchObject([
+      {
+        id: "security-txt-unchecked",
+        title: "security.txt could not be checked",
+        severity: "info",
+        description:
+          "The request for /.well-known/security.txt did not complete (Timed out after 10 s: www.example.com did not answer completely within 10 s.), so whether the site publishes one is unknown.",
+      },
     ]);
+    expect(JSON.stringify(issues)).not.toContain("No security.txt");
   });
   it("not probed: nothing", () => {
     expect(securityTxtIssues(pageContext({}).input, NOW)).toEqual([]);

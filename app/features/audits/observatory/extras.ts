@@ -2,7 +2,15 @@
 // Observatory-compatible score, so that score stays comparable with MDN's.
 
 import type { AuditIssue, FetchedResponse, ScanInput } from "../audit-types.ts";
-import { CATEGORY, firstHeader, isFailure, type ObservatoryContext, quoted } from "./context.ts";
+import {
+  CATEGORY,
+  chainOf,
+  failureText,
+  firstHeader,
+  isFailure,
+  type ObservatoryContext,
+  quoted,
+} from "./context.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -117,7 +125,18 @@ export function securityTxtIssues(input: ScanInput, now: Date): AuditIssue[] {
       "There is no /.well-known/security.txt (RFC 9116), so people who find a vulnerability have no published way to report it.",
     remediation: `Serve /.well-known/security.txt as text/plain with at least:\n${example}`,
   };
-  if (isFailure(probe)) return [missing];
+  // A probe that failed (timed out, reset) says nothing about the file: say so, not "missing".
+  if (isFailure(probe))
+    return [
+      {
+        id: "security-txt-unchecked",
+        title: "security.txt could not be checked",
+        severity: "info",
+        category,
+        description: `The request for /.well-known/security.txt did not complete (${quoted(failureText(probe))}), so whether the site publishes one is unknown.`,
+        remediation: "Run the audit again; if it keeps failing, check that the path answers quickly.",
+      },
+    ];
   const response: FetchedResponse = probe;
   const type = (firstHeader(response, "content-type") ?? "").toLowerCase();
   // Single-page apps often answer every path with their HTML shell and a 200.
@@ -292,8 +311,31 @@ export function mixedContentIssues(context: ObservatoryContext): AuditIssue[] {
   return issues;
 }
 
+/**
+ * The HTTPS probe failed, yet the HTTP address redirected to an HTTPS page that answered: say what
+ * happened (that page was graded, its HSTS read) rather than "not available over HTTPS".
+ */
+export function httpsViaRedirectIssues(input: ScanInput, context: ObservatoryContext): AuditIssue[] {
+  if (!isFailure(input.https) || !context.httpsResponse) return [];
+  const httpStart = chainOf(input.http)?.hops[0]?.url ?? "";
+  const httpsStart = new URL(input.url);
+  httpsStart.protocol = "https:";
+  if (new URL(input.url).protocol === "http:") httpsStart.port = "";
+  return [
+    {
+      id: "https-only-via-redirect",
+      title: "HTTPS reached only through the HTTP redirect",
+      severity: "low",
+      category: CATEGORY.transport,
+      description: `${quoted(httpsStart.href)} could not be fetched (${quoted(failureText(input.https))}), but ${quoted(httpStart)} redirects to ${quoted(context.httpsResponse.url)}, which answered over HTTPS: that page was graded and its Strict-Transport-Security header read.`,
+      remediation: `Serve HTTPS at ${quoted(httpsStart.href)} too (it may simply redirect to ${quoted(context.httpsResponse.url)}), so visitors and browsers that go straight to HTTPS reach the site.`,
+    },
+  ];
+}
+
 export function extraIssues(input: ScanInput, context: ObservatoryContext, now: Date): AuditIssue[] {
   return [
+    ...httpsViaRedirectIssues(input, context),
     ...tlsIssues(context),
     ...mixedContentIssues(context),
     ...disclosureIssues(context),
