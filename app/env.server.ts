@@ -46,6 +46,10 @@ const EnvSchema = z
       .enum(["true", "false"], "AUDIT_ALLOW_PRIVATE_TARGETS must be true or false")
       .default("false")
       .transform((value) => value === "true"),
+    /** Audits (security audits and performance checks) running at once; each audit is a child process. */
+    AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
+    /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */
+    AUDIT_MAX_QUEUED: z.coerce.number().int().min(0).max(100).default(4),
   })
   .refine((env) => !env.ADMIN_USERNAME === !env.ADMIN_PASSWORD, {
     message: "ADMIN_USERNAME and ADMIN_PASSWORD go together",

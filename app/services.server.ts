@@ -3,6 +3,7 @@ import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
@@ -13,6 +14,8 @@ import { type OutboxWorker, startOutboxWorker } from "./lib/outbox/outbox-worker
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts";
 
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
+/** A queued audit waits at most this long for one of the running ones to finish. */
+const AUDIT_MAX_WAIT_MS = 60_000;
 /** Login throttling window: 5 failures per username, 20 per client address. */
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
@@ -75,6 +78,8 @@ export type AppServices = {
   leads: LeadService;
   rateLimiter: RateLimiter;
   auth: AuthService;
+  /** Bounds the website audits running and waiting at once (issue 9 point 11). */
+  auditSlots: AuditSlots;
   /**
    * Starts what runs beside the requests: the outbox worker that emails new leads (only when
    * SMTP_URL is set). server.ts calls it once; tests leave it alone and drive the outbox themselves.
@@ -183,6 +188,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       leads,
       rateLimiter,
       auth,
+      auditSlots: createAuditSlots({
+        maxRunning: env.AUDIT_MAX_RUNNING,
+        maxQueued: env.AUDIT_MAX_QUEUED,
+        maxWaitMs: AUDIT_MAX_WAIT_MS,
+      }),
       startBackgroundWork,
       whenIdle: inFlight.whenIdle,
     };

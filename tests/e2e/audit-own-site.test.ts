@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scanWebsite } from "../../app/features/audits/audit-service.server.ts";
+import { scanWebsite } from "../../app/features/audits/audit-scan.server.ts";
 import { analyse } from "../../app/features/audits/observatory/analyse.ts";
 import { runPerformanceCheck } from "../../app/features/audits/performance-check.server.ts";
 import {

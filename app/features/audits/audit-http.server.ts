@@ -8,7 +8,15 @@ import { listSecurityAudits, runPerformanceCheckForAdmin, runSecurityAudit } fro
 
 type Context = Readonly<RouterContextProvider>;
 
-/** POST /api/admin/security-audit { url }: 201 with the stored record; 400/422 { message, error, details }. */
+/** 503 busy answers say when to come back. */
+export function retryAfterHeader(seconds: number | undefined): HeadersInit {
+  return seconds === undefined ? {} : { "Retry-After": String(seconds) };
+}
+
+/**
+ * POST /api/admin/security-audit { url }: 201 with the stored record; 400/422 { message, error,
+ * details }; 503 with Retry-After when the audits are busy.
+ */
 export async function handleSecurityAuditApi(request: Request, context: Context): Promise<Response> {
   const user = await requireAdminApi(request, context);
   assertSameOrigin(request);
@@ -16,8 +24,8 @@ export async function handleSecurityAuditApi(request: Request, context: Context)
   if (!body.ok) return body.response;
   const outcome = await runSecurityAudit(context, body.value.url, user.username);
   if (!outcome.ok) {
-    const { status, message, error, details } = outcome;
-    return Response.json({ message, error, details }, { status });
+    const { status, message, error, details, retryAfter } = outcome;
+    return Response.json({ message, error, details }, { status, headers: retryAfterHeader(retryAfter) });
   }
   return Response.json(outcome.record, { status: 201 });
 }
@@ -36,6 +44,10 @@ export async function handlePerformanceCheckApi(request: Request, context: Conte
   const body = await readJsonObject(request, 4 * 1024);
   if (!body.ok) return body.response;
   const outcome = await runPerformanceCheckForAdmin(context, body.value.url, user.username);
-  if (!outcome.ok) return Response.json({ message: outcome.message }, { status: outcome.status });
+  if (!outcome.ok)
+    return Response.json(
+      { message: outcome.message },
+      { status: outcome.status, headers: retryAfterHeader(outcome.retryAfter) },
+    );
   return Response.json(outcome.result);
 }

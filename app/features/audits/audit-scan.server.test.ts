@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scanFailure, scanWebsite } from "./audit-service.server.ts";
+import { scanFailure, scanWebsite } from "./audit-scan.server.ts";
 import { analyse } from "./observatory/analyse.ts";
 import { failureText } from "./observatory/context.ts";
 import { createTestCertificates, type TestCertificates } from "./testing/test-certificates.ts";

@@ -6,6 +6,7 @@ import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
 import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
 import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { retryAfterHeader } from "#app/features/audits/audit-http.server.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "#app/features/audits/audit-service.server.ts";
 import {
   listPerformanceChecks,
@@ -34,6 +35,14 @@ const DETAILS_PARAM = "details";
 const HISTORY_LIMIT = 50;
 
 export const meta: Route.MetaFunction = () => adminMeta("Website Audit");
+
+/** A busy answer (503) from the form's action tells the browser when to try again. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const merged = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) merged.set("Retry-After", retryAfter);
+  return merged;
+};
 
 function toRow(record: SecurityAuditRecord): AuditRow {
   return {
@@ -110,7 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!outcome.ok) {
       return data<ActionData>(
         { intent, url, audit: { ok: false, message: outcome.message } },
-        { status: outcome.status },
+        { status: outcome.status, headers: retryAfterHeader(outcome.retryAfter) },
       );
     }
     const { id, score, grade, issues } = outcome.record;
@@ -118,7 +127,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const outcome = await runPerformanceCheckForAdmin(context, url, actor);
   if (!outcome.ok)
-    return data<ActionData>({ intent, url, refused: outcome.message }, { status: outcome.status });
+    return data<ActionData>(
+      { intent, url, refused: outcome.message },
+      { status: outcome.status, headers: retryAfterHeader(outcome.retryAfter) },
+    );
   return data<ActionData>({ intent, url, performance: outcome.result });
 }
 

@@ -1,0 +1,128 @@
+// `npm run bench:audits -- [--audits N] [--queued N]`
+// Issue 9 point 11: what hostile audits cost everyone else. A loopback server serves a 2 MB page of
+// tiny tags; the production server (fresh SQLite, AUDIT_ALLOW_PRIVATE_TARGETS=true so it may reach
+// 127.0.0.1) is asked for N security audits of it at once (10 by default), while one request at a
+// time goes to GET / and GET /api/user. Printed: the latency of those other requests (p50/p95/p99/
+// max), the audits' answers, and the server process's RSS at the start, at its peak during the
+// audits, and 10 s after the last audit answered. Targets: p95 < 50 ms, RSS after within 100 MB of
+// the start. Only 127.0.0.1.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
+import { startHostileServer } from "../app/features/audits/testing/hostile-page.ts";
+import { signIn } from "../tests/e2e/support/accounts.ts";
+import { benchResources } from "./lib/bench-resources.ts";
+import { runMain } from "./lib/run-main.ts";
+import { ensureBuild } from "./page-weight.ts";
+
+const TARGET_P95_MS = 50;
+const TARGET_RSS_GROWTH_MB = 100;
+const SETTLE_MS = 10_000;
+const ADMIN = { username: "bench-audit-admin", password: "bench audit admin passphrase" };
+
+const resources = benchResources();
+
+/** Resident memory of a process, in MiB (Linux /proc). */
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { audits: { type: "string", default: "10" }, queued: { type: "string", default: "8" } },
+  });
+  const audits = Number(values.audits);
+  ensureBuild();
+  const hostile = await startHostileServer();
+  resources.defer(() => hostile.close());
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-audits-"));
+  resources.defer(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const server = await resources.startServer({
+    DATABASE_URL: join(dataDir, "bench.sqlite"),
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    AUDIT_ALLOW_PRIVATE_TARGETS: "true",
+    // Room for all of them to wait their turn (the default queue answers the rest 503 at once).
+    AUDIT_MAX_QUEUED: String(values.queued),
+  });
+  const pid = server.pid;
+  if (pid === undefined) throw new Error("the server has no pid");
+  const cookie = await signIn(server.url, ADMIN.username, ADMIN.password);
+  const other = [`${server.url}/`, `${server.url}/api/user`];
+  const timed = async (url: string) => {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { Cookie: cookie } });
+    await response.arrayBuffer();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 20; i++) await timed(other[i % 2] as string);
+  await sleep(1000);
+  const rssStart = rssMb(pid);
+  let rssPeak = rssStart;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssMb(pid));
+  }, 50);
+
+  console.log(`${audits} security audits of a 2 MB page of tiny tags at once (${hostile.url})`);
+  const started = performance.now();
+  let running = true;
+  const auditing = Promise.all(
+    Array.from({ length: audits }, async () => {
+      const response = await fetch(`${server.url}/api/admin/security-audit`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: new URL(server.url).origin, Cookie: cookie },
+        body: JSON.stringify({ url: hostile.url }),
+      });
+      const body = (await response.json()) as { grade?: string; message?: string };
+      return { status: response.status, seconds: (performance.now() - started) / 1000, body };
+    }),
+  ).finally(() => {
+    running = false;
+  });
+  const latencies: number[] = [];
+  for (let i = 0; running; i++) {
+    latencies.push(await timed(other[i % 2] as string));
+    await sleep(10);
+  }
+  const answers = await auditing;
+  const allDone = (performance.now() - started) / 1000;
+  await sleep(SETTLE_MS);
+  clearInterval(sampler);
+  const rssAfter = rssMb(pid);
+
+  const byStatus = new Map<number, number>();
+  for (const answer of answers) byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const p95 = percentile(sorted, 95);
+  console.log(
+    `audits answered: ${[...byStatus].map(([status, count]) => `${count} × ${status}`).join(", ")}; ` +
+      `last after ${allDone.toFixed(1)} s`,
+  );
+  const failed = answers.find((answer) => answer.status !== 201);
+  if (failed) console.log(`  e.g. ${failed.status}: ${failed.body.message ?? ""}`);
+  console.log(
+    `other requests meanwhile (GET / and GET /api/user, one at a time): n=${sorted.length}, ` +
+      `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(p95)}, p99 ${ms(percentile(sorted, 99))}, ` +
+      `max ${ms(sorted.at(-1) ?? Number.NaN)}`,
+  );
+  console.log(
+    `server RSS: start ${rssStart} MB, peak ${rssPeak} MB, ${SETTLE_MS / 1000} s after the last audit ${rssAfter} MB ` +
+      `(${rssAfter - rssStart >= 0 ? "+" : ""}${rssAfter - rssStart} MB)`,
+  );
+  const ok = p95 < TARGET_P95_MS && rssAfter - rssStart <= TARGET_RSS_GROWTH_MB;
+  console.log(
+    `${ok ? "PASS" : "FAIL"}: p95 < ${TARGET_P95_MS} ms and RSS after within ${TARGET_RSS_GROWTH_MB} MB of the start`,
+  );
+  return 0;
+}
+
+await runMain("bench-audits", main, resources.cleanup);
