@@ -40,7 +40,11 @@ export class AuditChildError extends Error {
  * from the source (Node strips the types), so look beside this module first (source, tests), then in
  * each parent folder's app/features/audits (the bundle sits in build/server below the project root).
  */
-export function locateAuditProcessScript(from = import.meta.dirname): string {
+export function locateAuditProcessScript(
+  // NOTE: a module runner (the Vite dev server) may not set import.meta.dirname; the project root is
+  // then the working directory, as for the blog's content folder.
+  from: string = import.meta.dirname ?? process.cwd(),
+): string {
   const beside = join(from, SCRIPT_NAME);
   if (existsSync(beside)) return beside;
   for (let dir = from; ; dir = dirname(dir)) {
