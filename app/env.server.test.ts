@@ -19,7 +19,18 @@ describe("parseEnv", () => {
       SESSION_MAX_HOURS: 24,
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
       AUDIT_ALLOW_PRIVATE_TARGETS: false,
+      AUDIT_MAX_RUNNING: 2,
+      AUDIT_MAX_QUEUED: 4,
     });
+  });
+
+  it("bounds the audit limits: at least one running, a queue of zero or more", () => {
+    expect(parseEnv({ AUDIT_MAX_RUNNING: "1", AUDIT_MAX_QUEUED: "0" })).toMatchObject({
+      AUDIT_MAX_RUNNING: 1,
+      AUDIT_MAX_QUEUED: 0,
+    });
+    expect(() => parseEnv({ AUDIT_MAX_RUNNING: "0" })).toThrowError(/AUDIT_MAX_RUNNING/);
+    expect(() => parseEnv({ AUDIT_MAX_QUEUED: "-1" })).toThrowError(/AUDIT_MAX_QUEUED/);
   });
 
   it("reads the audits' private-target switch as a boolean and refuses other spellings", () => {
