@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { gradeForScore, MINIMUM_SCORE_FOR_EXTRA_CREDIT, SCORE_MODIFIERS, scoreTests } from "./score.ts";
+import {
+  gradeForScore,
+  MINIMUM_SCORE_FOR_EXTRA_CREDIT,
+  OBSERVATORY_ALGORITHM_VERSION,
+  SCORE_MODIFIERS,
+  scoreTests,
+} from "./score.ts";
 
 const tests = (...modifiers: number[]) => modifiers.map((scoreModifier) => ({ scoreModifier }));
 
@@ -66,5 +72,20 @@ describe("scoreTests", () => {
       SCORE_MODIFIERS["corp-implemented-with-same-origin"],
     ];
     expect(scoreTests(tests(...best)).uncappedScore).toBe(145);
+  });
+});
+
+describe("algorithm version", () => {
+  // Issue 9 point 13: MDN's algorithm 5 (mdn-http-observatory v1.5.0+), not the unreleased 6.
+  it("is 5: X-Frame-Options DENY/SAMEORIGIN earns the same +5 as frame-ancestors", () => {
+    expect(OBSERVATORY_ALGORITHM_VERSION).toBe(5);
+    expect(SCORE_MODIFIERS["x-frame-options-sameorigin-or-deny"]).toBe(5);
+    expect(SCORE_MODIFIERS["x-frame-options-implemented-via-csp"]).toBe(5);
+    // Algorithm 6's cross-origin isolation tests are not scored.
+    expect(
+      Object.keys(SCORE_MODIFIERS).some((result) =>
+        /^(coop|coep|cross-origin-(opener|embedder))/.test(result),
+      ),
+    ).toBe(false);
   });
 });
