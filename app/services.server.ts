@@ -6,6 +6,8 @@ import { type Env, parseEnv } from "./env.server.ts";
 import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
+import { createHashingQueue } from "./features/auth/hashing-queue.server.ts";
+import { createLoginThrottle } from "./features/auth/login-throttle.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
 import { createLeadService, type LeadService } from "./features/leads/lead-service.server.ts";
@@ -16,8 +18,6 @@ import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts"
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
 /** A queued audit waits at most this long for one of the running ones to finish. */
 const AUDIT_MAX_WAIT_MS = 60_000;
-/** Login throttling window: 5 failures per username, 20 per client address. */
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 /**
  * There are no default credentials. ADMIN_USERNAME/ADMIN_PASSWORD create the first admin once, on a
@@ -124,10 +124,9 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     });
     const auth = createAuthService({
       db: database.db,
-      secret,
       policy: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.SESSION_MAX_HOURS * 3_600_000 },
-      usernameLimiter: createRateLimiter(database.db, { limit: 5, windowMs: LOGIN_WINDOW_MS }),
-      clientLimiter: createRateLimiter(database.db, { limit: 20, windowMs: LOGIN_WINDOW_MS }),
+      throttle: createLoginThrottle({ db: database.db, secret }),
+      hashing: createHashingQueue(),
     });
     await ensureFirstAdmin(database, env);
     await reportHstsPreloadList(database, env);

@@ -7,6 +7,7 @@ import * as leadSearch003 from "./migrations/003-lead-search-index.ts";
 import * as audits004 from "./migrations/004-audits.ts";
 import * as unicodeLower005 from "./migrations/005-unicode-lower.ts";
 import * as hstsPreload006 from "./migrations/006-hsts-preload.ts";
+import * as loginAttempts007 from "./migrations/007-login-attempts.ts";
 import * as auditAlgorithm008 from "./migrations/008-audit-algorithm.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   "004-audits": audits004,
   "005-unicode-lower": unicodeLower005,
   "006-hsts-preload": hstsPreload006,
+  "007-login-attempts": loginAttempts007,
   "008-audit-algorithm": auditAlgorithm008,
 };
 
@@ -34,7 +36,14 @@ export async function migrateToLatest(
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => list } });
+  const migrator = new Migrator({
+    db,
+    migrationTableSchema,
+    provider: { getMigrations: async () => list },
+    // 007 and 008 were written side by side and 008 landed first: a database that already has 008
+    // still takes 007. Each migration stands alone, so their order does not matter.
+    allowUnorderedMigrations: true,
+  });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === "Error");
   if (error || failed) {

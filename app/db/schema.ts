@@ -51,6 +51,14 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+/** Sign-in failure counters (login-throttle.server.ts); `key` is an HMAC, never a name or address. */
+export interface LoginAttemptsTable {
+  key: string;
+  failures: number;
+  /** Epoch milliseconds; a bigint, so PostgreSQL hands it back as a string. */
+  windowEndsAt: number | string;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   username: string;
@@ -116,6 +124,7 @@ export interface Database {
   leads: LeadsTable;
   outbox: OutboxTable;
   rateLimits: RateLimitsTable;
+  loginAttempts: LoginAttemptsTable;
   users: UsersTable;
   sessions: SessionsTable;
   leadStatusChanges: LeadStatusChangesTable;

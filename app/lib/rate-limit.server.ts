@@ -30,26 +30,6 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
       const windowEnds = (windowId + 1) * windowMs;
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
     },
-    /** The decision the next hit would get, without counting one (login checks before verifying). */
-    async peek(key: string, now = Date.now()): Promise<RateLimitDecision> {
-      if (limit <= 0) return { allowed: true };
-      const windowId = Math.floor(now / windowMs);
-      const row = await db
-        .selectFrom("rateLimits")
-        .select("hits")
-        .where("key", "=", key)
-        .where("windowId", "=", windowId)
-        .executeTakeFirst();
-      if (!row || Number(row.hits) < limit) return { allowed: true };
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil(((windowId + 1) * windowMs - now) / 1000)),
-      };
-    },
-    /** Forgets a key's count (a successful login clears that username's failures). */
-    async reset(key: string): Promise<void> {
-      await db.deleteFrom("rateLimits").where("key", "=", key).execute();
-    },
     /** Drops counters of finished windows (called periodically). */
     async prune(now = Date.now()): Promise<void> {
       await db

@@ -102,11 +102,10 @@ export function SimpleViewer() {
         password: form.get("password"),
       });
       if (!response.ok) {
-        // Throttling says when to try again; every other refusal is the spec's one message.
+        // Throttling and a busy server say when to try again; every other refusal is the spec's one message.
         const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
-        setLoginError(
-          response.status === 429 && typeof body?.message === "string" ? body.message : INVALID_CREDENTIALS,
-        );
+        const saysWhen = response.status === 429 || response.status === 503;
+        setLoginError(saysWhen && typeof body?.message === "string" ? body.message : INVALID_CREDENTIALS);
         return;
       }
       const body: unknown = await response.json();

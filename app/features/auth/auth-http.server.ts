@@ -4,6 +4,7 @@ import { readJsonObject } from "#app/lib/http.server.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { clearedSessionCookies, readSessionToken, sessionCookies } from "./cookies.server.ts";
 import { assertSameOrigin } from "./guard.server.ts";
+import { HASHING_BUSY_MESSAGE, HASHING_BUSY_RETRY_AFTER_SECONDS } from "./hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "./password.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
@@ -47,6 +48,14 @@ export async function attemptLogin(
       status: 429,
       message: tooManyLoginsMessage(result.retryAfterSeconds),
       headers: { "Retry-After": String(result.retryAfterSeconds) },
+    };
+  }
+  if (result.kind === "busy") {
+    return {
+      kind: "refused",
+      status: 503,
+      message: HASHING_BUSY_MESSAGE,
+      headers: { "Retry-After": String(HASHING_BUSY_RETRY_AFTER_SECONDS) },
     };
   }
   if (result.kind === "invalid") return { kind: "refused", status: 401, message: INVALID_CREDENTIALS };

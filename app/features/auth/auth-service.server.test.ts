@@ -1,12 +1,13 @@
 import { beforeAll, beforeEach, expect, it } from "vitest";
-import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { createAuthService } from "./auth-service.server.ts";
+import { createHashingQueue } from "./hashing-queue.server.ts";
+import { createLoginThrottle } from "./login-throttle.server.ts";
 import { hashToken } from "./sessions.server.ts";
 import { createUser } from "./users.server.ts";
 
 const SECRET = "test-secret-test-secret-test-secret";
-// On a 15-minute boundary, so a refused attempt is told to wait the whole window.
+// Each counter's window starts at its first failure, so a refusal at NOW waits the whole window.
 const NOW = new Date("2026-11-21T10:00:00.000Z");
 const WINDOW_MS = 15 * 60_000;
 const PASSWORD = "the admin's passphrase";
@@ -19,14 +20,13 @@ const median = (values: number[]) => {
 describeEachDatabase("auth service", (use) => {
   let address = 0;
   const newClient = () => `203.0.113.${++address}`;
-  const service = () =>
+  const service = ({ hashing = createHashingQueue() } = {}) =>
     createAuthService({
       db: use().db,
-      secret: SECRET,
       policy: { idleMs: 2 * 3_600_000, absoluteMs: 24 * 3_600_000 },
-      // The limits services.server.ts configures.
-      usernameLimiter: createRateLimiter(use().db, { limit: 5, windowMs: WINDOW_MS }),
-      clientLimiter: createRateLimiter(use().db, { limit: 20, windowMs: WINDOW_MS }),
+      // The limits services.server.ts configures (the defaults).
+      throttle: createLoginThrottle({ db: use().db, secret: SECRET }),
+      hashing,
     });
 
   beforeAll(async () => {
@@ -34,7 +34,7 @@ describeEachDatabase("auth service", (use) => {
     await createUser(use().db, { username: "staff", password: PASSWORD, isAdmin: false });
   });
   beforeEach(async () => {
-    await use().db.deleteFrom("rateLimits").execute();
+    await use().db.deleteFrom("loginAttempts").execute();
     await use().db.deleteFrom("sessions").execute();
   });
 
@@ -82,7 +82,7 @@ describeEachDatabase("auth service", (use) => {
       // Alternating, so a slow moment of the machine weighs on both sides.
       unknown.push(await time(`nobody-${round}`));
       wrong.push(await time(round % 2 ? "Admin" : "staff"));
-      await use().db.deleteFrom("rateLimits").execute();
+      await use().db.deleteFrom("loginAttempts").execute();
     }
     const ratio = median(unknown) / median(wrong);
     expect(
@@ -94,35 +94,25 @@ describeEachDatabase("auth service", (use) => {
     expect(median(unknown)).toBeGreaterThan(10);
   });
 
-  it("throttles a username after 5 failures, even with the right password then, from any client", async () => {
+  it("throttles a username from one address after 5 failures, even with the right password then", async () => {
     const auth = service();
+    const client = newClient();
     for (let attempt = 1; attempt <= 5; attempt++) {
-      expect(await auth.login("admin", `wrong ${attempt}`, newClient(), NOW)).toEqual({ kind: "invalid" });
+      expect(await auth.login("admin", `wrong ${attempt}`, client, NOW)).toEqual({ kind: "invalid" });
     }
-    expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toEqual({
+    expect(await auth.login("Admin", PASSWORD, client, NOW)).toEqual({
       kind: "throttled",
       retryAfterSeconds: WINDOW_MS / 1000,
     });
-    expect(await auth.login(" ADMIN ", PASSWORD, newClient(), new Date(NOW.getTime() + 60_000))).toEqual({
+    expect(await auth.login(" ADMIN ", PASSWORD, client, new Date(NOW.getTime() + 60_000))).toEqual({
       kind: "throttled",
       retryAfterSeconds: WINDOW_MS / 1000 - 60,
     });
-    // Other accounts are not affected...
-    expect(await auth.login("staff", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "ok" });
-    // ...and the next window starts afresh.
-    expect(
-      await auth.login("Admin", PASSWORD, newClient(), new Date(NOW.getTime() + WINDOW_MS)),
-    ).toMatchObject({
+    // The owner, from their own address, is not locked out by someone else's guesses (point 3)...
+    expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "ok" });
+    // ...and the guessing address's next window starts afresh.
+    expect(await auth.login("Admin", PASSWORD, client, new Date(NOW.getTime() + WINDOW_MS))).toMatchObject({
       kind: "ok",
-    });
-  });
-
-  it("throttles an unknown username the same way (throttling does not reveal who exists)", async () => {
-    const auth = service();
-    for (let attempt = 1; attempt <= 5; attempt++) await auth.login("ghost", "guess", newClient(), NOW);
-    expect(await auth.login("ghost", "guess", newClient(), NOW)).toEqual({
-      kind: "throttled",
-      retryAfterSeconds: WINDOW_MS / 1000,
     });
   });
 
@@ -140,21 +130,51 @@ describeEachDatabase("auth service", (use) => {
     expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "ok" });
   });
 
-  it("forgets a username's failures after a successful sign-in", async () => {
+  it("counts an IPv6 client by its /64", async () => {
     const auth = service();
-    for (let attempt = 1; attempt <= 4; attempt++) await auth.login("Admin", "wrong", newClient(), NOW);
-    expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "ok" });
     for (let attempt = 1; attempt <= 5; attempt++) {
-      expect(await auth.login("Admin", "wrong", newClient(), NOW)).toEqual({ kind: "invalid" });
+      expect(await auth.login("Admin", "wrong", `2001:db8:1:2::${attempt.toString(16)}`, NOW)).toEqual({
+        kind: "invalid",
+      });
     }
-    expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "throttled" });
+    expect(await auth.login("Admin", PASSWORD, "2001:db8:1:2:ffff::1", NOW)).toMatchObject({
+      kind: "throttled",
+    });
+    expect(await auth.login("Admin", PASSWORD, "2001:db8:1:3::1", NOW)).toMatchObject({ kind: "ok" });
+  });
+
+  it("forgets the user's failures after a successful sign-in", async () => {
+    const auth = service();
+    const client = newClient();
+    for (let attempt = 1; attempt <= 4; attempt++) await auth.login("Admin", "wrong", client, NOW);
+    expect(await auth.login("Admin", PASSWORD, client, NOW)).toMatchObject({ kind: "ok" });
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect(await auth.login("Admin", "wrong", client, NOW)).toEqual({ kind: "invalid" });
+    }
+    expect(await auth.login("Admin", PASSWORD, client, NOW)).toMatchObject({ kind: "throttled" });
+  });
+
+  it("answers busy without counting the attempt when the hashing queue is full", async () => {
+    const blocked = createHashingQueue({ maxRunning: 1, maxWaiting: 0 });
+    let unblock = () => {};
+    const holding = blocked.run(() => new Promise<void>((resolve) => (unblock = resolve)));
+    const auth = service({ hashing: blocked });
+    const client = newClient();
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      expect(await auth.login("Admin", "wrong", client, NOW)).toEqual({ kind: "busy" });
+    }
+    unblock();
+    await holding;
+    // None of the 8 counted: the right password still gets in from the same address.
+    expect(await auth.login("Admin", PASSWORD, client, NOW)).toMatchObject({ kind: "ok" });
   });
 
   it("keeps no username or address in clear in the throttling table", async () => {
     await service().login("Admin", "wrong", "198.51.100.77", NOW);
-    const keys = (await use().db.selectFrom("rateLimits").select("key").execute()).map((row) => row.key);
-    expect(keys).toHaveLength(2);
-    expect(keys.join(" ")).not.toMatch(/admin|198\.51/i);
+    const rows = await use().db.selectFrom("loginAttempts").select(["key", "failures"]).execute();
+    expect(rows).toHaveLength(3);
+    expect(rows.map((row) => Number(row.failures))).toEqual([1, 1, 1]);
+    expect(rows.map((row) => row.key).join(" ")).not.toMatch(/admin|198\.51/i);
   });
 
   it("signs out: the session is deleted and no longer recognised", async () => {

@@ -1,7 +1,7 @@
-import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
+import type { HashingQueue } from "./hashing-queue.server.ts";
+import type { LoginThrottle } from "./login-throttle.server.ts";
 import { MAX_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword } from "./password.server.ts";
 import {
   createSession,
@@ -15,34 +15,36 @@ import { findUserByUsername, type PublicUser, toPublicUser } from "./users.serve
 export type LoginResult =
   | { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: number }
   | { kind: "invalid" }
-  | { kind: "throttled"; retryAfterSeconds: number };
+  | { kind: "throttled"; retryAfterSeconds: number }
+  /** Too many passwords are being checked right now; nothing was verified or counted. */
+  | { kind: "busy" };
 
 export type AuthServiceOptions = {
   db: Kysely<Database>;
-  secret: string;
   policy: SessionPolicy;
-  /** Failed logins per username per window (guessing one account's password). */
-  usernameLimiter: RateLimiter;
-  /** Failed logins per client address per window (trying many accounts). */
-  clientLimiter: RateLimiter;
+  /** Counts failed verifications per (username, address), address and username (ADR 005). */
+  throttle: LoginThrottle;
+  /** Bounds the password hashes computed at once. */
+  hashing: HashingQueue;
 };
+
+/** The user when the password is theirs; scrypt runs either way (same time for unknown users). */
+async function checkCredentialsWith(db: Kysely<Database>, username: string, password: string) {
+  const user =
+    username && password.length <= MAX_PASSWORD_LENGTH ? await findUserByUsername(db, username) : undefined;
+  const valid = user
+    ? await verifyPassword(password, user.passwordHash)
+    : await verifyAgainstNothing(password);
+  return user && valid ? user : undefined;
+}
 
 /**
  * Sign-in, the current user and sign-out. One answer ("invalid") for an unknown user and a wrong
  * password, in the same time, so neither the message nor the timing tells which usernames exist.
  */
-export function createAuthService({
-  db,
-  secret,
-  policy,
-  usernameLimiter,
-  clientLimiter,
-}: AuthServiceOptions) {
-  const clientKey = (address: string) =>
-    `login-client:${createHmac("sha256", secret).update(address).digest("base64url").slice(0, 22)}`;
-  const usernameKey = (username: string) =>
-    `login-user:${createHmac("sha256", secret).update(username.trim().toLowerCase()).digest("base64url").slice(0, 22)}`;
-
+export function createAuthService({ db, policy, throttle, hashing }: AuthServiceOptions) {
+  const checkCredentials = (username: string, password: string) =>
+    checkCredentialsWith(db, username, password);
   return {
     policy,
 
@@ -52,31 +54,32 @@ export function createAuthService({
       clientAddress: string,
       now = new Date(),
     ): Promise<LoginResult> {
-      const keys = { user: usernameKey(username), client: clientKey(clientAddress) };
-      for (const [limiter, key] of [
-        [usernameLimiter, keys.user],
-        [clientLimiter, keys.client],
-      ] as const) {
-        const decision = await limiter.peek(key, now.getTime());
-        if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
+      // Counted before the password is checked, so parallel guesses cannot all pass the limit.
+      const decision = await throttle.reserve(username, clientAddress, now.getTime());
+      if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
+      const { reservation } = decision;
+      let checked: Awaited<ReturnType<typeof checkCredentials>>;
+      try {
+        const outcome = await hashing.run(() => checkCredentials(username, password));
+        if (outcome.busy) {
+          await reservation.release();
+          return { kind: "busy" };
+        }
+        checked = outcome.value;
+      } catch (error) {
+        // A database failure verified nothing: the attempt must not count against the user.
+        await reservation.release().catch(() => {});
+        throw error;
       }
-      const user =
-        username && password.length <= MAX_PASSWORD_LENGTH
-          ? await findUserByUsername(db, username)
-          : undefined;
-      const valid = user
-        ? await verifyPassword(password, user.passwordHash)
-        : await verifyAgainstNothing(password);
-      if (!user || !valid) {
-        await usernameLimiter.hit(keys.user, now.getTime());
-        await clientLimiter.hit(keys.client, now.getTime());
+      if (!checked) {
+        reservation.failed();
         return { kind: "invalid" };
       }
-      await usernameLimiter.reset(keys.user);
-      const { token } = await createSession(db, Number(user.id), policy, now);
+      await reservation.succeeded();
+      const { token } = await createSession(db, Number(checked.id), policy, now);
       return {
         kind: "ok",
-        user: toPublicUser(user),
+        user: toPublicUser(checked),
         token,
         maxAgeSeconds: Math.floor(policy.absoluteMs / 1000),
       };
@@ -90,7 +93,10 @@ export function createAuthService({
       if (token) await deleteSession(db, token);
     },
 
-    prune: (now = new Date()) => pruneSessions(db, policy, now),
+    async prune(now = new Date()): Promise<void> {
+      await pruneSessions(db, policy, now);
+      await throttle.prune(now.getTime());
+    },
   };
 }
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { createHashingQueue } from "./hashing-queue.server.ts";
+
+describe("hashing queue", () => {
+  it("runs at most maxRunning at once, lets maxWaiting wait and answers busy beyond", async () => {
+    const queue = createHashingQueue({ maxRunning: 2, maxWaiting: 3 });
+    let running = 0;
+    let peak = 0;
+    const releases: (() => void)[] = [];
+    const task = () =>
+      new Promise<string>((resolve) => {
+        running++;
+        peak = Math.max(peak, running);
+        releases.push(() => {
+          running--;
+          resolve("done");
+        });
+      });
+    const results = Array.from({ length: 8 }, () => queue.run(task));
+    await Promise.resolve();
+    expect(queue.stats()).toEqual({ running: 2, waiting: 3 });
+    // The 3 beyond running + waiting are refused at once, without running.
+    expect(await Promise.all(results.slice(5))).toEqual([{ busy: true }, { busy: true }, { busy: true }]);
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    expect(await Promise.all(results.slice(0, 5))).toEqual(Array(5).fill({ busy: false, value: "done" }));
+    expect(peak).toBe(2);
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("frees the slot when a task fails", async () => {
+    const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 0 });
+    await expect(queue.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(await queue.run(async () => 1)).toEqual({ busy: false, value: 1 });
+  });
+});

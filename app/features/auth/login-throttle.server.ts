@@ -1,0 +1,178 @@
+import { createHmac } from "node:crypto";
+import { isIPv4, isIPv6 } from "node:net";
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { usernameKey } from "./users.server.ts";
+
+/**
+ * Failed password verifications allowed per 15 minutes (issue 9 point 3, ADR 005 "Sign-in throttle").
+ * Guessing one account from one address stops after 5; one address trying many accounts after 20;
+ * the username alone only after 100, so a stranger's wrong guesses cannot lock the real owner out
+ * (they sign in from their own address), while a botnet still gets no more than 100 guesses.
+ */
+export const LOGIN_LIMITS = { userAddress: 5, address: 20, user: 100 } as const;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+
+export type LoginLimits = { userAddress: number; address: number; user: number };
+
+export type ThrottleDecision =
+  | { allowed: true; reservation: Reservation }
+  | { allowed: false; retryAfterSeconds: number };
+
+/** One attempt that has been counted in advance; say how it ended. */
+export type Reservation = {
+  /** The password was wrong: the attempt stays counted. */
+  failed(): void;
+  /** The password was right: this user's counters start afresh, the address gets its attempt back. */
+  succeeded(): Promise<void>;
+  /** Nothing was verified (the server was busy, the database failed): the attempt is given back. */
+  release(): Promise<void>;
+};
+
+/**
+ * An address as the throttle counts it: an IPv6 address by its /64 (one subscriber usually holds a
+ * whole /64, so counting single addresses would give them billions of attempts), IPv4 and
+ * IPv4-mapped IPv6 addresses as they are.
+ */
+export function addressBucket(address: string): string {
+  const plain = address.replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
+  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
+  if (!isIPv6(plain)) return plain;
+  const [head = "", tail] = plain.toLowerCase().split("::");
+  const groups = (text: string | undefined) => (text ? text.split(":") : []);
+  // An embedded IPv4 tail (::1.2.3.4) only ever sits in the last 32 bits, past the /64.
+  const left = groups(head);
+  const right = groups(tail);
+  const full =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${full
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group || "0", 16).toString(16))
+    .join(":")}::/64`;
+}
+
+type Counter = { key: string; limit: number };
+
+/**
+ * The sign-in throttle, kept in the database so it holds across app instances. `reserve()` counts
+ * the attempt on all three counters BEFORE the password is checked, in one transaction that refuses
+ * (and changes nothing) when any counter is full: parallel requests cannot all pass a check made
+ * before any of them is counted.
+ */
+export function createLoginThrottle({
+  db,
+  secret,
+  limits = LOGIN_LIMITS,
+  windowMs = LOGIN_WINDOW_MS,
+}: {
+  db: Kysely<Database>;
+  secret: string;
+  limits?: LoginLimits;
+  windowMs?: number;
+}) {
+  const hmac = (text: string) => createHmac("sha256", secret).update(text).digest("base64url").slice(0, 32);
+
+  const countersFor = (username: string, address: string) => {
+    const user = usernameKey(username);
+    const bucket = addressBucket(address);
+    // Always the same order: concurrent transactions lock the rows in one order and cannot deadlock.
+    return {
+      user: { key: hmac(`user:${user}`), limit: limits.user },
+      address: { key: hmac(`addr:${bucket}`), limit: limits.address },
+      userAddress: { key: hmac(`useraddr:${user}|${bucket}`), limit: limits.userAddress },
+    } satisfies Record<string, Counter>;
+  };
+
+  /** Counts one attempt unless the counter is full; the new count, or undefined when full. */
+  async function take(trx: Transaction<Database>, { key, limit }: Counter, now: number) {
+    const ends = now + windowMs;
+    // One statement: insert, or add one within the window, or start a new window; the WHERE makes a
+    // full counter return no row. PostgreSQL locks the row for the rest of the transaction.
+    const { rows } = await sql<{ failures: number }>`
+      insert into login_attempts (key, failures, window_ends_at) values (${key}, 1, ${ends})
+      on conflict (key) do update set
+        failures = case when login_attempts.window_ends_at <= ${now} then 1 else login_attempts.failures + 1 end,
+        window_ends_at = case when login_attempts.window_ends_at <= ${now} then ${ends} else login_attempts.window_ends_at end
+      where login_attempts.window_ends_at <= ${now} or login_attempts.failures < ${limit}
+      returning failures`.execute(trx);
+    return rows[0];
+  }
+
+  class Full extends Error {
+    readonly retryAfterSeconds: number;
+    constructor(retryAfterSeconds: number) {
+      super("login throttle counter full");
+      this.retryAfterSeconds = retryAfterSeconds;
+    }
+  }
+
+  async function giveBack(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await db
+      .updateTable("loginAttempts")
+      .set((eb) => ({ failures: eb("failures", "-", 1) }))
+      .where("key", "in", keys)
+      .where("failures", ">", 0)
+      .execute();
+  }
+
+  return {
+    async reserve(username: string, address: string, now = Date.now()): Promise<ThrottleDecision> {
+      const counters = countersFor(username, address);
+      try {
+        await db.transaction().execute(async (trx) => {
+          for (const counter of [counters.user, counters.address, counters.userAddress]) {
+            if (await take(trx, counter, now)) continue;
+            const row = await trx
+              .selectFrom("loginAttempts")
+              .select("windowEndsAt")
+              .where("key", "=", counter.key)
+              .executeTakeFirst();
+            const ends = Number(row?.windowEndsAt ?? now + windowMs);
+            // Throwing rolls back the counters this attempt already took.
+            throw new Full(Math.max(1, Math.ceil((ends - now) / 1000)));
+          }
+        });
+      } catch (error) {
+        if (error instanceof Full) return { allowed: false, retryAfterSeconds: error.retryAfterSeconds };
+        throw error;
+      }
+      let settled = false;
+      const settle = () => {
+        if (settled) throw new Error("a login reservation is settled once");
+        settled = true;
+      };
+      return {
+        allowed: true,
+        reservation: {
+          failed: settle,
+          async succeeded() {
+            settle();
+            // Failures of this user (from anywhere) and of this user here are forgotten; the address's
+            // own count only gets this attempt back, so signing in to one's own account between
+            // guesses at others does not reset the address limit.
+            await db
+              .deleteFrom("loginAttempts")
+              .where("key", "in", [counters.user.key, counters.userAddress.key])
+              .execute();
+            await giveBack([counters.address.key]);
+          },
+          async release() {
+            settle();
+            await giveBack([counters.user.key, counters.address.key, counters.userAddress.key]);
+          },
+        },
+      };
+    },
+
+    /** Drops counters whose window has ended (called periodically). */
+    async prune(now = Date.now()): Promise<void> {
+      await db.deleteFrom("loginAttempts").where("windowEndsAt", "<=", now).execute();
+    },
+  };
+}
+
+export type LoginThrottle = ReturnType<typeof createLoginThrottle>;

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
+import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
+
+// Issue 9 points 2 and 3, against production servers on SQLite and PostgreSQL: parallel wrong
+// passwords cannot race past the throttle, and they cannot lock the real admin out either.
+
+const ADMIN = { username: "throttle-admin", password: "throttle admin passphrase" };
+
+async function startTarget(kind: "sqlite" | "postgres") {
+  let databaseUrl: string;
+  let drop: () => Promise<void>;
+  if (kind === "postgres") {
+    const schema = await createPostgresSchema();
+    databaseUrl = schema.url;
+    drop = schema.drop;
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), "login-throttle-"));
+    databaseUrl = join(dir, "throttle.sqlite");
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  const server = await startServer({
+    DATABASE_URL: databaseUrl,
+    // The client address comes from X-Forwarded-For (one trusted proxy), so the test can vary it.
+    TRUST_PROXY: "1",
+    LOG_LEVEL: "error",
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+  });
+  return {
+    server,
+    async cleanup() {
+      await server.stop();
+      await drop();
+    },
+  };
+}
+
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe.skipIf(kind === "postgres" && !(await checkPostgres()))(`parallel sign-ins [${kind}]`, () => {
+    let target: Awaited<ReturnType<typeof startTarget>>;
+    let server: RunningServer;
+    beforeAll(async () => {
+      target = await startTarget(kind);
+      server = target.server;
+    }, 60_000);
+    afterAll(async () => {
+      await target?.cleanup();
+    });
+
+    const login = (password: string, address: string) =>
+      fetch(`${server.url}/api/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: server.url, "X-Forwarded-For": address },
+        body: JSON.stringify({ username: ADMIN.username, password }),
+      });
+
+    it("answers 100 concurrent wrong passwords from one address with exactly 5 × 401 and 95 × 429, and the admin still signs in from elsewhere", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, async (_, n) => {
+          const response = await login(`wrong password ${n}`, "203.0.113.66");
+          return { status: response.status, body: (await response.json()) as { message: string } };
+        }),
+      );
+      const count = (status: number) => answers.filter((answer) => answer.status === status).length;
+      expect({ 401: count(401), 429: count(429) }).toEqual({ 401: 5, 429: 95 });
+      expect(answers.find((answer) => answer.status === 429)?.body.message).toMatch(
+        /^Too many login attempts\. Please try again in \d+ minutes?\.$/,
+      );
+      // The right password from the attacking address is refused too: that pair is used up...
+      expect((await login(ADMIN.password, "203.0.113.66")).status).toBe(429);
+      // ...but the real admin, from their own address, signs in.
+      const admin = await login(ADMIN.password, "198.51.100.200");
+      expect(admin.status).toBe(200);
+      expect(await admin.json()).toMatchObject({ username: ADMIN.username, isAdmin: true });
+    }, 120_000);
+
+    it("answers a burst beyond the hashing queue with 503, Retry-After: 2 and a busy message", async () => {
+      // Each from its own address and for its own username: the throttle refuses none of them.
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, async (_, n) => {
+          const response = await fetch(`${server.url}/api/login`, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              Origin: server.url,
+              "X-Forwarded-For": `10.9.${n >> 8}.${n & 255}`,
+            },
+            body: JSON.stringify({ username: `burst-${n}`, password: "not the password" }),
+          });
+          return {
+            status: response.status,
+            retryAfter: response.headers.get("retry-after"),
+            body: (await response.json()) as { message: string },
+          };
+        }),
+      );
+      expect(answers.filter((answer) => answer.status !== 401 && answer.status !== 503)).toEqual([]);
+      const busy = answers.filter((answer) => answer.status === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(busy[0]).toEqual({
+        status: 503,
+        retryAfter: "2",
+        body: { message: "The server is busy checking other sign-ins. Please try again in a few seconds." },
+      });
+    }, 120_000);
+  });
+}
