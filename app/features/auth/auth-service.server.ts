@@ -54,6 +54,8 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
       clientAddress: string,
       now = new Date(),
     ): Promise<LoginResult> {
+      // A full queue refuses at once: a flood of sign-ins costs no database work either.
+      if (!hashing.hasRoom()) return { kind: "busy" };
       // Counted before the password is checked, so parallel guesses cannot all pass the limit.
       const decision = await throttle.reserve(username, clientAddress, now.getTime());
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };

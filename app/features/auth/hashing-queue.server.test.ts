@@ -19,6 +19,7 @@ describe("hashing queue", () => {
     const results = Array.from({ length: 8 }, () => queue.run(task));
     await Promise.resolve();
     expect(queue.stats()).toEqual({ running: 2, waiting: 3 });
+    expect(queue.hasRoom()).toBe(false);
     // The 3 beyond running + waiting are refused at once, without running.
     expect(await Promise.all(results.slice(5))).toEqual([{ busy: true }, { busy: true }, { busy: true }]);
     for (let round = 0; round < 5; round++) {
@@ -28,6 +29,7 @@ describe("hashing queue", () => {
     expect(await Promise.all(results.slice(0, 5))).toEqual(Array(5).fill({ busy: false, value: "done" }));
     expect(peak).toBe(2);
     expect(queue.stats()).toEqual({ running: 0, waiting: 0 });
+    expect(queue.hasRoom()).toBe(true);
   });
 
   it("frees the slot when a task fails", async () => {

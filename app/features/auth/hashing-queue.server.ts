@@ -45,6 +45,8 @@ export function createHashingQueue({
         next();
       }
     },
+    /** Whether run() would take a task now; lets a caller refuse before doing any other work. */
+    hasRoom: () => running < maxRunning || waiting.length < maxWaiting,
     /** For tests and diagnostics. */
     stats: () => ({ running, waiting: waiting.length }),
   };
