@@ -1,18 +1,14 @@
 // `npm run admin:create -- <username>` and `npm run admin:set-password -- <username>`.
-// The password comes from standard input when it is piped (`printf '%s' "$PW" | npm run …`), else
-// from a prompt that does not echo it. It is never taken from the command line (shell history, ps).
+// The password comes from standard input when it is piped (`printf '%s\n' "$PW" | npm run …`: the
+// first line, optionally the same again on a second line), else from a prompt that does not echo it.
+// It is never taken from the command line (shell history, ps).
 import { createInterface } from "node:readline";
 import { createUser, setPassword, UserInputError } from "../app/features/auth/users.server.ts";
+import { PipedPasswordError, readPipedPassword } from "./lib/piped-password.ts";
 import { withScriptDatabase } from "./lib/script-database.ts";
 
 const [command, username] = process.argv.slice(2);
 const usage = "Usage: node scripts/admin-user.ts create|set-password <username>";
-
-async function readPiped(): Promise<string> {
-  let text = "";
-  for await (const chunk of process.stdin) text += chunk;
-  return text.replace(/\r?\n$/, "");
-}
 
 /** Asks twice without echoing what is typed. */
 async function prompt(question: string): Promise<string> {
@@ -31,7 +27,7 @@ async function prompt(question: string): Promise<string> {
 }
 
 async function readPassword(): Promise<string> {
-  if (!process.stdin.isTTY) return readPiped();
+  if (!process.stdin.isTTY) return readPipedPassword(process.stdin);
   const first = await prompt("Password (12 characters or more): ");
   const second = await prompt("Same password again: ");
   if (first !== second) throw new UserInputError("The two passwords differ.");
@@ -55,7 +51,7 @@ async function main(): Promise<number> {
       }
       return 0;
     } catch (error) {
-      if (error instanceof UserInputError) {
+      if (error instanceof UserInputError || error instanceof PipedPasswordError) {
         console.error(error.message);
         return 1;
       }
