@@ -68,6 +68,25 @@ describeEachDatabase("login throttle", (use) => {
     expect(rows.map((row) => Number(row.failures))).toEqual([0, 0, 0]);
   });
 
+  it("settles many concurrent reservations of one user and address without a deadlock", async () => {
+    const limiter = createLoginThrottle({
+      db: use().db,
+      secret: SECRET,
+      limits: { userAddress: 1000, address: 1000, user: 1000 },
+    });
+    const settle = async (n: number) => {
+      const decision = await limiter.reserve("admin", "203.0.113.9", NOW);
+      if (!decision.allowed) throw new Error("refused");
+      // Releases, successes and failures interleaved with the next reservations.
+      if (n % 3 === 0) await decision.reservation.release();
+      else if (n % 3 === 1) await decision.reservation.succeeded();
+      else decision.reservation.failed();
+    };
+    await Promise.all(Array.from({ length: 60 }, (_, n) => settle(n)));
+    await limiter.prune(NOW + LOGIN_WINDOW_MS);
+    expect(await use().db.selectFrom("loginAttempts").select("key").execute()).toEqual([]);
+  }, 30_000);
+
   it("prunes counters whose window has ended", async () => {
     const limiter = throttle();
     const decision = await limiter.reserve("admin", "203.0.113.8", NOW);

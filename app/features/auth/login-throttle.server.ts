@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { type Kysely, sql, type Transaction } from "kysely";
+import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { usernameKey } from "./users.server.ts";
 
@@ -109,14 +110,21 @@ export function createLoginThrottle({
     }
   }
 
+  // One row per statement (each its own transaction): a statement locking several rows would take
+  // them in the scan's order, not reserve()'s, and could deadlock with a reservation on PostgreSQL.
   async function giveBack(keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
-    await db
-      .updateTable("loginAttempts")
-      .set((eb) => ({ failures: eb("failures", "-", 1) }))
-      .where("key", "in", keys)
-      .where("failures", ">", 0)
-      .execute();
+    for (const key of keys) {
+      await db
+        .updateTable("loginAttempts")
+        .set((eb) => ({ failures: eb("failures", "-", 1) }))
+        .where("key", "=", key)
+        .where("failures", ">", 0)
+        .execute();
+    }
+  }
+
+  async function forget(keys: string[]): Promise<void> {
+    for (const key of keys) await db.deleteFrom("loginAttempts").where("key", "=", key).execute();
   }
 
   return {
@@ -154,10 +162,7 @@ export function createLoginThrottle({
             // Failures of this user (from anywhere) and of this user here are forgotten; the address's
             // own count only gets this attempt back, so signing in to one's own account between
             // guesses at others does not reset the address limit.
-            await db
-              .deleteFrom("loginAttempts")
-              .where("key", "in", [counters.user.key, counters.userAddress.key])
-              .execute();
+            await forget([counters.user.key, counters.userAddress.key]);
             await giveBack([counters.address.key]);
           },
           async release() {
@@ -170,6 +175,13 @@ export function createLoginThrottle({
 
     /** Drops counters whose window has ended (called periodically). */
     async prune(now = Date.now()): Promise<void> {
+      if (isPostgres(db)) {
+        // Rows a reservation holds right now are skipped (it is renewing them): a DELETE waiting on
+        // them while holding others could deadlock with that reservation.
+        await sql`delete from login_attempts where key in (
+          select key from login_attempts where window_ends_at <= ${now} for update skip locked)`.execute(db);
+        return;
+      }
       await db.deleteFrom("loginAttempts").where("windowEndsAt", "<=", now).execute();
     },
   };
