@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Insertable, sql } from "kysely";
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import type { LeadsTable } from "../../app/db/schema.ts";
@@ -175,6 +175,27 @@ describe("signing in and out", () => {
     await page.getByRole("alert").filter({ hasText: "Network error. Please try again." }).waitFor(WAIT);
     await expect.poll(() => toastText(page), WAIT).toBe("Login failed\nNetwork error. Please try again.");
     await close();
+  });
+
+  it("shows the server's busy message on the login page and in the simple viewer (issue 9 point 2)", async () => {
+    const busy = "The server is busy checking other sign-ins. Please try again in a few seconds.";
+    const answerBusy = (route: Route) =>
+      route.fulfill({
+        status: 503,
+        headers: { "Retry-After": "2" },
+        contentType: "application/json",
+        body: JSON.stringify({ message: busy }),
+      });
+    for (const path of ["/admin/login", "/admin/simple"]) {
+      const { page, close } = await openPage(path, { allowConsoleErrors: FAILED_LOAD });
+      await page.route("**/api/login", answerBusy);
+      const form = page.locator("form");
+      await form.waitFor(WAIT);
+      await fillLogin(form, ADMIN.username, ADMIN.password);
+      await form.getByRole("button", { name: "Login" }).click();
+      await page.getByRole("alert").filter({ hasText: busy }).waitFor(WAIT);
+      await close();
+    }
   });
 
   it("returns to the admin page asked for after signing in, never to another site", async () => {
