@@ -32,6 +32,7 @@ async function startTarget(kind: "sqlite" | "postgres") {
   });
   return {
     server,
+    databaseUrl,
     async cleanup() {
       await server.stop();
       await drop();
@@ -109,3 +110,33 @@ for (const kind of ["sqlite", "postgres"] as const) {
     }, 120_000);
   });
 }
+
+describe.skipIf(!(await checkPostgres()))("parallel sign-ins across two instances on one PostgreSQL", () => {
+  let target: Awaited<ReturnType<typeof startTarget>>;
+  let second: RunningServer;
+  beforeAll(async () => {
+    target = await startTarget("postgres");
+    second = await startServer({ DATABASE_URL: target.databaseUrl, TRUST_PROXY: "1", LOG_LEVEL: "error" });
+  }, 60_000);
+  afterAll(async () => {
+    await second?.stop();
+    await target?.cleanup();
+  });
+
+  it("lets 100 concurrent wrong passwords from one address, split over both instances, verify exactly 5", async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, async (_, n) => {
+        const url = (n % 2 ? second : target.server).url;
+        const response = await fetch(`${url}/api/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: url, "X-Forwarded-For": "203.0.113.67" },
+          body: JSON.stringify({ username: ADMIN.username, password: `wrong password ${n}` }),
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    const count = (status: number) => statuses.filter((answered) => answered === status).length;
+    expect({ 401: count(401), 429: count(429) }).toEqual({ 401: 5, 429: 95 });
+  }, 120_000);
+});
