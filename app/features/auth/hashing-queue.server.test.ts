@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHashingQueue } from "./hashing-queue.server.ts";
+import { createHashingQueue, defaultMaxHashing } from "./hashing-queue.server.ts";
 
 describe("hashing queue", () => {
   it("runs at most maxRunning at once, lets maxWaiting wait and answers busy beyond", async () => {
@@ -36,5 +36,13 @@ describe("hashing queue", () => {
     const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 0 });
     await expect(queue.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await queue.run(async () => 1)).toEqual({ busy: false, value: 1 });
+  });
+
+  it("leaves a core and a libuv thread free by default, and runs at least one hash", () => {
+    expect(defaultMaxHashing(2, 4)).toBe(1);
+    expect(defaultMaxHashing(1, 4)).toBe(1);
+    expect(defaultMaxHashing(4, 4)).toBe(3);
+    expect(defaultMaxHashing(16, 4)).toBe(3);
+    expect(defaultMaxHashing(16, 8)).toBe(7);
   });
 });

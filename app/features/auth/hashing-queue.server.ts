@@ -14,8 +14,19 @@ export type HashingQueueOptions = { maxRunning?: number; maxWaiting?: number };
  * may wait their turn, and beyond that the answer is "busy, try again" at once rather than a queue
  * that grows with the attack.
  */
+/**
+ * One core stays free for other requests, and one of libuv's threads (4 unless UV_THREADPOOL_SIZE
+ * says otherwise) for the file, DNS and zlib work that shares the pool with scrypt.
+ */
+export function defaultMaxHashing(
+  cores = availableParallelism(),
+  threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4,
+): number {
+  return Math.max(1, Math.min(cores - 1, threadPool - 1));
+}
+
 export function createHashingQueue({
-  maxRunning = Math.max(1, availableParallelism() - 1),
+  maxRunning = defaultMaxHashing(),
   maxWaiting = 16,
 }: HashingQueueOptions = {}) {
   let running = 0;
