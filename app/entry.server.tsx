@@ -5,6 +5,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { noteDatabaseUnavailable } from "./lib/database-unavailable.server.ts";
 import { cspNonceContext } from "./lib/request-context.server.ts";
 
 export const streamTimeout = 5_000;
@@ -13,6 +14,16 @@ export { clientAddressContext, createServices, servicesContext } from "./service
 // NOTE: server.ts reads the context key from the build (build.entry.module) so that it sets the
 // very object the bundled routes read; importing the source module there would create a second key.
 export { cspNonceContext };
+
+/**
+ * Errors of loaders, actions and rendering. A database that cannot serve now is logged in one line
+ * with its real cause and answered 503 (the root middleware); anything else is a bug, logged whole.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  if (noteDatabaseUnavailable(error, request)) return;
+  console.error(error);
+}
 
 export default function handleRequest(
   request: Request,

@@ -11,6 +11,7 @@ describe("parseEnv", () => {
       HSTS: "auto",
       LOG_LEVEL: "info",
       DATABASE_POOL_SIZE: 10,
+      DATABASE_WAIT_MS: 5000,
       SQLITE_SYNCHRONOUS: "NORMAL",
       LEAD_RATE_LIMIT: 10,
       LEAD_RATE_WINDOW_SECONDS: 600,

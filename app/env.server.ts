@@ -16,6 +16,11 @@ const EnvSchema = z
     DATABASE_URL: z.string().min(1).optional(),
     /** PostgreSQL connections per app instance. */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /**
+     * How long a request waits on the database before it is answered 503: a write waiting for a lock
+     * another process holds (SQLite), a statement or a frozen connection (PostgreSQL). ADR 008.
+     */
+    DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     /** SQLite durability: NORMAL survives a process crash, FULL also an OS crash or power loss (slower). */
     SQLITE_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
     /** Signs form time tokens; generated and kept in the database when unset. */

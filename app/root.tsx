@@ -2,8 +2,12 @@ import { type ReactNode, useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { Toaster } from "#app/components/ui/toaster.tsx";
 import { pageTitle } from "#app/features/content/meta.ts";
+import { databaseUnavailableMiddleware } from "#app/lib/database-unavailable.server.ts";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+
+// Every route, pages and resource routes alike: a database that cannot serve answers 503, not 500.
+export const middleware: Route.MiddlewareFunction[] = [databaseUnavailableMiddleware];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

@@ -106,6 +106,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
   const database = openDatabase(env.DATABASE_URL, {
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     poolSize: env.DATABASE_POOL_SIZE,
+    waitMs: env.DATABASE_WAIT_MS,
   });
   try {
     await migrateToLatest(database.db);

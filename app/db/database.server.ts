@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
-import { DatabaseSync, nodeSqliteDatabase } from "./sqlite-adapter.server.ts";
+import { createSqliteDialect } from "./sqlite-dialect.server.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -22,7 +22,14 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** PostgreSQL only: a schema to use instead of `public` (tests isolate themselves this way). */
   postgresSchema?: string;
+  /**
+   * How long a request waits on the database before it is answered 503: a write waiting for a lock
+   * another process holds (SQLite), a statement or a frozen connection (PostgreSQL). ADR 008.
+   */
+  waitMs?: number;
 };
+
+export const DEFAULT_DATABASE_WAIT_MS = 5000;
 
 export const DEFAULT_SQLITE_PATH = "./data/app.sqlite";
 
@@ -39,25 +46,38 @@ function openSqlite(path: string, options: DatabaseOptions): AppDatabase {
   const inMemory = path === ":memory:";
   const location = inMemory ? path : resolve(path);
   if (!inMemory) mkdirSync(dirname(location), { recursive: true });
-  // Concurrent writers (a CLI next to the server) wait up to 5 s for the lock instead of failing.
-  const sqlite = new DatabaseSync(location, { timeout: 5000 });
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec(`PRAGMA synchronous = ${options.sqliteSynchronous ?? "NORMAL"}`);
-  sqlite.exec("PRAGMA foreign_keys = ON");
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: nodeSqliteDatabase(sqlite) }),
+    dialect: createSqliteDialect({
+      path: location,
+      synchronous: options.sqliteSynchronous ?? "NORMAL",
+      writeWaitMs: options.waitMs ?? DEFAULT_DATABASE_WAIT_MS,
+    }),
     plugins: [new CamelCasePlugin()],
   });
   return { db, dialect: "sqlite", description: `SQLite ${location}`, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: DatabaseOptions): AppDatabase {
+  const waitMs = options.waitMs ?? DEFAULT_DATABASE_WAIT_MS;
+  const serverSettings = [
+    // The server cancels a statement running longer than the bound, and ends a session left idle
+    // inside a transaction (a crashed client holding locks).
+    `-c statement_timeout=${waitMs}`,
+    `-c idle_in_transaction_session_timeout=${Math.max(waitMs * 6, 30_000)}`,
+    ...(options.postgresSchema ? [`-c search_path=${options.postgresSchema}`] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     // A dead database fails requests quickly instead of queueing them forever.
-    connectionTimeoutMillis: 5000,
-    ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
+    connectionTimeoutMillis: waitMs,
+    // A frozen host or a network black hole answers nothing, so the server's statement_timeout never
+    // arrives: the client gives up on its own a little later, and the pool drops that connection.
+    query_timeout: waitMs + 1000,
+    // Finds connections whose peer vanished without a FIN, so they are not reused forever.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options: serverSettings.join(" "),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));

@@ -88,7 +88,9 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
     },
 
     currentUser(token: string | undefined, now = new Date()): Promise<PublicUser | null> {
-      return token ? findSessionUser(db, token, policy, now) : Promise.resolve(null);
+      return token
+        ? findSessionUser(db, token, policy, now, { waitForWrites: false })
+        : Promise.resolve(null);
     },
 
     async logout(token: string | undefined): Promise<void> {

@@ -43,6 +43,7 @@ export async function findSessionUser(
   token: string,
   policy: SessionPolicy,
   now = new Date(),
+  { waitForWrites = true }: { waitForWrites?: boolean } = {},
 ): Promise<PublicUser | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const idHash = hashToken(token);
@@ -55,15 +56,24 @@ export async function findSessionUser(
   if (!row) return null;
   const lastSeen = Date.parse(row.lastSeenAt);
   if (Date.parse(row.expiresAt) <= now.getTime() || lastSeen + policy.idleMs <= now.getTime()) {
-    await db.deleteFrom("sessions").where("idHash", "=", idHash).execute();
+    // Gone either way: if the delete fails (database busy), pruning removes the row later.
+    await db
+      .deleteFrom("sessions")
+      .where("idHash", "=", idHash)
+      .execute()
+      .catch(() => {});
     return null;
   }
   if (now.getTime() - lastSeen >= TOUCH_INTERVAL_MS) {
-    await db
+    const touch = db
       .updateTable("sessions")
       .set({ lastSeenAt: now.toISOString() })
       .where("idHash", "=", idHash)
       .execute();
+    // A signed-in read must not wait for the write lock (another process may hold it, ADR 008): the
+    // server lets the touch finish in the background; losing one costs nothing, the next comes soon.
+    if (waitForWrites) await touch;
+    else void touch.catch(() => {});
   }
   return toPublicUser(row);
 }
