@@ -59,7 +59,8 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const heading = notFound ? "404 Page Not Found" : "Something went wrong";
-  if (!notFound && !isRouteErrorResponse(error)) console.error(error);
+  // On the server, entry.server's handleError has logged the real error already (this one is sanitised).
+  if (!notFound && !isRouteErrorResponse(error) && typeof document !== "undefined") console.error(error);
   return (
     <main id="main" className="mx-auto max-w-2xl px-6 py-24 text-center">
       <title>{pageTitle(heading)}</title>

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
+import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 
 // Issue 9 points 7 and 9: another process (an operator command, a backup, the sqlite3 shell) holding
@@ -162,4 +164,151 @@ describe("another process holds the SQLite write lock", () => {
     });
     await released;
   }, 30_000);
+});
+
+/**
+ * A TCP proxy in front of PostgreSQL that can freeze (stop forwarding, keep every socket open: a frozen
+ * host or a network black hole) or go down (refuse and cut connections: a stopped server).
+ */
+async function startPostgresProxy(target: { host: string; port: number }) {
+  const sockets = new Set<Socket>();
+  let frozen = false;
+  let down = false;
+  const held: Array<() => void> = [];
+  const server = createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = connect(target.port, target.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => {});
+    }
+    const forward = (from: Socket, to: Socket) =>
+      from.on("data", (chunk) => {
+        if (frozen) held.push(() => to.write(chunk));
+        else to.write(chunk);
+      });
+    forward(client, upstream);
+    forward(upstream, client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    freeze: () => {
+      frozen = true;
+    },
+    thaw: () => {
+      frozen = false;
+      for (const send of held.splice(0)) send();
+    },
+    goDown: () => {
+      down = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    comeBack: () => {
+      down = false;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe("PostgreSQL stops answering or goes away", async () => {
+  const available = await checkPostgres();
+  let proxy: Awaited<ReturnType<typeof startPostgresProxy>>;
+  let server: RunningServer;
+  let cookie: string;
+  let dropSchema: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    if (!available) return;
+    const schema = await createPostgresSchema();
+    dropSchema = schema.drop;
+    const direct = new URL(schema.url);
+    proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(schema.url);
+    viaProxy.hostname = "127.0.0.1";
+    viaProxy.port = String(proxy.port);
+    server = await startServer({
+      DATABASE_URL: viaProxy.href,
+      DATABASE_WAIT_MS: String(WAIT_MS),
+      DATABASE_POOL_SIZE: "4",
+      LOG_LEVEL: "error",
+    });
+    await createAccount(schema.url, { username: "pgadmin", password: "Pg-Fault-Password-1", isAdmin: true });
+    cookie = await signIn(server.url, "pgadmin", "Pg-Fault-Password-1");
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await proxy?.close();
+    await dropSchema?.();
+  });
+
+  const staffList = () =>
+    timed(() => fetch(`${server.url}/api/admin/leads`, { headers: { Cookie: cookie } }));
+
+  it.skipIf(!available)(
+    "answers 503 within the bound during a freeze, and recovers by itself after it",
+    async () => {
+      expect((await staffList()).status).toBe(200);
+      proxy.freeze();
+      try {
+        const [list, page] = await Promise.all([staffList(), timed(() => fetch(`${server.url}/`))]);
+        // Bounded: about DATABASE_WAIT_MS plus pg's read margin, never the length of the freeze.
+        expect(list.status).toBe(503);
+        expect(list.ms).toBeLessThan(WAIT_MS + 1000 + 3000);
+        // Prerendered public pages need no database.
+        expect(page.status).toBe(200);
+      } finally {
+        proxy.thaw();
+      }
+      let recovered = 0;
+      for (let i = 0; i < 40 && recovered === 0; i++) {
+        if ((await staffList()).status === 200) recovered++;
+        else await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(recovered).toBe(1);
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    "answers staff pages, the staff API and sign-in 503 while the database is down",
+    async () => {
+      proxy.goDown();
+      try {
+        const list = await fetch(`${server.url}/api/admin/leads`, { headers: { Cookie: cookie } });
+        expect(list.status).toBe(503);
+        expect(await list.json()).toEqual({
+          message: "The service is temporarily unavailable. Please try again in a moment.",
+        });
+        const dashboard = await fetch(`${server.url}/admin/dashboard`, { headers: { Cookie: cookie } });
+        expect(dashboard.status).toBe(503);
+        expect(await dashboard.text()).toContain("temporarily unavailable");
+        const login = await fetch(`${server.url}/api/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: server.url },
+          body: JSON.stringify({ username: "pgadmin", password: "Pg-Fault-Password-1" }),
+        });
+        expect(login.status).toBe(503);
+        const leadAnswer = await fetch(`${server.url}/api/demo-request`, lead("down@example.com"));
+        expect(leadAnswer.status).toBe(503);
+        expect((await fetch(`${server.url}/`)).status).toBe(200);
+      } finally {
+        proxy.comeBack();
+      }
+      let recovered = false;
+      for (let i = 0; i < 40 && !recovered; i++) {
+        recovered = (await staffList()).status === 200;
+        if (!recovered) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(recovered).toBe(true);
+    },
+    60_000,
+  );
 });
