@@ -8,6 +8,12 @@ import type { Env } from "../app/env.server.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
 import type { AppServices } from "../app/services.server.ts";
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
+import {
+  declaresTooLargeBody,
+  originFormTarget,
+  refuseRequest,
+  trailingSlashTarget,
+} from "./request-guard.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.ts";
 import { StaticFiles } from "./static-files.ts";
 
@@ -105,12 +111,39 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal Server Error");
   });
 
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+  // The API answers in its JSON shape `{ message }`; everything else in plain text.
+  const refuse = (
+    res: ServerResponse,
+    https: boolean,
+    status: number,
+    message: string,
+    extra = {},
+    json = false,
+  ) => {
+    res.writeHead(status, {
+      ...(https ? headersHttps : headersPlain),
+      "Content-Type": json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+      "Cache-Control": PRIVATE_NO_STORE,
+      ...extra,
+    });
+    res.end(json ? JSON.stringify({ message }) : `${message}\n`);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const https = isHttps(req, env.TRUST_PROXY);
+    // Only a path is a target here: `*` and malformed targets are refused, and an absolute-form
+    // target (`GET http://host/x`) is reduced to its path, so nothing below ever sees another site.
+    const target = originFormTarget(req.url);
+    if (target === null) return refuse(res, https, 400, "Bad request: the request target must be a path.");
+    req.url = target;
+    const path = target.split("?")[0] ?? "/";
+    const refusal = refuseRequest(req, path);
+    if (refusal) {
+      // A refused body is never buffered: once the answer is out, Node discards the rest, so a client
+      // still sending reads the answer instead of a connection reset.
+      return refuse(res, https, refusal.status, refusal.message, refusal.headers, path.startsWith("/api/"));
+    }
     if ((https ? staticHttps : staticHttp).serve(req, res)) return;
-    // `/problem/` and `/problem` are one page: keep a single canonical URL.
-    const url = req.url ?? "/";
-    const path = url.split("?")[0] ?? "/";
     // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods
     // and no Access-Control-* headers, instead of reaching React Router, which refuses OPTIONS.
     if (req.method === "OPTIONS") {
@@ -118,15 +151,28 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
       res.end();
       return;
     }
+    // `/problem/` and `/problem` are one page: keep a single canonical URL, always on this site.
     if (path.length > 1 && path.endsWith("/") && (req.method === "GET" || req.method === "HEAD")) {
-      const query = url.slice(path.length);
+      const location = trailingSlashTarget(path);
+      if (location === null) return refuse(res, https, 404, "Not found");
       res.writeHead(308, {
         ...(https ? headersHttps : headersPlain),
-        Location: path.replace(/\/+$/, "") + query,
+        Location: location + target.slice(path.length),
       });
       res.end();
       return;
     }
     app(req, res);
+  };
+
+  const server = createServer(handle);
+  // `Expect: 100-continue`: answer a refused request (a body over its limit) before the client sends it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    const target = originFormTarget(req.url);
+    const path = target?.split("?")[0] ?? "/";
+    if (target !== null && refuseRequest(req, path) === null && !declaresTooLargeBody(req, path))
+      res.writeContinue();
+    handle(req, res);
   });
+  return server;
 }

@@ -1,10 +1,16 @@
-// Request-body helpers shared by the JSON API's resource routes.
+// Request-body helpers shared by the JSON API's resource routes and the page actions.
+import { bodyLimitFor } from "./body-limits.ts";
 
 /** Reads at most `limit` bytes of the body; null when it is larger (the caller answers 413). */
 export async function readLimitedText(request: Request, limit: number): Promise<string | null> {
+  const bytes = await readLimitedBytes(request, limit);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array | null> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return null;
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -21,7 +27,7 @@ export async function readLimitedText(request: Request, limit: number): Promise<
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 export type JsonBody = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };
@@ -39,11 +45,13 @@ export async function readJsonObject(request: Request, limit: number): Promise<J
   if (contentType !== "application/json") {
     return fail(415, "Send the request body as JSON (Content-Type: application/json).");
   }
-  const text = await readLimitedText(request, limit);
-  if (text === null) return fail(413, `Request body too large: the limit is ${Math.round(limit / 1024)} KB.`);
+  const bytes = await readLimitedBytes(request, limit);
+  if (bytes === null)
+    return fail(413, `Request body too large: the limit is ${Math.round(limit / 1024)} KB.`);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // JSON is UTF-8 (RFC 8259): invalid bytes are refused, not silently replaced.
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     return fail(400, "Malformed JSON in the request body.");
   }
@@ -55,4 +63,20 @@ export async function readJsonObject(request: Request, limit: number): Promise<J
 
 export function methodNotAllowed(allow: string): Response {
   return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: allow } });
+}
+
+/**
+ * A page action's form, read no further than the route's body limit. The server guard has refused
+ * other encodings and declared lengths over the limit (server/request-guard.ts); a body sent without a
+ * length that runs over the limit is answered 413 here (thrown, so React Router renders it).
+ */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  const limit = bodyLimitFor(new URL(request.url).pathname);
+  const text = await readLimitedText(request, limit);
+  if (text === null) {
+    throw new Response(`Request body too large: the limit is ${Math.round(limit / 1024)} KB.`, {
+      status: 413,
+    });
+  }
+  return new URLSearchParams(text);
 }

@@ -20,7 +20,7 @@ export function parseLeadId(raw: unknown): number | null {
 export async function changeStatusFromForm(
   db: Kysely<Database>,
   id: number | null,
-  form: FormData,
+  form: URLSearchParams,
   actor: PublicUser,
 ): Promise<FormOutcome> {
   const status = form.get("status");

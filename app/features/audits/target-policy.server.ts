@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
 
 // Which URLs and addresses the website audits may reach (issue 5, "Safe fetching"). The audits fetch
 // whatever URL a staff member types, from inside our network: without these checks they would be a
@@ -182,6 +183,11 @@ export function parseTargetUrl(input: string): TargetUrlResult {
       error: "Invalid URL",
       details: `The URL is longer than ${MAX_URL_LENGTH} characters.`,
     };
+  }
+  // The URL parser silently drops tabs and line breaks and keeps other controls percent-encoded:
+  // an address with them is not what the user meant to type.
+  if (breaksTextRule(text, "one-line")) {
+    return { ok: false, error: "Invalid URL", details: "The address contains control characters." };
   }
   const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(text) ? text : `https://${text}`;
   let url: URL;

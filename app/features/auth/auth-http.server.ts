@@ -1,6 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
+import { SIGN_IN_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { clearedSessionCookies, readSessionToken, sessionCookies } from "./cookies.server.ts";
 import { assertSameOrigin } from "./guard.server.ts";
@@ -12,9 +14,20 @@ type Context = Readonly<RouterContextProvider>;
 // SPEC section 8's wording for a failed login; the same for an unknown user and a wrong password.
 export const INVALID_CREDENTIALS = "Invalid credentials";
 
+// A control character in a username, or NUL in a password, can match no account: refused like a
+// wrong password, before the database (PostgreSQL refuses NUL in text) or the throttle see it.
 export const LoginSchema = z.object({
-  username: z.string().trim().min(1, "Please enter your username").max(64, INVALID_CREDENTIALS),
-  password: z.string().min(1, "Please enter your password").max(MAX_PASSWORD_LENGTH, INVALID_CREDENTIALS),
+  username: z
+    .string()
+    .trim()
+    .min(1, "Please enter your username")
+    .max(64, INVALID_CREDENTIALS)
+    .refine((value) => !breaksTextRule(value, "one-line"), INVALID_CREDENTIALS),
+  password: z
+    .string()
+    .min(1, "Please enter your password")
+    .max(MAX_PASSWORD_LENGTH, INVALID_CREDENTIALS)
+    .refine((value) => !breaksTextRule(value, "no-nul"), INVALID_CREDENTIALS),
 });
 
 export function tooManyLoginsMessage(retryAfterSeconds: number): string {
@@ -74,7 +87,7 @@ function withCookies(response: Response, cookies: string[]): Response {
 /** POST /api/login (SPEC section 7): the user JSON with isAdmin, or `{ message }`. */
 export async function handleLoginApi(request: Request, context: Context): Promise<Response> {
   assertSameOrigin(request);
-  const body = await readJsonObject(request, 4 * 1024);
+  const body = await readJsonObject(request, SIGN_IN_BODY_LIMIT);
   if (!body.ok) return body.response;
   const outcome = await attemptLogin(request, context, body.value);
   if (outcome.kind === "refused") {

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { getServices } from "#app/services.server.ts";
 import {
   deleteLead,
@@ -24,7 +25,12 @@ export const MAX_PAGE_SIZE = 500;
 
 const ListQuerySchema = z.object({
   status: z.enum(LEAD_STATUSES).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((value) => !breaksTextRule(value, "one-line"), "The search may not contain control characters.")
+    .optional(),
   spam: z.enum(["exclude", "only", "include"]).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_API_PAGE_SIZE),

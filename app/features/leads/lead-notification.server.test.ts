@@ -260,10 +260,14 @@ describeEachDatabase("outbox worker", (use) => {
   });
 
   it("keeps CR/LF in a visitor's name and company out of the headers", async () => {
-    await submitLead({
-      fullName: "Eve Mallory\r\nBcc: victim@example.com",
-      company: "Evil Ltd\nX-Injected: yes",
-    });
+    // Submissions refuse control characters now (issue 9); a row stored before that, or written by
+    // another tool, may still hold them, and the email must stay safe.
+    const id = await submitLead();
+    await use()
+      .db.updateTable("leads")
+      .set({ fullName: "Eve Mallory\r\nBcc: victim@example.com", company: "Evil Ltd\nX-Injected: yes" })
+      .where("id", "=", id)
+      .execute();
     await processorAt({ now: new Date() }).drain();
 
     const mail = smtp.received[0];

@@ -80,3 +80,53 @@ describe("parseLeadSubmission", () => {
     });
   });
 });
+
+describe("control and bidirectional characters (issue 9 point 6)", () => {
+  const base = {
+    fullName: "Jane Doe",
+    email: "jane@example.com",
+    company: "Acme Build",
+    phone: "020 7946 0958",
+  };
+  const errorsFor = (overrides: Record<string, unknown>) => {
+    const result = parseLeadSubmission({ ...base, ...overrides });
+    return result.success ? {} : result.errors;
+  };
+
+  it.each([
+    ["fullName", "Jane\u0000Doe", "Please enter your full name"],
+    ["fullName", "Jane\r\nBcc: x@example.com", "Please enter your full name"],
+    ["fullName", "Jane \u202eeoD", "Please enter your full name"],
+    ["company", "Acme\u0085Build", "Please enter your company name"],
+    ["company", "Acme \u2066Build", "Please enter your company name"],
+    ["email", "jane\u007f@example.com", "Please enter a valid email address"],
+    ["email", "jane@exa\u202emple.com", "Please enter a valid email address"],
+    ["phone", "020\u00007946 0958", "Please enter a valid phone number"],
+    ["message", "Hello\u0000", "Please check the highlighted fields"],
+    ["message", "bell \u0007", "Please check the highlighted fields"],
+  ])("refuses %s %j with the field's message", (field, value, message) => {
+    expect(errorsFor({ [field]: value })).toEqual({ [field]: message });
+  });
+
+  it("keeps line breaks and tabs in the message and other details", () => {
+    expect(parseLeadSubmission({ ...base, message: "Line one\r\nLine two\n\tindented" })).toMatchObject({
+      success: true,
+      data: { message: "Line one\r\nLine two\n\tindented" },
+    });
+    const investor = parseLeadSubmission({
+      ...base,
+      requestType: "investor",
+      investorType: { other: true },
+      otherDetails: "Family office\r\nLondon",
+    });
+    expect(investor).toMatchObject({ success: true, data: { otherDetails: "Family office\r\nLondon" } });
+  });
+
+  it("refuses a line break in an investor's name with that form's message", () => {
+    const result = parseLeadSubmission({ ...base, requestType: "investor", fullName: "Jane\nDoe" });
+    expect(result).toEqual({
+      success: false,
+      errors: { fullName: "Full name must be at least 2 characters" },
+    });
+  });
+});

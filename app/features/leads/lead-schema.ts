@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { site } from "#app/features/content/site.ts";
+import { LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
+import { breaksTextRule, type TextRule } from "#app/lib/text-rules.ts";
 import { INVESTOR_MESSAGE, LEAD_LIMITS } from "./lead-constants.ts";
 
 export {
@@ -15,7 +17,7 @@ export {
 // and generous enough for real names, companies and international phone numbers.
 
 /** The JSON API refuses bodies larger than this before parsing them (issue 3). */
-export const MAX_LEAD_BODY_BYTES = 16 * 1024;
+export const MAX_LEAD_BODY_BYTES = LEAD_BODY_LIMIT;
 
 /** The privacy policy version shown under every form (SPEC section 9), stored with each lead. */
 export const PRIVACY_NOTICE_VERSION = site.privacyPolicyVersion;
@@ -34,9 +36,12 @@ export const MESSAGES = {
 // Text is trimmed for validation and storage but otherwise stored exactly as entered; it is escaped
 // wherever it is shown (React does so by default; CSV export neutralises formulas). A missing field
 // gets the same message as an empty one; a value of the wrong type (a number, a list) the generic one.
-const text = (max: number, missing: string = MESSAGES.invalid) =>
+// Control characters (and, in names, company and email, bidirectional overrides) are refused with the
+// field's own message; only the message boxes may hold line breaks and tabs.
+const text = (max: number, missing: string = MESSAGES.invalid, rule: TextRule = "one-line-no-bidi") =>
   z
     .string({ error: (issue) => (issue.input === undefined ? missing : MESSAGES.invalid) })
+    .refine((value) => !breaksTextRule(value, rule), { message: missing, abort: true })
     .trim()
     .max(max, MESSAGES.tooLong(max));
 
@@ -46,14 +51,14 @@ const email = text(LEAD_LIMITS.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSA
 
 // Digits with the usual separators and an optional leading +; the minimum length is the spec's.
 const phone = (min: number) =>
-  text(LEAD_LIMITS.phone, MESSAGES.phone)
+  text(LEAD_LIMITS.phone, MESSAGES.phone, "one-line")
     .min(min, MESSAGES.phone)
     .regex(/^\+?[0-9 ()./-]+$/, MESSAGES.phone)
     .refine((value) => (value.match(/\d/g)?.length ?? 0) >= Math.min(min, 5), MESSAGES.phone);
 
 const optionalText = (max: number) =>
   z
-    .union([text(max), z.null()], MESSAGES.invalid)
+    .union([text(max, MESSAGES.invalid, "multi-line"), z.null()], MESSAGES.invalid)
     .optional()
     .transform((value) => (value ? value : null));
 

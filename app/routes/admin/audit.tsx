@@ -23,6 +23,7 @@ import type { AuditRow } from "#app/features/audits/ui/audit-view.ts";
 import { PerformanceCard } from "#app/features/audits/ui/performance-card.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { publicUrl } from "#app/features/content/public-url.ts";
+import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/audit";
 
@@ -106,7 +107,7 @@ type ActionData =
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const actor = adminUser(context).username;
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const rawUrl = form.get("url");
   const url = typeof rawUrl === "string" ? rawUrl.trim() : "";

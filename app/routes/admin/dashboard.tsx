@@ -21,6 +21,7 @@ import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { listLeads } from "#app/features/leads/lead-admin.server.ts";
 import { parseListQuery } from "#app/features/leads/lead-admin-http.server.ts";
 import type { LeadStatus } from "#app/features/leads/lead-repository.server.ts";
+import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/dashboard";
 
@@ -78,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = adminUser(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "status") return data({ message: "Unknown action." }, { status: 400 });
   const { database } = await getServices(context);
   const outcome = await changeStatusFromForm(database.db, parseLeadId(form.get("id")), form, user);

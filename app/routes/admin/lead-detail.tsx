@@ -23,6 +23,7 @@ import { StatusBadge } from "#app/features/admin-ui/status-badge.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { leadHistory } from "#app/features/leads/lead-admin.server.ts";
 import { findLead } from "#app/features/leads/lead-repository.server.ts";
+import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/lead-detail";
 
@@ -53,7 +54,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = adminUser(context);
   const id = parseLeadId(params.id);
-  const form = await request.formData();
+  const form = await readForm(request);
   const { database } = await getServices(context);
   const intent = form.get("intent");
   if (intent === "delete") {

@@ -5,6 +5,7 @@ import { LoginForm } from "#app/features/admin-ui/login-form.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { attemptLogin } from "#app/features/auth/auth-http.server.ts";
 import { assertSameOrigin, getCurrentUser } from "#app/features/auth/guard.server.ts";
+import { readForm } from "#app/lib/http.server.ts";
 import type { Route } from "./+types/login";
 
 // SPEC section 2 /admin/login. A signed-in admin goes straight on, as the server sees the session.
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { loggedOut: url.searchParams.has("logged-out") };
 }
 
-const text = (form: FormData, name: string) => {
+const text = (form: URLSearchParams, name: string) => {
   const value = form.get(name);
   return typeof value === "string" ? value : "";
 };
@@ -26,7 +27,7 @@ const text = (form: FormData, name: string) => {
 /** The form without JavaScript: signs in and redirects with the session cookie, or says why not. */
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const username = text(form, "username");
   const outcome = await attemptLogin(request, context, { username, password: text(form, "password") });
   if (outcome.kind === "refused") {

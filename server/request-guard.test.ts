@@ -1,0 +1,126 @@
+import type { IncomingMessage } from "node:http";
+import { describe, expect, it } from "vitest";
+import { bodyLimitFor } from "../app/lib/body-limits.ts";
+import {
+  declaresTooLargeBody,
+  isValidHost,
+  originFormTarget,
+  refuseRequest,
+  trailingSlashTarget,
+} from "./request-guard.ts";
+
+const request = (method: string, headers: Record<string, string> = {}) =>
+  ({ method, headers: { host: "www.clausebridge.co.uk", ...headers } }) as unknown as IncomingMessage;
+
+describe("the trailing-slash redirect stays on this site (issue 9 point 1)", () => {
+  it.each([
+    ["/problem/", "/problem"],
+    ["/blog/some-article//", "/blog/some-article"],
+  ])("%s -> %s", (path, target) => {
+    expect(trailingSlashTarget(path)).toBe(target);
+  });
+
+  it.each(["//evil.example/", "///evil.example/", "/\\evil.example/", "/\\/evil.example/", "//"])(
+    "refuses %s (a browser would leave the site): 404 instead",
+    (path) => {
+      expect(trailingSlashTarget(path)).toBeNull();
+    },
+  );
+
+  it("reduces an absolute-form target to its path and refuses `*` and other forms", () => {
+    expect(originFormTarget("http://evil.example/x/?a=1")).toBe("/x/?a=1");
+    expect(originFormTarget("*")).toBeNull();
+    expect(originFormTarget("evil.example:443")).toBeNull();
+    expect(originFormTarget("/ok")).toBe("/ok");
+  });
+});
+
+describe("request guard (issue 9 point 5)", () => {
+  it("accepts well-formed hosts and refuses malformed ones", () => {
+    for (const host of [
+      "localhost",
+      "localhost:3000",
+      "127.0.0.1:8080",
+      "[::1]:3000",
+      "www.clausebridge.co.uk",
+    ])
+      expect(isValidHost(host)).toBe(true);
+    for (const host of [undefined, "", "localhost:99999", "a b", "evil.example/", "x:y", "[::1"])
+      expect(isValidHost(host)).toBe(false);
+  });
+
+  it("answers unknown methods 405 with Allow, and pages only GET, HEAD, POST and OPTIONS", () => {
+    expect(refuseRequest(request("TRACE"), "/admin/login")).toMatchObject({ status: 405 });
+    expect(refuseRequest(request("PROPFIND"), "/api/user")).toMatchObject({
+      status: 405,
+      headers: { Allow: "GET, HEAD, POST, PATCH, DELETE, OPTIONS" },
+    });
+    for (const method of ["PUT", "PATCH", "DELETE"])
+      expect(refuseRequest(request(method), "/admin/login")).toMatchObject({
+        status: 405,
+        headers: { Allow: "GET, HEAD, POST, OPTIONS" },
+      });
+    expect(
+      refuseRequest(
+        request("PATCH", { "content-length": "2", "content-type": "application/json" }),
+        "/api/admin/leads/1",
+      ),
+    ).toBeNull();
+  });
+
+  it("answers 400 to a missing or malformed Host", () => {
+    expect(refuseRequest(request("GET", { host: "localhost:99999" }), "/")).toMatchObject({ status: 400 });
+    const noHost = { method: "GET", headers: {} } as unknown as IncomingMessage;
+    expect(refuseRequest(noHost, "/admin/login")).toMatchObject({ status: 400 });
+  });
+
+  it("answers 415 to a page action sent as JSON or text, and lets forms through", () => {
+    for (const type of ["application/json", "text/plain", "multipart/form-data; boundary=x"])
+      expect(
+        refuseRequest(request("POST", { "content-type": type, "content-length": "10" }), "/admin/login"),
+      ).toMatchObject({ status: 415 });
+    expect(refuseRequest(request("POST", { "content-length": "10" }), "/demo")).toMatchObject({
+      status: 415,
+    });
+    expect(
+      refuseRequest(
+        request("POST", { "content-type": "application/x-www-form-urlencoded", "content-length": "10" }),
+        "/admin/login",
+      ),
+    ).toBeNull();
+    // An empty body reaches the action, which answers with its own 400 messages.
+    expect(refuseRequest(request("POST", { "content-length": "0" }), "/admin/login")).toBeNull();
+  });
+
+  it("answers 400 to a malformed Content-Length", () => {
+    expect(refuseRequest(request("POST", { "content-length": "-1" }), "/api/login")).toMatchObject({
+      status: 400,
+    });
+  });
+});
+
+describe("body limits (issue 9 point 4): one table", () => {
+  it("gives sign-in 4 KB, the lead forms and API 16 KB, every other action 64 KB", () => {
+    expect(bodyLimitFor("/admin/login")).toBe(4 * 1024);
+    expect(bodyLimitFor("/admin/login.data")).toBe(4 * 1024);
+    expect(bodyLimitFor("/api/login")).toBe(4 * 1024);
+    for (const path of ["/", "/_root.data", "/demo", "/demo.data", "/invest", "/api/demo-request"])
+      expect(bodyLimitFor(path)).toBe(16 * 1024);
+    for (const path of [
+      "/admin/dashboard",
+      "/admin/leads/3",
+      "/admin/audit",
+      "/api/admin/leads/3",
+      "/api/admin/security-audit",
+    ])
+      expect(bodyLimitFor(path)).toBe(64 * 1024);
+  });
+
+  it("sends no 100 Continue for a declared length over the limit", () => {
+    expect(
+      declaresTooLargeBody(request("POST", { "content-length": String(300 * 1024 * 1024) }), "/admin/login"),
+    ).toBe(true);
+    expect(declaresTooLargeBody(request("POST", { "content-length": "4096" }), "/admin/login")).toBe(false);
+    expect(declaresTooLargeBody(request("POST", { "content-length": "4097" }), "/admin/login")).toBe(true);
+  });
+});
