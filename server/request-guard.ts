@@ -53,6 +53,7 @@ export function originFormTarget(url: string | undefined): string | null {
 export function trailingSlashTarget(path: string): string | null {
   const trimmed = path.replace(/\/+$/, "");
   if (trimmed === "" || !trimmed.startsWith("/")) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   if (/^[/\\]{2}/.test(trimmed) || trimmed.includes("\\") || /[\u0000-\u0020\u007f]/.test(trimmed))
     return null;
   return trimmed;

@@ -4,8 +4,10 @@
 // what it is (the "Trojan Source" trick), so they are refused where staff judge a lead by its text.
 
 /** C0 and C1 control characters and DEL: refused in one-line fields. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const ONE_LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
 /** The same, but tab, line feed and carriage return are allowed (message boxes: forms send CRLF). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const MULTI_LINE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 /** Bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069). */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
