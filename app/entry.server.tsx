@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server.ts";
 import { cspNonceContext } from "./lib/request-context.server.ts";
 
@@ -22,6 +22,9 @@ export { cspNonceContext };
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (noteDatabaseUnavailable(error, request)) return;
+  // A 4xx React Router answers itself (a method a route has no handler for, an unknown route) is the
+  // client's mistake, not ours: no stack trace in the log for it.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   console.error(error);
 }
 
