@@ -27,6 +27,9 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file drives its own Chromium; two at a time suits a 2-core machine.
           maxWorkers: 2,
+          // A page's answer can take seconds on a busy 2-core machine: a poll's default 1 s made
+          // journeys flaky (a toast checked while the submission was still on its way).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
