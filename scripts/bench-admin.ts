@@ -24,6 +24,7 @@ import { createAccount, signIn } from "../tests/e2e/support/accounts.ts";
 import { checkPostgres, createPostgresSchema } from "../tests/support/databases.ts";
 import { benchResources } from "./lib/bench-resources.ts";
 import { runMain } from "./lib/run-main.ts";
+import { seededRandom } from "./lib/seeded-random.ts";
 import { ensureBuild } from "./page-weight.ts";
 
 const TARGET_P95_MS = 50;
@@ -50,21 +51,8 @@ const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 // --- Seeding ----------------------------------------------------------------------------------
 
-/** A small deterministic generator: the same 100,000 leads on every run and both databases. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-  };
-}
+/** The same 100,000 leads on every run and both databases. */
+const random = seededRandom;
 
 const FIRST_NAMES = (
   "Amara Jonas Priya Tom Sophie Oliver Aisha Liam Chloe Mohammed Emily Jack Isla Harry " +

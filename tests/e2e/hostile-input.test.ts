@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server.ts";
+import { staticPublicPaths } from "../../app/features/content/public-paths.ts";
+import { seededRandom } from "../../scripts/lib/seeded-random.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
@@ -18,30 +20,10 @@ const REQUESTS = 2000;
 const CONCURRENCY = 8;
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261124);
 
-/** mulberry32: small, fast, seeded. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  return { next, pick, chance: (p: number) => next() < p };
-}
+const random = seededRandom;
 
 const ROUTES = [
-  "/",
-  "/problem",
-  "/solution",
-  "/features",
-  "/demo",
-  "/invest",
-  "/investor-deck",
-  "/privacy-policy",
-  "/blog",
+  ...staticPublicPaths,
   "/blog/not-an-article",
   "/demo-request",
   "/investor-deck-pdf",
@@ -65,7 +47,7 @@ const ROUTES = [
   "/api/admin/security-audit",
   "/api/admin/security-audits",
   "/api/admin/performance-check",
-] as const;
+];
 
 const ODD_PATHS = [
   "//evil.example/",
@@ -123,7 +105,7 @@ const CONTENT_TYPES: (string | null)[] = [
 
 const CONTROL = ["\u0000", "\u0007", "\u001b[31m", "\r\n", "\u007f", "\u0085", "\u202e", "\u2066"];
 
-function hostileString(rng: ReturnType<typeof random>): string {
+function hostileString(rng: ReturnType<typeof seededRandom>): string {
   switch (Math.floor(rng.next() * 8)) {
     case 0:
       return `Jane${rng.pick(CONTROL)}Doe`;
@@ -144,7 +126,7 @@ function hostileString(rng: ReturnType<typeof random>): string {
   }
 }
 
-function hostileValue(rng: ReturnType<typeof random>): unknown {
+function hostileValue(rng: ReturnType<typeof seededRandom>): unknown {
   switch (Math.floor(rng.next() * 8)) {
     case 0:
       return 12345;
@@ -162,7 +144,7 @@ function hostileValue(rng: ReturnType<typeof random>): unknown {
 }
 
 /** A lead, a login or an audit that is malformed in at least one field. */
-function hostileJson(rng: ReturnType<typeof random>): Buffer {
+function hostileJson(rng: ReturnType<typeof seededRandom>): Buffer {
   switch (Math.floor(rng.next() * 7)) {
     case 0:
       return Buffer.from('{"fullName": "Jane", "email": ');
@@ -207,7 +189,7 @@ function hostileJson(rng: ReturnType<typeof random>): Buffer {
   }
 }
 
-function hostileForm(rng: ReturnType<typeof random>): Buffer {
+function hostileForm(rng: ReturnType<typeof seededRandom>): Buffer {
   const fields = [
     "fullName",
     "email",
@@ -260,7 +242,7 @@ function rawRequest(port: number, head: string, body: Buffer): Promise<number | 
 }
 
 function generate(
-  rng: ReturnType<typeof random>,
+  rng: ReturnType<typeof seededRandom>,
   cookie: string,
 ): { head: string; body: Buffer; description: string } {
   const method = rng.pick(METHODS);
