@@ -28,7 +28,9 @@ const EnvSchema = z
     /** Lead submissions allowed per client address per window (0 turns the limit off). */
     LEAD_RATE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(10),
     LEAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
-    /** A lead sent sooner than this after the visitor's first page view is flagged as spam (time trap). */
+    /** Lead submissions allowed per API key per minute (sliding window; 0 turns the limit off). */
+    API_KEY_RATE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(600),
+    /** A lead sent sooner than this after the visitor's first page view is marked for review (time trap). */
     LEAD_MIN_FILL_SECONDS: z.coerce.number().min(0).max(600).default(3),
     /** A signed-in staff session ends after this long without a request… */
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),

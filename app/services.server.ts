@@ -9,8 +9,10 @@ import { type AuthService, createAuthService } from "./features/auth/auth-servic
 import { createHashingQueue } from "./features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "./features/auth/login-throttle.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
+import { createLeadAdmin, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
 import { createLeadService, type LeadService } from "./features/leads/lead-service.server.ts";
+import { createLeadSummaryCache } from "./features/leads/lead-summary.server.ts";
 import { createMailTransport } from "./lib/mailer.server.ts";
 import { type OutboxWorker, startOutboxWorker } from "./lib/outbox/outbox-worker.server.ts";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts";
@@ -76,6 +78,10 @@ export type AppServices = {
   database: AppDatabase;
   secret: string;
   leads: LeadService;
+  /** Staff's changes to leads (status, owner, spam, bulk, erasure), with their history. */
+  leadAdmin: LeadAdmin;
+  /** The dashboard's summary strip, cached a few seconds. */
+  leadSummary: ReturnType<typeof createLeadSummaryCache>;
   rateLimiter: RateLimiter;
   auth: AuthService;
   /** Bounds the website audits running and waiting at once (issue 9 point 11). */
@@ -119,6 +125,10 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       db: database.db,
       secret,
       rateLimiter,
+      apiKeyRateLimiter:
+        env.API_KEY_RATE_LIMIT > 0
+          ? createRateLimiter(database.db, { limit: env.API_KEY_RATE_LIMIT, windowMs: 60_000 })
+          : undefined,
       notify: Boolean(env.SMTP_URL),
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
       timeTrap,
@@ -167,7 +177,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       };
     };
     const startBackgroundWork = (): BackgroundWork => {
-      // Finished rate-limit windows are dead rows: drop them now and then (any instance may).
+      // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
         auth.prune().catch((error: Error) => logError(`Pruning sessions failed: ${error.message}`));
@@ -181,11 +191,18 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         },
       };
     };
+    const leadAdmin = createLeadAdmin({
+      db: database.db,
+      notify: Boolean(env.SMTP_URL),
+      onQueued: () => outboxWorker?.notify(),
+    });
     return {
       env,
       database,
       secret,
       leads,
+      leadAdmin,
+      leadSummary: createLeadSummaryCache(database.db),
       rateLimiter,
       auth,
       auditSlots: createAuditSlots({

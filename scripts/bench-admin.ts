@@ -19,6 +19,7 @@ import { CompiledQuery, type Kysely, sql } from "kysely";
 import { type AppDatabase, openDatabase } from "../app/db/database.server.ts";
 import type { Database } from "../app/db/schema.ts";
 import { filterLeads, type LeadListQuery } from "../app/features/leads/lead-admin.server.ts";
+import { leadKeys } from "../app/features/leads/lead-repository.server.ts";
 import { INVESTOR_MESSAGE, PRIVACY_NOTICE_VERSION } from "../app/features/leads/lead-schema.ts";
 import { createAccount, signIn } from "../tests/e2e/support/accounts.ts";
 import { checkPostgres, createPostgresSchema } from "../tests/support/databases.ts";
@@ -124,7 +125,7 @@ function seedRow(index: number, count: number, rng: ReturnType<typeof random>, n
       .toLowerCase()
       .normalize("NFKD")
       .replace(/[^a-z0-9]+/g, "");
-  return {
+  const row = {
     requestType: investor ? ("investor" as const) : ("demo" as const),
     fullName: `${first} ${last}`,
     email: `${slug(first)}.${slug(last)}${index % 97}@${slug(company).slice(0, 18)}.${rng.pick(DOMAINS)}`,
@@ -144,6 +145,7 @@ function seedRow(index: number, count: number, rng: ReturnType<typeof random>, n
     createdAt,
     updatedAt: createdAt,
   };
+  return { ...row, ...leadKeys(row) };
 }
 
 /** Inserts `count` leads in one transaction, 500 rows per statement. */

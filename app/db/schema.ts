@@ -24,11 +24,61 @@ export interface LeadsTable {
   otherDetails: string | null;
   sourcePage: string | null;
   privacyNoticeVersion: string;
+  /** 1 when the spam verdict holds the lead out of the list (spam-verdict.ts). */
   isSpam: number;
+  /** The verdict's summary in words. */
   spamReason: string | null;
+  /** The verdict's score and the signals behind it (JSON `SpamSignal[]`, null when none fired). */
+  spamScore: Generated<number>;
+  spamSignals: string | null;
+  /** Set when staff judged the lead by hand: its signals no longer ask for review. */
+  spamReviewedAt: string | null;
   status: Generated<string>;
+  /** Lower-cased, trimmed email: a person's submissions share it (contacts). */
+  emailKey: Generated<string>;
+  /** Case-folded name and company, the sort keys (compared byte by byte on both databases). */
+  fullNameKey: Generated<string>;
+  companyKey: Generated<string>;
+  /** "form", "api", or the name of the API key that sent it. */
+  source: Generated<string>;
+  apiKeyId: number | null;
+  ownerId: number | null;
+  /** Submission to first status change, in milliseconds (bigint: a string on PostgreSQL). */
+  firstResponseMs: number | string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface LeadNotesTable {
+  id: Generated<number>;
+  leadId: number;
+  body: string;
+  authorUserId: number | null;
+  authorUsername: string;
+  createdAt: string;
+}
+
+export interface LeadEventsTable {
+  id: Generated<number>;
+  leadId: number;
+  type: string;
+  actorUserId: number | null;
+  actorName: string | null;
+  detail: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  keyPrefix: string;
+  keyHash: string;
+  createdByUserId: number | null;
+  createdByUsername: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  revokedByUsername: string | null;
 }
 
 export interface OutboxTable {
@@ -45,10 +95,13 @@ export interface OutboxTable {
   sentAt: string | null;
 }
 
+/** Sliding-window rate limits: the times of a key's recent accepted hits. */
 export interface RateLimitsTable {
   key: string;
-  windowId: number;
-  hits: number;
+  /** JSON array of epoch milliseconds, oldest first, at most the limit. */
+  hits: string;
+  /** Epoch milliseconds (bigint: a string on PostgreSQL). */
+  expiresAt: number | string;
 }
 
 /** Sign-in failure counters (login-throttle.server.ts); `key` is an HMAC, never a name or address. */
@@ -128,6 +181,9 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   leadStatusChanges: LeadStatusChangesTable;
+  leadNotes: LeadNotesTable;
+  leadEvents: LeadEventsTable;
+  apiKeys: ApiKeysTable;
   securityAudits: SecurityAuditsTable;
   performanceChecks: PerformanceChecksTable;
   hstsPreload: HstsPreloadTable;

@@ -42,6 +42,8 @@ const NETWORK_CODES = new Set([
   "EAI_AGAIN",
 ]);
 
+const PG_CONNECT_REFUSALS = new Set(["55000", "3D000", "28000", "28P01"]);
+
 // pg's own messages for a dead, closed or timed-out connection.
 const PG_CLIENT_MESSAGES = [
   /connection terminated/i,
@@ -64,6 +66,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention, e.g. shutdown,
       // statement_timeout's 57014), 58 (system error, e.g. I/O).
       if (/^(08|53|57|58)[0-9A-Z]{3}$/.test(candidate.code)) return true;
+      // Refused at connection time: the database does not accept connections now (55000, ALTER
+      // DATABASE … ALLOW_CONNECTIONS false), is gone or renamed (3D000), or refuses our role (28xxx).
+      if (PG_CONNECT_REFUSALS.has(candidate.code)) return true;
     }
     if (
       typeof candidate.message === "string" &&

@@ -19,9 +19,9 @@ async function readLimitedBytes(request: Request, limit: number): Promise<Uint8A
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is sent.
-      // Once the answer is out, Node discards the rest of the body (bounded by the server's request
-      // timeout) so the client, still sending, reads the 413 instead of a connection reset.
+      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is sent. Nothing
+      // more is buffered: the connection stays paused until the client gives up or the server's
+      // request timeout ends it, and the client reads the 413 instead of a connection reset.
       reader.releaseLock();
       return null;
     }

@@ -2,42 +2,66 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 
 export type RateLimitOptions = { limit: number; windowMs: number };
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type RateLimitDecision =
+  | {
+      allowed: true /** Accepted hits in the window, this one included (0 with the limit off). */;
+      count: number;
+    }
+  | { allowed: false; retryAfterSeconds: number; count: number };
 
 /**
- * Fixed-window counters kept in the database, so every app instance on one PostgreSQL shares them.
- * One upsert per hit: atomic on both databases, no read-modify-write race.
+ * Sliding-window limits kept in the database, so every app instance on one PostgreSQL shares them.
+ * Each key's row holds the times of its accepted hits in the last window (at most `limit` of them):
+ * "10 per 10 minutes" holds over any 10 minutes, where the fixed windows before let 20 through in
+ * 5.5 minutes across a window boundary. A refused hit is not recorded, so a client that stops
+ * sending gets its next slot exactly when its oldest hit leaves the window.
+ *
+ * Check and count are one step: the first statement upserts the key's row, which locks it until the
+ * transaction ends (PostgreSQL; SQLite runs one writing transaction at a time anyway), so two
+ * requests for one key cannot both take the last slot. Pass the transaction of the work it guards.
  */
 export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: RateLimitOptions) {
   return {
-    /** Counts one hit; pass a transaction to count it together with the work it guards. */
+    limit,
     async hit(
       key: string,
       now = Date.now(),
       executor: Kysely<Database> | Transaction<Database> = db,
     ): Promise<RateLimitDecision> {
-      if (limit <= 0) return { allowed: true };
-      const windowId = Math.floor(now / windowMs);
-      // One atomic upsert (hand-written: it runs on every submission, see insertLead).
-      const { rows } = await sql<{ hits: number }>`
-        insert into rate_limits (key, window_id, hits) values (${key}, ${windowId}, 1)
-        on conflict (key) do update set
-          hits = case when rate_limits.window_id = excluded.window_id then rate_limits.hits + 1 else 1 end,
-          window_id = excluded.window_id
+      if (limit <= 0) return { allowed: true, count: 0 };
+      // Hand-written: it runs on every lead submission (see insertLead).
+      const { rows } = await sql<{ hits: string }>`
+        insert into rate_limits (key, hits, expires_at) values (${key}, '[]', ${now + windowMs})
+        on conflict (key) do update set hits = rate_limits.hits
         returning hits`.execute(executor);
-      const row = { hits: rows[0]?.hits ?? Number.POSITIVE_INFINITY };
-      if (Number(row.hits) <= limit) return { allowed: true };
-      const windowEnds = (windowId + 1) * windowMs;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
+      const recent = parseHits(rows[0]?.hits).filter((at) => at > now - windowMs && at <= now);
+      if (recent.length >= limit) {
+        const oldest = recent[recent.length - limit] ?? now;
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
+          count: recent.length,
+        };
+      }
+      recent.push(now);
+      await sql`update rate_limits set hits = ${JSON.stringify(recent)}, expires_at = ${now + windowMs}
+        where key = ${key}`.execute(executor);
+      return { allowed: true, count: recent.length };
     },
-    /** Drops counters of finished windows (called periodically). */
+    /** Drops keys whose every hit has left the window (called periodically; any limiter prunes all). */
     async prune(now = Date.now()): Promise<void> {
-      await db
-        .deleteFrom("rateLimits")
-        .where("windowId", "<", Math.floor(now / windowMs))
-        .execute();
+      await db.deleteFrom("rateLimits").where("expiresAt", "<", now).execute();
     },
   };
+}
+
+function parseHits(raw: string | undefined): number[] {
+  try {
+    const value: unknown = JSON.parse(raw ?? "[]");
+    return Array.isArray(value) ? value.filter((at): at is number => typeof at === "number") : [];
+  } catch {
+    return [];
+  }
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
-import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
+import { checkPostgres, createPostgresSchema, TEST_POSTGRES_URL } from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 
 // Issue 9 points 7 and 9: another process (an operator command, a backup, the sqlite3 shell) holding
@@ -102,24 +103,32 @@ describe("another process holds the SQLite write lock", () => {
       await timed(() => fetch(`${server.url}/`));
       await timed(() => fetch(`${server.url}/api/user`, { headers: { Cookie: cookie } }));
     }
-    const { released } = await holdWriteLock(databaseUrl, LOCK_MS);
-    const lockStarted = performance.now();
-
-    // A lead sent while the lock is held: it waits (asynchronously) for the lock.
-    const leadAnswer = timed(() => fetch(`${server.url}/api/demo-request`, lead("locked@example.com")));
-
-    const pages: number[] = [];
-    const reads: number[] = [];
-    while (performance.now() - lockStarted < LOCK_MS - 500) {
-      const page = await timed(() => fetch(`${server.url}/`));
-      expect(page.status).toBe(200);
-      pages.push(page.ms);
-      const user = await timed(() => fetch(`${server.url}/api/user`, { headers: { Cookie: cookie } }));
-      expect(user.status).toBe(200);
-      reads.push(user.ms);
-    }
-    const answer = await leadAnswer;
-    await released;
+    // One lock cycle: one request at a time to a page and a signed-in read, and a lead sent meanwhile.
+    const measureDuringLock = async () => {
+      const { released } = await holdWriteLock(databaseUrl, LOCK_MS);
+      const lockStarted = performance.now();
+      // A lead sent while the lock is held: it waits (asynchronously) for the lock.
+      const leadAnswer = timed(() => fetch(`${server.url}/api/demo-request`, lead("locked@example.com")));
+      const pages: number[] = [];
+      const reads: number[] = [];
+      while (performance.now() - lockStarted < LOCK_MS - 500) {
+        const page = await timed(() => fetch(`${server.url}/`));
+        expect(page.status).toBe(200);
+        pages.push(page.ms);
+        const user = await timed(() => fetch(`${server.url}/api/user`, { headers: { Cookie: cookie } }));
+        expect(user.status).toBe(200);
+        reads.push(user.ms);
+      }
+      const answer = await leadAnswer;
+      await released;
+      return { pages, reads, answer, p99: Math.max(percentile(pages, 99), percentile(reads, 99)) };
+    };
+    // A blocked event loop stalls every request for the lock's whole wait (1.5 s here). A p99 over
+    // 50 ms can also come from other test files sharing this 2-core machine for a moment: a second
+    // cycle tells the two apart, where a blocked loop fails both.
+    let run = await measureDuringLock();
+    if (run.p99 >= 50) run = await measureDuringLock();
+    const { pages, reads, answer } = run;
 
     expect(pages.length).toBeGreaterThan(20);
     expect(percentile(pages, 99)).toBeLessThan(50);
@@ -305,6 +314,79 @@ describe("PostgreSQL stops answering or goes away", async () => {
       let recovered = false;
       for (let i = 0; i < 40 && !recovered; i++) {
         recovered = (await staffList()).status === 200;
+        if (!recovered) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(recovered).toBe(true);
+    },
+    60_000,
+  );
+});
+
+describe("PostgreSQL refuses new connections (ALTER DATABASE … ALLOW_CONNECTIONS false)", async () => {
+  const available = await checkPostgres();
+  const name = `faults_${process.pid}_${Date.now()}`;
+  let server: RunningServer;
+  let cookie: string;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    if (!available) return;
+    await admin(`create database ${name}`);
+    const url = new URL(TEST_POSTGRES_URL);
+    url.pathname = `/${name}`;
+    server = await startServer({
+      DATABASE_URL: url.href,
+      DATABASE_WAIT_MS: String(WAIT_MS),
+      LOG_LEVEL: "error",
+    });
+    await createAccount(url.href, {
+      username: "refusedadmin",
+      password: "Refused-Password-1",
+      isAdmin: true,
+    });
+    cookie = await signIn(server.url, "refusedadmin", "Refused-Password-1");
+  }, 60_000);
+
+  afterAll(async () => {
+    if (!available) return;
+    await server?.stop();
+    await admin(`alter database ${name} allow_connections true`).catch(() => {});
+    await admin(`drop database if exists ${name} with (force)`);
+  });
+
+  it.skipIf(!available)(
+    "answers 503 (never 500) while the database refuses connections, and recovers by itself",
+    async () => {
+      await admin(`alter database ${name} allow_connections false`);
+      await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+      try {
+        const list = await fetch(`${server.url}/api/admin/leads`, { headers: { Cookie: cookie } });
+        expect(list.status).toBe(503);
+        const dashboard = await fetch(`${server.url}/admin/dashboard`, { headers: { Cookie: cookie } });
+        expect(dashboard.status).toBe(503);
+        const login = await fetch(`${server.url}/api/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: server.url },
+          body: JSON.stringify({ username: "refusedadmin", password: "Refused-Password-1" }),
+        });
+        expect(login.status).toBe(503);
+        expect((await fetch(`${server.url}/api/demo-request`, lead("refused@example.com"))).status).toBe(503);
+        expect((await fetch(`${server.url}/`)).status).toBe(200);
+      } finally {
+        await admin(`alter database ${name} allow_connections true`);
+      }
+      let recovered = false;
+      for (let i = 0; i < 40 && !recovered; i++) {
+        recovered =
+          (await fetch(`${server.url}/api/admin/leads`, { headers: { Cookie: cookie } })).status === 200;
         if (!recovered) await new Promise((resolve) => setTimeout(resolve, 250));
       }
       expect(recovered).toBe(true);

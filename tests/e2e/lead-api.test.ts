@@ -326,17 +326,30 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(row.spamReason).toBe("honeypot field filled in");
       });
 
-      it("flags a submission without the page's time cookie, or sent too soon after it", async () => {
+      it("keeps a lead without the page's time cookie, or sent too soon after it, in the list, marked for review", async () => {
+        // The issue's reproduction: an integration (curl) posts without any cookie.
         const noCookie = await post(JSON.stringify(demo), { Cookie: "" });
         expect(noCookie.status).toBe(201);
         const row = await storedLead(((await noCookie.json()) as { id: number }).id);
-        expect(row.spamReason).toBe("time trap: no time token");
+        expect(Number(row.isSpam)).toBe(0);
+        expect(row.source).toBe("api");
+        expect(row.spamReason).toBe("no page cookie (sent without visiting the site)");
 
         const page = await fetch(`${target.server.url}/`);
         const freshCookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
         const tooFast = await post(JSON.stringify(demo), { Cookie: freshCookie });
         const fastRow = await storedLead(((await tooFast.json()) as { id: number }).id);
-        expect(fastRow.spamReason).toMatch(/^time trap: sent \d+ ms after the page loaded$/);
+        expect(Number(fastRow.isSpam)).toBe(0);
+        expect(fastRow.spamReason).toMatch(/^sent \d+ ms after the first page view$/);
+      });
+
+      it("holds a link in the name that comes without the page's cookie", async () => {
+        const response = await post(JSON.stringify({ ...demo, fullName: "Loans https://loans.example" }), {
+          Cookie: "",
+        });
+        expect(response.status).toBe(201);
+        const row = await storedLead(((await response.json()) as { id: number }).id);
+        expect(Number(row.isSpam)).toBe(1);
       });
     });
   });

@@ -1,5 +1,6 @@
 import type { Insertable } from "kysely";
 import type { LeadsTable } from "../../app/db/schema.ts";
+import { leadKeys } from "../../app/features/leads/lead-repository.server.ts";
 import { PRIVACY_NOTICE_VERSION } from "../../app/features/leads/lead-schema.ts";
 
 /**
@@ -9,7 +10,7 @@ import { PRIVACY_NOTICE_VERSION } from "../../app/features/leads/lead-schema.ts"
  */
 export function leadRow(overrides: Partial<Insertable<LeadsTable>> = {}): Insertable<LeadsTable> {
   const now = new Date().toISOString();
-  return {
+  const row: Insertable<LeadsTable> = {
     requestType: "demo",
     fullName: "Test Lead",
     email: "test.lead@example.com",
@@ -29,4 +30,6 @@ export function leadRow(overrides: Partial<Insertable<LeadsTable>> = {}): Insert
     updatedAt: now,
     ...overrides,
   };
+  // The keys follow the row's own name, email and company unless a test sets them.
+  return { ...leadKeys(row), ...row };
 }

@@ -1,19 +1,25 @@
+import type { Kysely } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
+import type { Database } from "#app/db/schema.ts";
 import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { getServices } from "#app/services.server.ts";
 import {
-  deleteLead,
-  isLeadStatus,
+  type BulkAction,
+  LEAD_SORTS,
   type LeadListQuery,
   leadHistory,
   listLeads,
-  updateLeadStatus,
+  UnknownOwnerError,
 } from "./lead-admin.server.ts";
+import { emailKeyOf, otherSubmissions } from "./lead-contacts.server.ts";
 import { exportFileName, leadsCsvStream } from "./lead-csv.server.ts";
-import { findLead, LEAD_STATUSES } from "./lead-repository.server.ts";
+import { addNote, listNotes, NoteBodySchema } from "./lead-notes.server.ts";
+import { findLead, LEAD_STATUSES, type Lead } from "./lead-repository.server.ts";
+import { leadTimeline } from "./lead-timeline.server.ts";
 
 // /api/admin/leads… (SPEC section 7): every handler checks the admin session first, and mutations
 // also refuse cross-site requests.
@@ -23,23 +29,54 @@ type Context = Readonly<RouterContextProvider>;
 export const DEFAULT_API_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
-const ListQuerySchema = z.object({
-  status: z.enum(LEAD_STATUSES).optional(),
-  q: z
-    .string()
-    .trim()
-    .max(100)
-    .refine((value) => !breaksTextRule(value, "one-line"), "The search may not contain control characters.")
-    .optional(),
-  spam: z.enum(["exclude", "only", "include"]).optional(),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_API_PAGE_SIZE),
-});
+const DATE = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD")
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    "not a date",
+  );
 
-/** The list's query string as a LeadListQuery, or the 400 to answer. */
+/** Up to this many ids in one export of ticked rows or one bulk action. */
+export const MAX_IDS = 500;
+const ID = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+const ListQuerySchema = z
+  .object({
+    status: z.enum(LEAD_STATUSES).optional(),
+    q: z
+      .string()
+      .trim()
+      .max(100)
+      .refine((value) => !breaksTextRule(value, "one-line"), "The search may not contain control characters.")
+      .optional(),
+    spam: z.enum(["exclude", "only", "include"]).optional(),
+    sort: z.enum(LEAD_SORTS).optional(),
+    order: z.enum(["asc", "desc"]).optional(),
+    owner: z.union([z.literal("me"), z.literal("none"), ID]).optional(),
+    type: z.enum(["demo", "investor"]).optional(),
+    from: DATE.optional(),
+    to: DATE.optional(),
+    ids: z
+      .string()
+      .regex(/^\d{1,15}(,\d{1,15})*$/, "a comma-separated list of lead ids")
+      .transform((value) => value.split(",").map(Number))
+      .refine((ids) => ids.length <= MAX_IDS, `at most ${MAX_IDS} ids`)
+      .optional(),
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_API_PAGE_SIZE),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    message: "the start date is after the end date",
+    path: ["from"],
+  });
+
+/** The list's query string as a LeadListQuery, or the 400 to answer. `owner=me` needs the user's id. */
 export function parseListQuery(
   url: URL,
-  defaults: { pageSize?: number } = {},
+  defaults: { pageSize?: number; userId?: number } = {},
 ): { ok: true; query: LeadListQuery } | { ok: false; response: Response } {
   const raw = Object.fromEntries([...url.searchParams].filter(([, value]) => value !== ""));
   const parsed = ListQuerySchema.safeParse({ pageSize: defaults.pageSize, ...raw });
@@ -53,7 +90,9 @@ export function parseListQuery(
       ),
     };
   }
-  return { ok: true, query: parsed.data };
+  const { owner, ...query } = parsed.data;
+  const ownerId = owner === "me" ? (defaults.userId ?? -1) : owner === "none" ? null : owner;
+  return { ok: true, query: { ...query, ownerId } };
 }
 
 function leadId(raw: string | undefined): number | null {
@@ -62,48 +101,97 @@ function leadId(raw: string | undefined): number | null {
 }
 
 const notFound = () => Response.json({ message: "Lead not found." }, { status: 404 });
+const badRequest = (message: string, field?: string) =>
+  Response.json({ message, errors: field ? { [field]: message } : {} }, { status: 400 });
 
 /** GET /api/admin/leads: the array of leads; the total count in X-Total-Count. */
 export async function handleListLeads(request: Request, context: Context): Promise<Response> {
-  await requireAdminApi(request, context);
-  const parsed = parseListQuery(new URL(request.url));
+  const user = await requireAdminApi(request, context);
+  const parsed = parseListQuery(new URL(request.url), { userId: user.id });
   if (!parsed.ok) return parsed.response;
   const { database } = await getServices(context);
   const { leads, total } = await listLeads(database.db, parsed.query);
   return Response.json(leads, { headers: { "X-Total-Count": String(total) } });
 }
 
-/** GET /api/admin/leads/:id: the lead with its status history. */
+/**
+ * Everything the lead's page shows: the lead, its status history (SPEC section 7's shape), notes,
+ * timeline, the person's other submissions and the spam verdict behind it.
+ */
+export async function leadDetail(db: Kysely<Database>, id: number) {
+  const lead = await findLead(db, id);
+  if (!lead) return undefined;
+  const emailKey = (await emailKeyOf(db, id)) ?? "";
+  const [history, notes, timeline, others] = await Promise.all([
+    leadHistory(db, id),
+    listNotes(db, id),
+    leadTimeline(db, lead),
+    otherSubmissions(db, { id, emailKey }),
+  ]);
+  return {
+    ...lead,
+    returning: others.some((other) => other.id < id && !other.isSpam),
+    history,
+    notes,
+    timeline,
+    otherSubmissions: others,
+  };
+}
+
+/** GET /api/admin/leads/:id: the lead with its history, notes, timeline and other submissions. */
 export async function handleGetLead(request: Request, context: Context, rawId: string | undefined) {
   await requireAdminApi(request, context);
   const id = leadId(rawId);
   if (id === null) return notFound();
   const { database } = await getServices(context);
-  const lead = await findLead(database.db, id);
-  if (!lead) return notFound();
-  return Response.json({ ...lead, history: await leadHistory(database.db, id) });
+  const detail = await leadDetail(database.db, id);
+  return detail ? Response.json(detail) : notFound();
 }
 
-/** PATCH /api/admin/leads/:id { status }: one of SPEC section 4's five (400 otherwise, 404 unknown). */
+const PatchSchema = z
+  .object({
+    status: z.enum(LEAD_STATUSES, `Status must be one of: ${LEAD_STATUSES.join(", ")}.`).optional(),
+    ownerId: z
+      .union(
+        [z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), z.null()],
+        "ownerId must be a user id or null.",
+      )
+      .optional(),
+    spam: z.boolean("spam must be true or false.").optional(),
+  })
+  .refine((body) => body.status !== undefined || body.ownerId !== undefined || body.spam !== undefined, {
+    message: "Send at least one of status, ownerId and spam.",
+  });
+
+/**
+ * PATCH /api/admin/leads/:id { status?, ownerId?, spam? }: status one of SPEC section 4's five,
+ * ownerId a staff member's id or null (unassigned), spam true or false. 400 otherwise, 404 unknown.
+ */
 export async function handlePatchLead(request: Request, context: Context, rawId: string | undefined) {
   const user = await requireAdminApi(request, context);
   assertSameOrigin(request);
   const body = await readJsonObject(request, 1024);
   if (!body.ok) return body.response;
-  const status = body.value.status;
-  if (!isLeadStatus(status)) {
-    return Response.json(
-      {
-        message: `Status must be one of: ${LEAD_STATUSES.join(", ")}.`,
-        errors: { status: "Invalid status" },
-      },
-      { status: 400 },
-    );
+  const parsed = PatchSchema.safeParse(body.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return badRequest(issue?.message ?? "Invalid change.", String(issue?.path[0] ?? "") || undefined);
   }
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const { database } = await getServices(context);
-  const lead = await updateLeadStatus(database.db, id, status, user);
+  const { leadAdmin } = await getServices(context);
+  const { status, ownerId, spam } = parsed.data;
+  let lead: Lead | undefined;
+  try {
+    if (status !== undefined) lead = await leadAdmin.setStatus(id, status, user);
+    if (ownerId !== undefined && (lead || status === undefined))
+      lead = await leadAdmin.setOwner(id, ownerId, user);
+    if (spam !== undefined && (lead || (status === undefined && ownerId === undefined)))
+      lead = await leadAdmin.setSpam(id, spam, user);
+  } catch (error) {
+    if (error instanceof UnknownOwnerError) return badRequest(error.message, "ownerId");
+    throw error;
+  }
   return lead ? Response.json(lead) : notFound();
 }
 
@@ -113,8 +201,73 @@ export async function handleDeleteLead(request: Request, context: Context, rawId
   assertSameOrigin(request);
   const id = leadId(rawId);
   if (id === null) return notFound();
+  const { leadAdmin } = await getServices(context);
+  return (await leadAdmin.remove(id)) ? new Response(null, { status: 204 }) : notFound();
+}
+
+/** POST /api/admin/leads/:id/notes { body }: 201 with the note. */
+export async function handleAddNote(request: Request, context: Context, rawId: string | undefined) {
+  const user = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, DEFAULT_BODY_LIMIT);
+  if (!body.ok) return body.response;
+  const parsed = NoteBodySchema.safeParse(body.value.body);
+  if (!parsed.success) return badRequest(parsed.error.issues[0]?.message ?? "Invalid note.", "body");
+  const id = leadId(rawId);
+  if (id === null) return notFound();
   const { database } = await getServices(context);
-  return (await deleteLead(database.db, id)) ? new Response(null, { status: 204 }) : notFound();
+  const note = await addNote(database.db, id, parsed.data, user);
+  return note ? Response.json(note, { status: 201 }) : notFound();
+}
+
+const BulkSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.object({
+      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Tick at least one lead.").max(MAX_IDS),
+      action: z.literal("status"),
+      value: z.enum(LEAD_STATUSES, `Status must be one of: ${LEAD_STATUSES.join(", ")}.`),
+    }),
+    z.object({
+      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Tick at least one lead.").max(MAX_IDS),
+      action: z.literal("owner"),
+      value: z.union([ID, z.null()], "value must be a user id or null."),
+    }),
+    z.object({
+      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Tick at least one lead.").max(MAX_IDS),
+      action: z.literal("spam"),
+      value: z.boolean("value must be true or false."),
+    }),
+  ],
+  "action must be status, owner or spam.",
+);
+
+export type BulkRequest = z.infer<typeof BulkSchema>;
+
+/** Validates a bulk request from the API or the dashboard's form. */
+export function parseBulk(value: unknown): { ok: true; bulk: BulkRequest } | { ok: false; message: string } {
+  const parsed = BulkSchema.safeParse(value);
+  return parsed.success
+    ? { ok: true, bulk: parsed.data }
+    : { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid bulk action." };
+}
+
+/** POST /api/admin/leads/bulk { ids, action, value }: 200 { changed, missing }. */
+export async function handleBulk(request: Request, context: Context) {
+  const user = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, DEFAULT_BODY_LIMIT);
+  if (!body.ok) return body.response;
+  const parsed = parseBulk(body.value);
+  if (!parsed.ok) return badRequest(parsed.message);
+  const { leadAdmin } = await getServices(context);
+  try {
+    const { ids, action, value } = parsed.bulk;
+    return Response.json(await leadAdmin.bulk(ids, { action, value } as BulkAction, user));
+  } catch (error) {
+    if (error instanceof UnknownOwnerError) return badRequest(error.message, "value");
+    throw error;
+  }
 }
 
 /** True when Accept-Encoding lists gzip (or *) without refusing it with q=0. */
@@ -128,15 +281,18 @@ export function acceptsGzip(header: string | null): boolean {
 
 /** GET /api/admin/leads/export: the leads (same filters as the list, no paging) as a CSV download. */
 export async function handleExportLeads(request: Request, context: Context): Promise<Response> {
-  await requireAdminApi(request, context);
-  const parsed = parseListQuery(new URL(request.url));
+  const user = await requireAdminApi(request, context);
+  const parsed = parseListQuery(new URL(request.url), { userId: user.id });
   if (!parsed.ok) return parsed.response;
   const { database } = await getServices(context);
-  const { page: _page, pageSize: _pageSize, ...filter } = parsed.query;
+  const { page: _page, pageSize: _pageSize, sort: _sort, order: _order, ...filter } = parsed.query;
   const csv = leadsCsvStream(database.db, filter);
+  const spam = filter.spam ?? "exclude";
   const headers: Record<string, string> = {
     "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${exportFileName()}"`,
+    // The file's name says whether held spam is in it; so does this header, for scripts.
+    "Content-Disposition": `attachment; filename="${exportFileName(new Date(), spam)}"`,
+    "X-Spam-Included": spam === "exclude" ? "no" : spam === "only" ? "only" : "yes",
     Vary: "Accept-Encoding",
   };
   // CSV shrinks about tenfold; compressed here, batch by batch, so memory stays flat.

@@ -1,19 +1,43 @@
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kysely";
+import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
+import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
+import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
 import { LEAD_STATUSES, type Lead, type LeadStatus, toLead } from "./lead-repository.server.ts";
+import type { LeadChange, LeadChangeHook } from "./lead-service.server.ts";
 
-// What the back office does with leads: list (filtered, searched, paginated in the database so a
-// page stays fast with 100,000 leads), read one with its history, change status, erase.
+// What the back office does with leads: list (filtered, sorted, searched and paginated in the
+// database so a page stays fast with 100,000 leads), read one, and change it: status, owner, spam
+// verdict, notes, erasure, each recorded with who and when for the timeline.
 
-export type LeadListQuery = {
+export const LEAD_SORTS = ["createdAt", "fullName", "company", "status"] as const;
+export type LeadSort = (typeof LEAD_SORTS)[number];
+
+export type LeadFilter = {
   status?: LeadStatus;
   /** Matched against name, email and company, case-insensitively, anywhere in the text. */
   q?: string;
   /** "exclude" (default: genuine leads only), "only" (the spam review) or "include". */
   spam?: "exclude" | "only" | "include";
+  /** A user id, or null for unassigned leads; undefined: any owner. */
+  ownerId?: number | null;
+  type?: "demo" | "investor";
+  /** UTC dates (YYYY-MM-DD), both ends inclusive. */
+  from?: string;
+  to?: string;
+  /** Only these leads (the export of ticked rows). */
+  ids?: number[];
+};
+
+export type LeadListQuery = LeadFilter & {
+  sort?: LeadSort;
+  order?: "asc" | "desc";
   page: number;
   pageSize: number;
 };
+
+/** A lead in the list: the API's lead plus who owns it and whether the person wrote before. */
+export type LeadListItem = Lead & { ownerName: string | null; returning: boolean };
 
 export type StatusChange = {
   id: number;
@@ -32,15 +56,26 @@ function containsPattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+/** The first instant after a UTC date (YYYY-MM-DD), as stored timestamps are compared. */
+function dayAfter(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
+}
+
 /** The WHERE clause shared by the list, its count and the CSV export. */
 export function filterLeads<O>(
   query: SelectQueryBuilder<Database, "leads", O>,
-  { status, q, spam = "exclude" }: Omit<LeadListQuery, "page" | "pageSize">,
+  { status, q, spam = "exclude", ownerId, type, from, to, ids }: LeadFilter,
 ): SelectQueryBuilder<Database, "leads", O> {
   let filtered = query;
-  if (spam === "exclude") filtered = filtered.where("isSpam", "=", 0);
-  if (spam === "only") filtered = filtered.where("isSpam", "=", 1);
-  if (status) filtered = filtered.where("status", "=", status);
+  if (spam === "exclude") filtered = filtered.where("leads.isSpam", "=", 0);
+  if (spam === "only") filtered = filtered.where("leads.isSpam", "=", 1);
+  if (status) filtered = filtered.where("leads.status", "=", status);
+  if (ownerId === null) filtered = filtered.where("leads.ownerId", "is", null);
+  else if (ownerId !== undefined) filtered = filtered.where("leads.ownerId", "=", ownerId);
+  if (type) filtered = filtered.where("leads.requestType", "=", type);
+  if (from) filtered = filtered.where("leads.createdAt", ">=", `${from}T00:00:00.000Z`);
+  if (to) filtered = filtered.where("leads.createdAt", "<", dayAfter(to));
+  if (ids) filtered = filtered.where("leads.id", "in", ids.length > 0 ? ids : [-1]);
   const term = q?.trim();
   if (term) {
     const pattern = containsPattern(term);
@@ -49,23 +84,78 @@ export function filterLeads<O>(
     const fold = /[^\p{ASCII}]/u.test(term) ? sql.raw("unicode_lower") : sql.raw("lower");
     filtered = filtered.where((eb) =>
       eb.or([
-        eb(sql`${fold}(full_name)`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`${fold}(email)`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`${fold}(company)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`${fold}(leads.full_name)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`${fold}(leads.email)`, "like", sql`${pattern} escape '\\'`),
+        eb(sql`${fold}(leads.company)`, "like", sql`${pattern} escape '\\'`),
       ]),
     );
   }
   return filtered;
 }
 
+/**
+ * ORDER BY for a sort: text by its stored case-folded key compared byte by byte (PostgreSQL's
+ * COLLATE "C" is SQLite's default), status in pipeline order, `id` breaking ties in the same direction.
+ */
+function orderLeads<O>(
+  db: Kysely<Database>,
+  query: SelectQueryBuilder<Database, "leads", O>,
+  sort: LeadSort = "createdAt",
+  order: "asc" | "desc" = sort === "createdAt" ? "desc" : "asc",
+): SelectQueryBuilder<Database, "leads", O> {
+  const collate = isPostgres(db) ? sql.raw(' collate "C"') : sql.raw("");
+  const direction = sql.raw(order);
+  switch (sort) {
+    case "createdAt":
+      return query.orderBy(sql`leads.created_at ${direction}`).orderBy(sql`leads.id ${direction}`);
+    case "fullName":
+      return query
+        .orderBy(sql`leads.full_name_key${collate} ${direction}`)
+        .orderBy(sql`leads.id ${direction}`);
+    case "company":
+      return query.orderBy(sql`leads.company_key${collate} ${direction}`).orderBy(sql`leads.id ${direction}`);
+    case "status": {
+      const rank = sql.join(
+        LEAD_STATUSES.map((status, index) => sql`when ${sql.lit(status)} then ${sql.lit(index)}`),
+        sql` `,
+      );
+      return query
+        .orderBy(sql`case leads.status ${rank} end ${direction}`)
+        .orderBy(sql`leads.id ${direction}`);
+    }
+  }
+}
+
 export async function listLeads(
   db: Kysely<Database>,
   query: LeadListQuery,
-): Promise<{ leads: Lead[]; total: number }> {
+): Promise<{ leads: LeadListItem[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filterLeads(db.selectFrom("leads").selectAll(), query)
-      .orderBy("createdAt", "desc")
-      .orderBy("id", "desc")
+    orderLeads(
+      db,
+      filterLeads(
+        db
+          .selectFrom("leads")
+          .leftJoin("users", "users.id", "leads.ownerId")
+          .selectAll("leads")
+          .select("users.username as ownerName")
+          .select((eb) =>
+            eb
+              .exists(
+                eb
+                  .selectFrom("leads as earlier")
+                  .select("earlier.id")
+                  .whereRef("earlier.emailKey", "=", "leads.emailKey")
+                  .whereRef("earlier.id", "<", "leads.id")
+                  .where("earlier.isSpam", "=", 0),
+              )
+              .as("returning"),
+          ),
+        query,
+      ),
+      query.sort,
+      query.order,
+    )
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
       .execute(),
@@ -74,7 +164,14 @@ export async function listLeads(
       query,
     ).executeTakeFirstOrThrow(),
   ]);
-  return { leads: rows.map(toLead), total: Number(count.count) };
+  return {
+    leads: rows.map((row) => ({
+      ...toLead(row),
+      ownerName: row.ownerName ?? null,
+      returning: Boolean(row.returning),
+    })),
+    total: Number(count.count),
+  };
 }
 
 export async function leadHistory(db: Kysely<Database>, leadId: number): Promise<StatusChange[]> {
@@ -94,25 +191,69 @@ export async function leadHistory(db: Kysely<Database>, leadId: number): Promise
   }));
 }
 
+/** How many leads the spam filter (or staff) holds out of the list: the dashboard's "Spam (n)". */
+export async function countHeldSpam(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("leads")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where("isSpam", "=", 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export type LeadAdminOptions = {
+  db: Kysely<Database>;
+  /** Queue the sales email when a held lead is released (SMTP configured), as on submission. */
+  notify: boolean;
+  onLeadChange?: LeadChangeHook;
+  /** Called after a commit that queued outbox work, so it goes out now rather than at the next poll. */
+  onQueued?: () => void;
+};
+
+export type BulkAction =
+  | { action: "status"; value: LeadStatus }
+  | { action: "owner"; value: number | null }
+  | { action: "spam"; value: boolean };
+
+export class UnknownOwnerError extends Error {
+  constructor() {
+    super("No such staff member.");
+  }
+}
+
+type Trx = Transaction<Database>;
+
 /**
- * Sets a lead's status and records the change (from, to, who, when) in one transaction. Undefined
- * for an unknown lead. Setting the status it already has changes nothing and records nothing.
+ * The changes staff make to leads. Each runs in one transaction with its history row and whatever
+ * it queues (the sales email of a released lead, webhook deliveries), so a change and its record
+ * are stored together or not at all. Undefined means the lead does not exist.
  */
-export async function updateLeadStatus(
-  db: Kysely<Database>,
-  leadId: number,
-  status: LeadStatus,
-  actor: { id: number; username: string },
-  now = new Date(),
-): Promise<Lead | undefined> {
-  return db.transaction().execute(async (trx) => {
+export function createLeadAdmin({ db, notify, onLeadChange, onQueued }: LeadAdminOptions) {
+  const emit = async (trx: Trx, type: LeadChange["type"], leadId: number, now: Date) => {
+    await onLeadChange?.(trx, { type, leadId, occurredAt: now });
+  };
+  async function inTransaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    const result = await db.transaction().execute(work);
+    // Whatever the change queued goes out now; a wake-up with nothing queued costs one query.
+    onQueued?.();
+    return result;
+  }
+
+  async function setStatusIn(trx: Trx, leadId: number, status: LeadStatus, actor: Actor, now: Date) {
     const current = await trx.selectFrom("leads").selectAll().where("id", "=", leadId).executeTakeFirst();
     if (!current) return undefined;
     if (current.status === status) return toLead(current);
     const timestamp = now.toISOString();
     const updated = await trx
       .updateTable("leads")
-      .set({ status, updatedAt: timestamp })
+      .set({
+        status,
+        updatedAt: timestamp,
+        // Speed to lead: the first time anyone moved the lead on.
+        ...(current.firstResponseMs === null
+          ? { firstResponseMs: Math.max(0, now.getTime() - Date.parse(current.createdAt)) }
+          : {}),
+      })
       .where("id", "=", leadId)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -127,15 +268,134 @@ export async function updateLeadStatus(
         changedAt: timestamp,
       })
       .execute();
+    await emit(trx, "lead.updated", leadId, now);
     return toLead(updated);
-  });
+  }
+
+  async function setOwnerIn(trx: Trx, leadId: number, ownerId: number | null, actor: Actor, now: Date) {
+    const current = await trx.selectFrom("leads").selectAll().where("id", "=", leadId).executeTakeFirst();
+    if (!current) return undefined;
+    if ((current.ownerId === null ? null : Number(current.ownerId)) === ownerId) return toLead(current);
+    const names = await ownerNames(trx, [current.ownerId, ownerId]);
+    if (ownerId !== null && !names.has(ownerId)) throw new UnknownOwnerError();
+    const updated = await trx
+      .updateTable("leads")
+      .set({ ownerId, updatedAt: now.toISOString() })
+      .where("id", "=", leadId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const from = current.ownerId === null ? null : Number(current.ownerId);
+    await recordLeadEvent(trx, {
+      leadId,
+      type: "owner_changed",
+      actor,
+      detail: {
+        from: from === null ? null : (names.get(from) ?? null),
+        to: ownerId === null ? null : (names.get(ownerId) ?? null),
+      },
+      now,
+    });
+    await emit(trx, "lead.updated", leadId, now);
+    return toLead(updated);
+  }
+
+  async function setSpamIn(trx: Trx, leadId: number, spam: boolean, actor: Actor, now: Date) {
+    const current = await trx.selectFrom("leads").selectAll().where("id", "=", leadId).executeTakeFirst();
+    if (!current) return undefined;
+    const wasHeld = Boolean(current.isSpam);
+    const timestamp = now.toISOString();
+    // Judging a lead that is not held as "Not spam" clears its review mark; nothing else changes.
+    const updated = await trx
+      .updateTable("leads")
+      .set({ isSpam: spam ? 1 : 0, spamReviewedAt: timestamp, updatedAt: timestamp })
+      .where("id", "=", leadId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (wasHeld === spam && current.spamReviewedAt) return toLead(updated);
+    await recordLeadEvent(trx, { leadId, type: spam ? "marked_spam" : "marked_not_spam", actor, now });
+    if (wasHeld !== spam) await emit(trx, "lead.spam_changed", leadId, now);
+    if (wasHeld && !spam) {
+      // Released: it reaches sales now, as it would have on arrival.
+      if (notify) await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
+      await emit(trx, "lead.created", leadId, now);
+    }
+    return toLead(updated);
+  }
+
+  return {
+    setStatus(leadId: number, status: LeadStatus, actor: Actor, now = new Date()) {
+      return inTransaction((trx) => setStatusIn(trx, leadId, status, actor, now));
+    },
+    setOwner(leadId: number, ownerId: number | null, actor: Actor, now = new Date()) {
+      return inTransaction((trx) => setOwnerIn(trx, leadId, ownerId, actor, now));
+    },
+    setSpam(leadId: number, spam: boolean, actor: Actor, now = new Date()) {
+      return inTransaction((trx) => setSpamIn(trx, leadId, spam, actor, now));
+    },
+    /** One action on many leads, in one transaction; `missing` lists ids that do not exist. */
+    bulk(ids: number[], change: BulkAction, actor: Actor, now = new Date()) {
+      return inTransaction(async (trx) => {
+        const missing: number[] = [];
+        let changed = 0;
+        for (const id of [...new Set(ids)]) {
+          const result =
+            change.action === "status"
+              ? await setStatusIn(trx, id, change.value, actor, now)
+              : change.action === "owner"
+                ? await setOwnerIn(trx, id, change.value, actor, now)
+                : await setSpamIn(trx, id, change.value, actor, now);
+          if (result) changed++;
+          else missing.push(id);
+        }
+        return { changed, missing };
+      });
+    },
+    /** Erases a lead with its history, notes and events (a data-subject erasure request). */
+    remove(leadId: number, now = new Date()) {
+      return inTransaction(async (trx) => {
+        const exists = await trx.selectFrom("leads").select("id").where("id", "=", leadId).executeTakeFirst();
+        if (!exists) return false;
+        // The change goes out (webhooks) before the row it describes is gone.
+        await emit(trx, "lead.deleted", leadId, now);
+        await eraseLead(trx, leadId);
+        return true;
+      });
+    },
+  };
+}
+
+export type LeadAdmin = ReturnType<typeof createLeadAdmin>;
+
+async function ownerNames(trx: Trx, ids: (number | string | null)[]): Promise<Map<number, string>> {
+  const wanted = ids.filter((id): id is number | string => id !== null).map(Number);
+  if (wanted.length === 0) return new Map();
+  const rows = await trx.selectFrom("users").select(["id", "username"]).where("id", "in", wanted).execute();
+  return new Map(rows.map((row) => [Number(row.id), row.username]));
+}
+
+async function eraseLead(trx: Trx, leadId: number): Promise<boolean> {
+  await trx.deleteFrom("leadStatusChanges").where("leadId", "=", leadId).execute();
+  await trx.deleteFrom("leadNotes").where("leadId", "=", leadId).execute();
+  await trx.deleteFrom("leadEvents").where("leadId", "=", leadId).execute();
+  const result = await trx.deleteFrom("leads").where("id", "=", leadId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Sets a lead's status and records the change (from, to, who, when) in one transaction. Undefined
+ * for an unknown lead. Setting the status it already has changes nothing and records nothing.
+ */
+export function updateLeadStatus(
+  db: Kysely<Database>,
+  leadId: number,
+  status: LeadStatus,
+  actor: Actor,
+  now = new Date(),
+): Promise<Lead | undefined> {
+  return createLeadAdmin({ db, notify: false }).setStatus(leadId, status, actor, now);
 }
 
 /** Erases a lead and its history (a data-subject erasure request). False when it did not exist. */
-export async function deleteLead(db: Kysely<Database>, leadId: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("leadStatusChanges").where("leadId", "=", leadId).execute();
-    const result = await trx.deleteFrom("leads").where("id", "=", leadId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+export function deleteLead(db: Kysely<Database>, leadId: number): Promise<boolean> {
+  return db.transaction().execute((trx) => eraseLead(trx, leadId));
 }

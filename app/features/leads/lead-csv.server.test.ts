@@ -53,6 +53,7 @@ const COLUMNS = [
   "Updated",
   "Type",
   "Status",
+  "Owner",
   "Full name",
   "Email",
   "Company",
@@ -63,10 +64,12 @@ const COLUMNS = [
   "Introducer",
   "Other",
   "Other details",
+  "Source",
   "Source page",
   "Privacy notice version",
   "Spam",
   "Spam reason",
+  "Spam score",
 ];
 
 describe("CSV fields", () => {
@@ -173,7 +176,7 @@ describeEachDatabase("leads CSV export", (use) => {
     expect(text.endsWith("\r\n")).toBe(true);
     const lead = await findLead(db(), Number(row?.id));
     if (!lead) throw new Error("lead not stored");
-    expect(text.slice(1)).toBe(CSV_HEADER + csvRow(lead));
+    expect(text.slice(1)).toBe(CSV_HEADER + csvRow({ ...lead, ownerName: null }));
     expect(parseCsv(text.slice(1))).toEqual([
       COLUMNS,
       [
@@ -182,6 +185,7 @@ describeEachDatabase("leads CSV export", (use) => {
         "2026-02-04T04:05:06.000Z",
         "investor",
         "qualified",
+        "",
         "Zoë O'Brien-Łukasik",
         "zoe@example.ie",
         `'=cmd|" /C calc"!A0`,
@@ -192,10 +196,12 @@ describeEachDatabase("leads CSV export", (use) => {
         "yes",
         "yes",
         "Family office, €2m ticket",
+        "form",
         "/invest",
         "2025-04-01",
         "no",
         "",
+        "0",
       ],
     ]);
   });
@@ -212,7 +218,7 @@ describeEachDatabase("leads CSV export", (use) => {
     expect(chunks).toBe(1 + 3);
     const records = parseCsv(Buffer.from(bytes).toString("utf8").slice(1));
     expect(records[0]).toEqual(COLUMNS);
-    const names = records.slice(1).map((record) => record[5]);
+    const names = records.slice(1).map((record) => record[COLUMNS.indexOf("Full name")]);
     expect(names).toHaveLength(2_345);
     expect(new Set(names).size).toBe(2_345);
     expect(names).toEqual(Array.from({ length: 2_345 }, (_, index) => `Lead ${2_345 - index}`));

@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { filterLeads, type LeadListQuery } from "./lead-admin.server.ts";
+import { filterLeads, type LeadFilter } from "./lead-admin.server.ts";
 import { type Lead, toLead } from "./lead-repository.server.ts";
+
+type ExportedLead = Lead & { ownerName: string | null };
 
 // The leads export (issue 4): RFC 4180 (every field quoted, quotes doubled, CRLF line ends), UTF-8
 // with a byte-order mark so Excel reads accents correctly, streamed in batches so memory stays flat
@@ -10,12 +12,13 @@ import { type Lead, toLead } from "./lead-repository.server.ts";
 const BOM = "\uFEFF";
 const BATCH = 1000;
 
-const COLUMNS: [string, (lead: Lead) => string | number | boolean | null][] = [
+const COLUMNS: [string, (lead: ExportedLead) => string | number | boolean | null][] = [
   ["ID", (lead) => lead.id],
   ["Created", (lead) => lead.createdAt],
   ["Updated", (lead) => lead.updatedAt],
   ["Type", (lead) => lead.requestType],
   ["Status", (lead) => lead.status],
+  ["Owner", (lead) => lead.ownerName],
   ["Full name", (lead) => lead.fullName],
   ["Email", (lead) => lead.email],
   ["Company", (lead) => lead.company],
@@ -26,10 +29,12 @@ const COLUMNS: [string, (lead: Lead) => string | number | boolean | null][] = [
   ["Introducer", (lead) => lead.investorType.introducer],
   ["Other", (lead) => lead.investorType.other],
   ["Other details", (lead) => lead.otherDetails],
+  ["Source", (lead) => lead.source],
   ["Source page", (lead) => lead.sourcePage],
   ["Privacy notice version", (lead) => lead.privacyNoticeVersion],
   ["Spam", (lead) => lead.isSpam],
   ["Spam reason", (lead) => lead.spamReason],
+  ["Spam score", (lead) => lead.spamScore],
 ];
 
 /**
@@ -43,21 +48,20 @@ export function csvField(value: string | number | boolean | null): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function csvRow(lead: Lead): string {
+export function csvRow(lead: ExportedLead): string {
   return `${COLUMNS.map(([, read]) => csvField(read(lead))).join(",")}\r\n`;
 }
 
 export const CSV_HEADER = `${COLUMNS.map(([name]) => csvField(name)).join(",")}\r\n`;
 
-export function exportFileName(now = new Date()): string {
-  return `leads-${now.toISOString().slice(0, 10)}.csv`;
+/** `leads-2026-11-24.csv`; `-with-spam` or `-spam-only` when held spam is in the file. */
+export function exportFileName(now = new Date(), spam: LeadFilter["spam"] = "exclude"): string {
+  const suffix = spam === "include" ? "-with-spam" : spam === "only" ? "-spam-only" : "";
+  return `leads-${now.toISOString().slice(0, 10)}${suffix}.csv`;
 }
 
 /** The matching leads, newest first, as a stream of CSV bytes read from the database a batch at a time. */
-export function leadsCsvStream(
-  db: Kysely<Database>,
-  filter: Omit<LeadListQuery, "page" | "pageSize">,
-): ReadableStream<Uint8Array> {
+export function leadsCsvStream(db: Kysely<Database>, filter: LeadFilter): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let lastId: number | undefined;
   let started = false;
@@ -69,16 +73,27 @@ export function leadsCsvStream(
           controller.enqueue(encoder.encode(BOM + CSV_HEADER));
           return;
         }
-        let query = filterLeads(db.selectFrom("leads").selectAll(), filter);
-        if (lastId !== undefined) query = query.where("id", "<", lastId);
+        let query = filterLeads(
+          db
+            .selectFrom("leads")
+            .leftJoin("users", "users.id", "leads.ownerId")
+            .selectAll("leads")
+            .select("users.username as ownerName"),
+          filter,
+        );
+        if (lastId !== undefined) query = query.where("leads.id", "<", lastId);
         // Keyset pagination on the primary key: each batch is an index range, not an OFFSET scan.
-        const rows = await query.orderBy("id", "desc").limit(BATCH).execute();
+        const rows = await query.orderBy("leads.id", "desc").limit(BATCH).execute();
         if (rows.length === 0) {
           controller.close();
           return;
         }
         lastId = Number(rows[rows.length - 1]?.id);
-        controller.enqueue(encoder.encode(rows.map((row) => csvRow(toLead(row))).join("")));
+        controller.enqueue(
+          encoder.encode(
+            rows.map((row) => csvRow({ ...toLead(row), ownerName: row.ownerName ?? null })).join(""),
+          ),
+        );
       },
     },
     // One batch ahead at most: a slow download holds the next batch, not the whole table.

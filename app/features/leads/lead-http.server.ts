@@ -1,7 +1,9 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { DATABASE_RETRY_AFTER_SECONDS } from "#app/db/unavailable.server.ts";
 import { readCookie } from "#app/lib/cookies.ts";
 import { readJsonObject, readLimitedText } from "#app/lib/http.server.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
+import { type ActiveApiKey, bearerToken, findActiveApiKey } from "./api-keys.server.ts";
 import {
   type FieldErrors,
   HONEYPOT_FIELD,
@@ -18,6 +20,8 @@ import { TIME_TOKEN_COOKIE } from "./time-token.server.ts";
 type Context = Readonly<RouterContextProvider>;
 
 export const STORE_FAILED_MESSAGE = "We could not save your request. Please try again in a moment.";
+/** Like every 503 the server sends when the database cannot serve (ADR 008). */
+const RETRY_LATER = { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) };
 
 export function tooManyRequestsMessage(retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);
@@ -42,11 +46,21 @@ function sourcePage(request: Request): string | null {
   }
 }
 
-function submissionContext(request: Request, context: Context): SubmissionContext {
+function submissionContext(
+  request: Request,
+  context: Context,
+  transport: "form-action" | "api",
+  apiKey?: ActiveApiKey,
+): SubmissionContext {
+  const page = sourcePage(request);
   return {
     clientAddress: context.get(clientAddressContext),
     timeToken: readCookie(request.headers.get("cookie"), TIME_TOKEN_COOKIE),
-    sourcePage: sourcePage(request),
+    sourcePage: page,
+    // The site's own forms post the API from one of its pages (a same-site Referer) or post the page
+    // itself without JavaScript; anything else is an integration calling the API.
+    source: transport === "form-action" || page !== null ? "form" : "api",
+    apiKey,
   };
 }
 
@@ -54,10 +68,12 @@ async function submit(
   body: unknown,
   request: Request,
   context: Context,
+  transport: "form-action" | "api",
+  apiKey?: ActiveApiKey,
 ): Promise<SubmissionResult | "failed"> {
   try {
     const { leads } = await getServices(context);
-    return await leads.submit(body, submissionContext(request, context));
+    return await leads.submit(body, submissionContext(request, context, transport, apiKey));
   } catch (error) {
     // Never log the submission itself: it is personal data.
     console.error("Storing a lead failed:", (error as Error).message);
@@ -69,13 +85,28 @@ async function submit(
 const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers });
 
-/** POST /api/demo-request: 201 only once the lead is committed; 4xx/5xx store nothing. */
+export const INVALID_API_KEY_MESSAGE = "Invalid or revoked API key.";
+
+/**
+ * POST /api/demo-request: 201 only once the lead is committed; 4xx/5xx store nothing. With
+ * `Authorization: Bearer <key>` the key must be valid and active (401 otherwise: a bad key is
+ * never treated as an anonymous visitor).
+ */
 export async function handleLeadApi(request: Request, context: Context): Promise<Response> {
+  const presented = bearerToken(request.headers.get("authorization"));
+  let apiKey: ActiveApiKey | undefined;
+  if (presented !== undefined) {
+    const { database } = await getServices(context);
+    const found = presented ? await findActiveApiKey(database.db, presented) : null;
+    if (!found)
+      return json({ message: INVALID_API_KEY_MESSAGE }, 401, { "WWW-Authenticate": 'Bearer realm="leads"' });
+    apiKey = found;
+  }
   const parsed = await readJsonObject(request, MAX_LEAD_BODY_BYTES);
   if (!parsed.ok) return parsed.response;
   const body = parsed.value;
-  const result = await submit(body, request, context);
-  if (result === "failed") return json({ message: STORE_FAILED_MESSAGE }, 503);
+  const result = await submit(body, request, context, "api", apiKey);
+  if (result === "failed") return json({ message: STORE_FAILED_MESSAGE }, 503, RETRY_LATER);
   switch (result.kind) {
     case "invalid":
       return json({ message: summariseErrors(result.errors), errors: result.errors }, 400);
@@ -136,8 +167,8 @@ export async function handleLeadFormAction(
   if (contentType !== "application/x-www-form-urlencoded")
     return fail(415, "Please send the form from this page.");
 
-  const result = await submit(formToSubmission(form, requestType), request, context);
-  if (result === "failed") return fail(503, STORE_FAILED_MESSAGE);
+  const result = await submit(formToSubmission(form, requestType), request, context, "form-action");
+  if (result === "failed") return fail(503, STORE_FAILED_MESSAGE, {}, RETRY_LATER);
   switch (result.kind) {
     case "invalid":
       return fail(400, summariseErrors(result.errors), result.errors);

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, LeadsTable } from "#app/db/schema.ts";
 import { type LeadSubmission, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
+import { parseSignals, type SpamSignal, type SpamVerdict } from "./spam-verdict.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -11,6 +12,8 @@ export type LeadStatus = (typeof LEAD_STATUSES)[number];
 export type Lead = {
   id: number;
   requestType: "demo" | "investor";
+  /** The same as requestType, under the name the list filter uses. */
+  type: "demo" | "investor";
   fullName: string;
   email: string;
   company: string;
@@ -19,15 +22,49 @@ export type Lead = {
   investorType: { angel: boolean; vc: boolean; introducer: boolean; other: boolean };
   otherDetails: string | null;
   sourcePage: string | null;
+  /** "form" (the site's forms), "api" (the public API without a key) or the API key's name. */
+  source: string;
   privacyNoticeVersion: string;
+  /** Held out of the list by the spam verdict (or marked as spam by staff). */
   isSpam: boolean;
   spamReason: string | null;
+  spamScore: number;
+  /** Why: one line per signal, e.g. "a link in the name (+40)". */
+  spamReasons: string[];
+  /** "review" when signals fired that do not hold the lead: it shows in the list, marked. */
+  spamLevel: SpamVerdict["level"];
+  ownerId: number | null;
   status: LeadStatus;
   createdAt: string;
   updatedAt: string;
 };
 
-export type LeadMeta = { sourcePage: string | null; spamReason: string | null; now: Date };
+export type LeadMeta = {
+  sourcePage: string | null;
+  source: string;
+  apiKeyId: number | null;
+  verdict: SpamVerdict;
+  now: Date;
+};
+
+/** A person's submissions share this key: the email, trimmed and lower-cased. */
+export function contactKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The case-folded sort key of a name or company (the same on both databases: computed here). */
+export function sortKey(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+/** The derived columns a lead row stores beside its fields (for rows written without insertLead). */
+export function leadKeys(lead: { fullName: string; email: string; company: string }) {
+  return {
+    emailKey: contactKey(lead.email),
+    fullNameKey: sortKey(lead.fullName),
+    companyKey: sortKey(lead.company),
+  };
+}
 
 export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadMeta): Promise<number> {
   const investor = submission.requestType === "investor" ? submission : undefined;
@@ -35,18 +72,24 @@ export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadM
   const flag = (value: boolean | undefined) => (value ? 1 : 0);
   // Hand-written SQL on the busiest write path: the query builder costs more CPU than SQLite's
   // insert itself here (npm run bench). Both dialects accept this statement as written.
+  const { verdict } = meta;
   const { rows } = await sql<{ id: number }>`
     insert into leads (
       request_type, full_name, email, company, phone, message,
       investor_angel, investor_vc, investor_introducer, investor_other, other_details,
-      source_page, privacy_notice_version, is_spam, spam_reason, created_at, updated_at
+      source_page, source, api_key_id, privacy_notice_version,
+      is_spam, spam_reason, spam_score, spam_signals,
+      email_key, full_name_key, company_key, created_at, updated_at
     ) values (
       ${submission.requestType}, ${submission.fullName}, ${submission.email}, ${submission.company},
       ${submission.phone}, ${submission.message},
       ${flag(investor?.investorType.angel)}, ${flag(investor?.investorType.vc)},
       ${flag(investor?.investorType.introducer)}, ${flag(investor?.investorType.other)},
       ${investor?.otherDetails ?? null},
-      ${meta.sourcePage}, ${PRIVACY_NOTICE_VERSION}, ${meta.spamReason ? 1 : 0}, ${meta.spamReason},
+      ${meta.sourcePage}, ${meta.source}, ${meta.apiKeyId}, ${PRIVACY_NOTICE_VERSION},
+      ${verdict.level === "held" ? 1 : 0}, ${verdict.summary}, ${verdict.score},
+      ${verdict.signals.length > 0 ? JSON.stringify(verdict.signals) : null},
+      ${contactKey(submission.email)}, ${sortKey(submission.fullName)}, ${sortKey(submission.company)},
       ${timestamp}, ${timestamp}
     ) returning id`.execute(db);
   const id = rows[0]?.id;
@@ -68,9 +111,11 @@ export async function countLeads(db: Db, { includeSpam = false } = {}): Promise<
 }
 
 export function toLead(row: Selectable<LeadsTable>): Lead {
+  const signals = parseSignals(row.spamSignals);
   return {
     id: Number(row.id),
     requestType: row.requestType,
+    type: row.requestType,
     fullName: row.fullName,
     email: row.email,
     company: row.company,
@@ -84,11 +129,20 @@ export function toLead(row: Selectable<LeadsTable>): Lead {
     },
     otherDetails: row.otherDetails,
     sourcePage: row.sourcePage,
+    source: row.source,
     privacyNoticeVersion: row.privacyNoticeVersion,
     isSpam: Boolean(row.isSpam),
     spamReason: row.spamReason,
+    spamScore: Number(row.spamScore),
+    spamReasons: signals.map(describeSignal),
+    spamLevel: row.isSpam ? "held" : row.spamReviewedAt || signals.length === 0 ? "clean" : "review",
+    ownerId: row.ownerId === null ? null : Number(row.ownerId),
     status: row.status as LeadStatus,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+function describeSignal(signal: SpamSignal): string {
+  return `${signal.detail} (+${signal.points})`;
 }

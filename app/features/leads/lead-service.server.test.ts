@@ -1,4 +1,4 @@
-import { beforeEach, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { countLeads, findLead } from "./lead-repository.server.ts";
@@ -107,46 +107,93 @@ describeEachDatabase("lead service", (use) => {
     expect(await countLeads(use().db, { includeSpam: true })).toBe(0);
   });
 
-  it("flags a filled honeypot as spam, stores it, queues no email and keeps it out of the count", async () => {
+  it("holds a filled honeypot as spam, records why, queues no email and keeps it out of the count", async () => {
     const result = await service().submit({ ...demo, _gotcha: "http://spam.example" }, context());
     expect(result).toMatchObject({ kind: "stored", spam: true });
     if (result.kind !== "stored") return;
-    expect((await findLead(use().db, result.id))?.spamReason).toBe("honeypot field filled in");
+    const lead = await findLead(use().db, result.id);
+    expect(lead).toMatchObject({
+      isSpam: true,
+      spamLevel: "held",
+      spamScore: 100,
+      spamReason: "honeypot field filled in",
+      spamReasons: ["honeypot field filled in (+100)"],
+    });
     expect(await countLeads(use().db)).toBe(0);
     expect(await countLeads(use().db, { includeSpam: true })).toBe(1);
     expect(await use().db.selectFrom("outbox").selectAll().execute()).toHaveLength(0);
+    const events = await use().db.selectFrom("leadEvents").select(["type", "actorName"]).execute();
+    expect(events).toEqual([{ type: "spam_held", actorName: null }]);
   });
 
   it.each([
-    ["no time token", undefined, "time trap: no time token"],
-    ["a forged token", `${NOW.getTime() - 60_000}.AAAAAAAAAAAAAAAAAAAAAA`, "time trap: forged time token"],
+    ["no time token", undefined, "no page cookie (sent without visiting the site) (+10)"],
+    ["a forged token", `${NOW.getTime() - 60_000}.AAAAAAAAAAAAAAAAAAAAAA`, "forged page cookie (+20)"],
     [
       "a token issued a second ago",
       issueTimeToken(SECRET, NOW.getTime() - 1000),
-      "time trap: sent 1000 ms after the page loaded",
+      "sent 1000 ms after the first page view (+15)",
     ],
     [
       "a token three days old",
       issueTimeToken(SECRET, NOW.getTime() - 3 * 86_400_000),
-      "time trap: time token expired",
+      "page cookie expired (+5)",
     ],
-  ])("flags %s as spam", async (_name, timeToken, reason) => {
-    const result = await service().submit(demo, context({ timeToken }));
+  ])(
+    "keeps a clean lead with %s in the list, marked for review, and notifies sales",
+    async (_name, timeToken, reason) => {
+      const result = await service().submit(demo, context({ timeToken }));
+      expect(result).toMatchObject({ kind: "stored", spam: false });
+      if (result.kind !== "stored") return;
+      expect(await findLead(use().db, result.id)).toMatchObject({
+        isSpam: false,
+        spamLevel: "review",
+        spamReasons: [reason],
+      });
+      expect(await countLeads(use().db)).toBe(1);
+      expect(await use().db.selectFrom("outbox").selectAll().execute()).toHaveLength(1);
+    },
+  );
+
+  it("marks a link in the name for review when it is the only signal", async () => {
+    const result = await service().submit({ ...demo, fullName: "Cheap loans www.loans.example" }, context());
     if (result.kind !== "stored") throw new Error("not stored");
-    expect(result.spam).toBe(true);
-    expect((await findLead(use().db, result.id))?.spamReason).toBe(reason);
+    expect(await findLead(use().db, result.id)).toMatchObject({ isSpam: false, spamLevel: "review" });
   });
 
-  it("checks no time token when the trap is off (the Vite dev server sets no page cookie)", async () => {
-    const devService = createLeadService({
-      db: use().db,
-      secret: SECRET,
-      rateLimiter: createRateLimiter(use().db, { limit: 100, windowMs: 600_000 }),
-      notify: false,
-      timeTrap: false,
-    });
-    expect(await devService.submit(demo, context({ timeToken: undefined }))).toMatchObject({ spam: false });
-    expect(await devService.submit({ ...demo, _gotcha: "x" }, context())).toMatchObject({ spam: true });
+  it("holds a content signal that comes with another signal", async () => {
+    const linkAndNoCookie = await service().submit(
+      { ...demo, fullName: "Visit https://pills.example now" },
+      context({ timeToken: undefined }),
+    );
+    const markupAndLink = await service().submit(
+      { ...demo, fullName: '<a href="https://x.example">Win</a>' },
+      context(),
+    );
+    for (const result of [linkAndNoCookie, markupAndLink]) {
+      expect(result).toMatchObject({ kind: "stored", spam: true });
+      if (result.kind !== "stored") return;
+      expect((await findLead(use().db, result.id))?.spamLevel).toBe("held");
+    }
+    expect(await use().db.selectFrom("outbox").selectAll().execute()).toHaveLength(0);
+  });
+
+  it("never holds a clean submission, whatever its timing, cookie or rate", async () => {
+    const busy = service(4);
+    const client = context({ timeToken: undefined });
+    for (let i = 0; i < 4; i++) {
+      const result = await busy.submit({ ...demo, message: "Three links: https://a.example" }, client);
+      expect(result).toMatchObject({ kind: "stored", spam: false });
+    }
+    const last = await use()
+      .db.selectFrom("leads")
+      .select("spamSignals")
+      .orderBy("id", "desc")
+      .executeTakeFirst();
+    expect(JSON.parse(last?.spamSignals ?? "[]").map((signal: { signal: string }) => signal.signal)).toEqual([
+      "token-missing",
+      "rate",
+    ]);
   });
 
   it("accepts a token just old enough", async () => {
@@ -176,5 +223,94 @@ describeEachDatabase("lead service", (use) => {
     const results = await Promise.all(Array.from({ length: 30 }, () => limited.submit(demo, client)));
     expect(results.filter((result) => result.kind === "stored")).toHaveLength(20);
     expect(results.filter((result) => result.kind === "rate-limited")).toHaveLength(10);
+  });
+
+  it("checks no time token when the trap is off (the Vite dev server sets no page cookie)", async () => {
+    const devService = createLeadService({
+      db: use().db,
+      secret: SECRET,
+      rateLimiter: createRateLimiter(use().db, { limit: 100, windowMs: 600_000 }),
+      notify: false,
+      timeTrap: false,
+    });
+    const result = await devService.submit(demo, context({ timeToken: undefined }));
+    if (result.kind !== "stored") throw new Error("not stored");
+    expect((await findLead(use().db, result.id))?.spamLevel).toBe("clean");
+    expect(await devService.submit({ ...demo, _gotcha: "x" }, context())).toMatchObject({ spam: true });
+  });
+
+  it("limits over any window, not per fixed window: 10 per 10 minutes never lets 20 through", async () => {
+    const limited = service(10);
+    const client = context();
+    const at = (minutes: number) => ({ ...client, now: new Date(NOW.getTime() + minutes * 60_000) });
+    // Five at 0:00 and five at 4:00 fill the limit …
+    for (let i = 0; i < 5; i++) expect((await limited.submit(demo, at(0))).kind).toBe("stored");
+    for (let i = 0; i < 5; i++) expect((await limited.submit(demo, at(4))).kind).toBe("stored");
+    // … so at 9:30 (a fixed window would have restarted at 5:00 or 10:00) nothing more gets in,
+    expect(await limited.submit(demo, at(9.5))).toEqual({ kind: "rate-limited", retryAfterSeconds: 30 });
+    // at 10:00 the first five have left the window and five fit again, and no more until 14:00.
+    for (let i = 0; i < 5; i++) expect((await limited.submit(demo, at(10))).kind).toBe("stored");
+    expect(await limited.submit(demo, at(13))).toMatchObject({ kind: "rate-limited", retryAfterSeconds: 60 });
+    expect(await countLeads(use().db)).toBe(15);
+  });
+
+  describe("with an API key", () => {
+    const keyed = (limit: number) =>
+      createLeadService({
+        db: use().db,
+        secret: SECRET,
+        rateLimiter: createRateLimiter(use().db, { limit: 1, windowMs: 600_000 }),
+        apiKeyRateLimiter: createRateLimiter(use().db, { limit, windowMs: 60_000 }),
+        notify: true,
+      });
+    const apiKey = { id: 7, name: "Partner CRM" };
+
+    beforeEach(async () => {
+      await use().db.deleteFrom("apiKeys").execute();
+      await use()
+        .db.insertInto("apiKeys")
+        .values({
+          id: 7,
+          name: "Partner CRM",
+          keyPrefix: "cbk_abcdef",
+          keyHash: "x".repeat(64),
+          createdByUserId: null,
+          createdByUsername: "admin",
+          createdAt: NOW.toISOString(),
+          lastUsedAt: null,
+          revokedAt: null,
+          revokedByUsername: null,
+        })
+        .execute();
+    });
+
+    it("skips the time trap and the per-address limit, records the key as the source and its last use", async () => {
+      const service = keyed(100);
+      const client = context({ timeToken: undefined, sourcePage: null, apiKey });
+      for (let i = 0; i < 3; i++) {
+        const result = await service.submit(demo, client);
+        if (result.kind !== "stored") throw new Error(`not stored: ${JSON.stringify(result)}`);
+        expect(await findLead(use().db, result.id)).toMatchObject({
+          source: "Partner CRM",
+          spamLevel: "clean",
+          isSpam: false,
+        });
+      }
+      const key = await use().db.selectFrom("apiKeys").select("lastUsedAt").executeTakeFirstOrThrow();
+      expect(key.lastUsedAt).toBe(NOW.toISOString());
+    });
+
+    it("has a limit of its own per key", async () => {
+      const service = keyed(2);
+      const client = context({ apiKey });
+      expect((await service.submit(demo, client)).kind).toBe("stored");
+      expect((await service.submit(demo, { ...client, clientAddress: "198.51.100.9" })).kind).toBe("stored");
+      expect(await service.submit(demo, client)).toEqual({ kind: "rate-limited", retryAfterSeconds: 60 });
+    });
+
+    it("still holds a honeypot submission", async () => {
+      const result = await keyed(100).submit({ ...demo, _gotcha: "filled" }, context({ apiKey }));
+      expect(result).toMatchObject({ kind: "stored", spam: true });
+    });
   });
 });

@@ -1,17 +1,24 @@
 import { createHmac } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
+import { type ActiveApiKey, touchApiKey } from "./api-keys.server.ts";
+import { recordLeadEvent } from "./lead-events.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
 import { type FieldErrors, HONEYPOT_FIELD, parseLeadSubmission } from "./lead-schema.ts";
-import { MIN_FILL_MS, timeTokenProblem } from "./time-token.server.ts";
+import { spamVerdict, type TokenFinding } from "./spam-verdict.ts";
+import { checkTimeToken, MIN_FILL_MS } from "./time-token.server.ts";
 
 /** What the transport (JSON API or form action) knows about a submission besides its fields. */
 export type SubmissionContext = {
   clientAddress: string;
   timeToken: string | undefined;
   sourcePage: string | null;
+  /** "form" when a page of the site sent it, "api" otherwise; an API key's name replaces either. */
+  source?: "form" | "api";
+  /** The verified key of `Authorization: Bearer` (lead-http.server.ts answers 401 for a bad one). */
+  apiKey?: ActiveApiKey;
   now?: Date;
 };
 
@@ -20,75 +27,110 @@ export type SubmissionResult =
   | { kind: "invalid"; errors: FieldErrors }
   | { kind: "rate-limited"; retryAfterSeconds: number };
 
+/**
+ * Called inside the transaction that changes a lead, so what it queues (webhook deliveries) is
+ * committed with the change or not at all. Wired in services.server.ts.
+ */
+export type LeadChangeHook = (trx: Transaction<Database>, change: LeadChange) => Promise<unknown>;
+export type LeadChange = {
+  type: "lead.created" | "lead.updated" | "lead.spam_changed" | "lead.deleted";
+  leadId: number;
+  occurredAt: Date;
+};
+
 export type LeadServiceOptions = {
   db: Kysely<Database>;
   secret: string;
+  /** Per client address (LEAD_RATE_LIMIT per LEAD_RATE_WINDOW_SECONDS). */
   rateLimiter: RateLimiter;
-  /** Queue an email to sales for each genuine lead (SMTP configured). */
+  /** Per API key (API_KEY_RATE_LIMIT per minute); absent: keys are not limited. */
+  apiKeyRateLimiter?: RateLimiter;
+  /** Queue an email to sales for each lead not held as spam (SMTP configured). */
   notify: boolean;
   /** The time trap's threshold; defaults to MIN_FILL_MS. */
   minFillMs?: number;
   /** False only under `react-router dev`, where no server.ts sets the page cookie the trap checks. */
   timeTrap?: boolean;
+  onLeadChange?: LeadChangeHook;
 };
 
 /**
  * The one way a lead gets in, shared by POST /api/demo-request and the no-JavaScript form actions.
- * Validation first (no database work for bad input), then the per-client rate limit, then the spam
- * checks, then one transaction that stores the lead and queues its notification. The caller answers
- * the visitor only after this resolves, so a success answer means the lead is committed.
+ * Validation first (no database work for bad input), then one transaction: the rate limit (per
+ * address, or per API key), the spam verdict, the lead, its notification. The caller answers only
+ * after this resolves, so a success answer means the lead is committed. A held lead gets the same
+ * answer as any other: nothing tells a bot it was caught.
  */
 export function createLeadService({
   db,
   secret,
   rateLimiter,
+  apiKeyRateLimiter,
   notify,
   minFillMs = MIN_FILL_MS,
   timeTrap = true,
+  onLeadChange,
 }: LeadServiceOptions) {
   return {
     async submit(body: unknown, context: SubmissionContext): Promise<SubmissionResult> {
       const parsed = parseLeadSubmission(body);
       if (!parsed.success) return { kind: "invalid", errors: parsed.errors };
+      const submission = parsed.data;
 
       const now = context.now ?? new Date();
-      const clientKey = `lead:${createHmac("sha256", secret).update(context.clientAddress).digest("base64url").slice(0, 22)}`;
-      const spamReason = spamCheck(body, context, secret, now, timeTrap ? minFillMs : null);
+      const { apiKey } = context;
+      const token: TokenFinding | null =
+        apiKey || !timeTrap ? null : checkTimeToken(secret, context.timeToken, now.getTime(), minFillMs);
+      const limiter = apiKey ? apiKeyRateLimiter : rateLimiter;
+      const limitKey = apiKey ? `api-key:${apiKey.id}` : `lead:${clientKey(secret, context.clientAddress)}`;
+
       // One transaction for the rate-limit count, the lead and its notification: one commit per
-      // submission. A refused submission still commits its count.
+      // submission, and the limit's check and count cannot be raced (rate-limit.server.ts).
       const outcome = await db.transaction().execute(async (trx) => {
-        const decision = await rateLimiter.hit(clientKey, now.getTime(), trx);
-        if (!decision.allowed) return decision;
-        const leadId = await insertLead(trx, parsed.data, {
+        const decision = limiter ? await limiter.hit(limitKey, now.getTime(), trx) : undefined;
+        if (decision && !decision.allowed) return decision;
+        const verdict = spamVerdict({
+          honeypot: (body as Record<string, unknown>)[HONEYPOT_FIELD],
+          fullName: submission.fullName,
+          company: submission.company,
+          message: submission.requestType === "demo" ? submission.message : null,
+          otherDetails: submission.requestType === "investor" ? submission.otherDetails : null,
+          token,
+          rate: apiKey || !decision ? null : { count: decision.count, limit: rateLimiter.limit },
+        });
+        const held = verdict.level === "held";
+        const leadId = await insertLead(trx, submission, {
           sourcePage: context.sourcePage,
-          spamReason,
+          source: apiKey?.name ?? context.source ?? "api",
+          apiKeyId: apiKey?.id ?? null,
+          verdict,
           now,
         });
-        if (notify && !spamReason) {
-          await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
+        if (apiKey) await touchApiKey(trx, apiKey.id, now);
+        if (held) {
+          await recordLeadEvent(trx, {
+            leadId,
+            type: "spam_held",
+            actor: null,
+            detail: { score: verdict.score, reasons: verdict.signals.map((signal) => signal.detail) },
+            now,
+          });
+        } else {
+          if (notify)
+            await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
+          await onLeadChange?.(trx, { type: "lead.created", leadId, occurredAt: now });
         }
-        return { allowed: true as const, id: leadId };
+        return { allowed: true as const, id: leadId, held };
       });
       if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };
-      const id = outcome.id;
-      return { kind: "stored", id, spam: spamReason !== null };
+      return { kind: "stored", id: outcome.id, spam: outcome.held };
     },
   };
 }
 
 export type LeadService = ReturnType<typeof createLeadService>;
 
-/** Why a submission looks automated, or null. Suspicious leads are stored flagged, never dropped. */
-function spamCheck(
-  body: unknown,
-  context: SubmissionContext,
-  secret: string,
-  now: Date,
-  minFillMs: number | null,
-): string | null {
-  const honeypot = (body as Record<string, unknown>)[HONEYPOT_FIELD];
-  if (honeypot !== undefined && honeypot !== null && honeypot !== "") return "honeypot field filled in";
-  if (minFillMs === null) return null;
-  const problem = timeTokenProblem(secret, context.timeToken, now.getTime(), minFillMs);
-  return problem ? `time trap: ${problem}` : null;
+/** The rate-limit key of a client address: an HMAC, so the table holds no addresses. */
+function clientKey(secret: string, address: string): string {
+  return createHmac("sha256", secret).update(address).digest("base64url").slice(0, 22);
 }

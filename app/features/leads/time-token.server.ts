@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { readCookie } from "#app/lib/cookies.ts";
+import type { TokenFinding } from "./spam-verdict.ts";
 
 // The time trap (issue 3): every page response carries a signed "first seen at" cookie. A lead sent
-// without it, with a forged one, within a few seconds of it or long after it is suspicious. A cookie
+// without it, with a forged one, within a few seconds of it or long after it shows a signal in its
+// spam verdict (spam-verdict.ts); on its own such a signal only marks the lead for review. A cookie
 // rather than a hidden field because prerendered pages are identical for everyone, and it works with
 // JavaScript off. It holds a timestamp and a signature, nothing that identifies the visitor.
 
@@ -22,24 +24,26 @@ export function issueTimeToken(secret: string, now = Date.now()): string {
   return `${now}.${signature(secret, now).toString("base64url")}`;
 }
 
-/** Null when the token shows a person's pace; otherwise why the submission is suspicious. */
-export function timeTokenProblem(
+/** What the token says about the submission's pace (spam-verdict.ts turns it into a signal). */
+export function checkTimeToken(
   secret: string,
   token: string | undefined,
   now = Date.now(),
   minFillMs = MIN_FILL_MS,
-): string | null {
-  if (!token) return "no time token";
+): TokenFinding {
+  if (!token) return { kind: "missing" };
   const [issued, mac] = token.split(".");
   const issuedAt = Number(issued);
-  if (!Number.isSafeInteger(issuedAt) || !mac) return "malformed time token";
+  if (!Number.isSafeInteger(issuedAt) || !mac) return { kind: "invalid", detail: "malformed page cookie" };
   const given = Buffer.from(mac, "base64url");
   const expected = signature(secret, issuedAt);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "forged time token";
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { kind: "invalid", detail: "forged page cookie" };
   const age = now - issuedAt;
-  if (age < minFillMs) return `sent ${Math.max(0, age)} ms after the page loaded`;
-  if (age > TIME_TOKEN_MAX_AGE_MS) return "time token expired";
-  return null;
+  if (age < minFillMs)
+    return { kind: "too-fast", detail: `sent ${Math.max(0, age)} ms after the first page view` };
+  if (age > TIME_TOKEN_MAX_AGE_MS) return { kind: "expired" };
+  return { kind: "ok" };
 }
 
 /** True when a page response should (re)issue the cookie: none yet, unreadable, or getting old. */

@@ -1,0 +1,42 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+
+// What happened to a lead besides status changes (lead_status_changes) and notes (lead_notes): the
+// spam filter holding it, staff marking it as spam or not, owner changes, notification outcomes.
+// The timeline (lead-timeline.server.ts) reads all three, newest first.
+
+export type LeadEventType =
+  | "spam_held"
+  | "marked_spam"
+  | "marked_not_spam"
+  | "owner_changed"
+  | "notification_sent"
+  | "notification_failed";
+
+export type Actor = { id: number; username: string };
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export async function recordLeadEvent(
+  db: Db,
+  event: {
+    leadId: number;
+    type: LeadEventType;
+    /** Null for the product itself (the spam filter, the mailer). */
+    actor: Actor | null;
+    detail?: Record<string, unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto("leadEvents")
+    .values({
+      leadId: event.leadId,
+      type: event.type,
+      actorUserId: event.actor?.id ?? null,
+      actorName: event.actor?.username ?? null,
+      detail: event.detail ? JSON.stringify(event.detail) : null,
+      createdAt: event.now.toISOString(),
+    })
+    .execute();
+}

@@ -1,0 +1,148 @@
+import type { Kysely } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import type { LeadEventType } from "./lead-events.server.ts";
+import type { Lead } from "./lead-repository.server.ts";
+
+// A lead's timeline, newest first: submitted (with its source), notification sent or failed, status
+// changes, owner changes, notes, spam verdicts and their reversal, each with who and when. It reads
+// the three places these live (lead_status_changes, lead_notes, lead_events) and merges them.
+
+export type TimelineEntry =
+  | { kind: "submitted"; id: string; at: string; actor: null; source: string; sourcePage: string | null }
+  | { kind: "status"; id: string; at: string; actor: string; from: string; to: string }
+  | { kind: "note"; id: string; at: string; actor: string; body: string }
+  | {
+      kind: "owner_changed";
+      id: string;
+      at: string;
+      actor: string | null;
+      from: string | null;
+      to: string | null;
+    }
+  | { kind: "spam_held"; id: string; at: string; actor: null; score: number; reasons: string[] }
+  | { kind: "marked_spam" | "marked_not_spam"; id: string; at: string; actor: string | null }
+  | { kind: "notification_sent"; id: string; at: string; actor: null }
+  | {
+      kind: "notification_failed";
+      id: string;
+      at: string;
+      actor: null;
+      attempt: number;
+      error: string;
+      final: boolean;
+    };
+
+function parseDetail(raw: string | null): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw ?? "{}");
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+export async function leadTimeline(
+  db: Kysely<Database>,
+  lead: Pick<Lead, "id" | "createdAt" | "source" | "sourcePage">,
+): Promise<TimelineEntry[]> {
+  const [statuses, notes, events] = await Promise.all([
+    db
+      .selectFrom("leadStatusChanges")
+      .select(["id", "fromStatus", "toStatus", "changedByUsername", "changedAt"])
+      .where("leadId", "=", lead.id)
+      .execute(),
+    db
+      .selectFrom("leadNotes")
+      .select(["id", "body", "authorUsername", "createdAt"])
+      .where("leadId", "=", lead.id)
+      .execute(),
+    db
+      .selectFrom("leadEvents")
+      .select(["id", "type", "actorName", "detail", "createdAt"])
+      .where("leadId", "=", lead.id)
+      .execute(),
+  ]);
+  const entries: (TimelineEntry & { order: number })[] = [
+    {
+      kind: "submitted",
+      id: "submitted",
+      at: lead.createdAt,
+      actor: null,
+      source: lead.source,
+      sourcePage: lead.sourcePage,
+      order: 0,
+    },
+  ];
+  for (const row of statuses) {
+    entries.push({
+      kind: "status",
+      id: `status-${row.id}`,
+      at: row.changedAt,
+      actor: row.changedByUsername,
+      from: row.fromStatus,
+      to: row.toStatus,
+      order: Number(row.id),
+    });
+  }
+  for (const row of notes) {
+    entries.push({
+      kind: "note",
+      id: `note-${row.id}`,
+      at: row.createdAt,
+      actor: row.authorUsername,
+      body: row.body,
+      order: Number(row.id),
+    });
+  }
+  for (const row of events) {
+    const detail = parseDetail(row.detail);
+    const base = { id: `event-${row.id}`, at: row.createdAt, order: Number(row.id) };
+    switch (row.type as LeadEventType) {
+      case "owner_changed":
+        entries.push({
+          ...base,
+          kind: "owner_changed",
+          actor: row.actorName,
+          from: text(detail.from),
+          to: text(detail.to),
+        });
+        break;
+      case "spam_held":
+        entries.push({
+          ...base,
+          kind: "spam_held",
+          actor: null,
+          score: Number(detail.score) || 0,
+          reasons: Array.isArray(detail.reasons)
+            ? detail.reasons.filter((r): r is string => typeof r === "string")
+            : [],
+        });
+        break;
+      case "marked_spam":
+      case "marked_not_spam":
+        entries.push({ ...base, kind: row.type as "marked_spam" | "marked_not_spam", actor: row.actorName });
+        break;
+      case "notification_sent":
+        entries.push({ ...base, kind: "notification_sent", actor: null });
+        break;
+      case "notification_failed":
+        entries.push({
+          ...base,
+          kind: "notification_failed",
+          actor: null,
+          attempt: Number(detail.attempt) || 0,
+          error: text(detail.error) ?? "unknown error",
+          final: detail.final === true,
+        });
+        break;
+    }
+  }
+  // Newest first; within one instant the later record first, and "submitted" always last.
+  entries.sort((a, b) => {
+    if (a.kind === "submitted" || b.kind === "submitted") return a.kind === "submitted" ? 1 : -1;
+    return b.at.localeCompare(a.at) || b.order - a.order;
+  });
+  return entries.map(({ order: _order, ...entry }) => entry as TimelineEntry);
+}
