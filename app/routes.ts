@@ -24,6 +24,7 @@ export default [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
       route("admin/audit", "routes/admin/audit.tsx"),
+      route("admin/api-keys", "routes/admin/api-keys.tsx"),
     ]),
   ]),
   route("admin", "routes/admin/admin-index.ts"),

@@ -191,10 +191,14 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         },
       };
     };
+    const leadSummary = createLeadSummaryCache(database.db);
     const leadAdmin = createLeadAdmin({
       db: database.db,
       notify: Boolean(env.SMTP_URL),
-      onQueued: () => outboxWorker?.notify(),
+      onQueued: () => {
+        outboxWorker?.notify();
+        leadSummary.invalidate();
+      },
     });
     return {
       env,
@@ -202,7 +206,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       secret,
       leads,
       leadAdmin,
-      leadSummary: createLeadSummaryCache(database.db),
+      leadSummary,
       rateLimiter,
       auth,
       auditSlots: createAuditSlots({

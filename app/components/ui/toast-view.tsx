@@ -39,7 +39,8 @@ export default function ToastView({ items }: { items: ToastItem[] }) {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-100 flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none md:max-w-[420px]" />
+      {/* At the bottom: a toast never covers the page header's Logout button (issue 10). */}
+      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-100 flex max-h-screen w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 }

@@ -1,8 +1,7 @@
-import type { Kysely } from "kysely";
-import type { Database } from "#app/db/schema.ts";
 import type { PublicUser } from "#app/features/auth/users.server.ts";
-import { deleteLead, isLeadStatus, updateLeadStatus } from "#app/features/leads/lead-admin.server.ts";
+import { isLeadStatus, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { LEAD_STATUSES } from "#app/features/leads/lead-repository.server.ts";
+import { routePath } from "#app/lib/body-limits.ts";
 
 // The back-office forms as they arrive without JavaScript (the JSON API serves the script): each
 // answers with what the route's action sends back.
@@ -18,7 +17,7 @@ export function parseLeadId(raw: unknown): number | null {
 
 /** `status` from the form, for lead `id`, recorded as changed by `actor`. */
 export async function changeStatusFromForm(
-  db: Kysely<Database>,
+  leadAdmin: LeadAdmin,
   id: number | null,
   form: URLSearchParams,
   actor: PublicUser,
@@ -28,26 +27,30 @@ export async function changeStatusFromForm(
     return { ok: false, status: 400, message: `Status must be one of: ${LEAD_STATUSES.join(", ")}.` };
   }
   if (id === null) return NOT_FOUND;
-  return (await updateLeadStatus(db, id, status, actor)) ? { ok: true } : NOT_FOUND;
+  return (await leadAdmin.setStatus(id, status, actor)) ? { ok: true } : NOT_FOUND;
 }
 
-export async function deleteFromForm(db: Kysely<Database>, id: number | null): Promise<FormOutcome> {
+export async function deleteFromForm(leadAdmin: LeadAdmin, id: number | null): Promise<FormOutcome> {
   if (id === null) return NOT_FOUND;
-  return (await deleteLead(db, id)) ? { ok: true } : NOT_FOUND;
+  return (await leadAdmin.remove(id)) ? { ok: true } : NOT_FOUND;
 }
 
 /** A notice a no-JavaScript redirect carries in its query (`?notice=`). */
 export const NOTICE_PARAM = "notice";
-export type Notice = "updated" | "deleted";
+export const NOTICES = ["updated", "deleted", "bulk", "owner", "spam", "not-spam", "note"] as const;
+export type Notice = (typeof NOTICES)[number];
 
 export function readNotice(url: URL): Notice | null {
   const value = url.searchParams.get(NOTICE_PARAM);
-  return value === "updated" || value === "deleted" ? value : null;
+  return (NOTICES as readonly string[]).includes(value ?? "") ? (value as Notice) : null;
 }
 
 /** The page the form was posted from, with a notice for the redirect after the post. */
 export function withNotice(path: string, notice: Notice): string {
   const url = new URL(path, "http://admin.invalid");
+  // A post from a hydrated page arrives as React Router's data request (`/admin/leads/7.data`):
+  // the redirect goes to the page itself.
+  url.pathname = routePath(url.pathname);
   url.searchParams.delete("index");
   url.searchParams.set(NOTICE_PARAM, notice);
   return url.pathname + url.search;

@@ -78,7 +78,12 @@ export function parseListQuery(
   url: URL,
   defaults: { pageSize?: number; userId?: number } = {},
 ): { ok: true; query: LeadListQuery } | { ok: false; response: Response } {
-  const raw = Object.fromEntries([...url.searchParams].filter(([, value]) => value !== ""));
+  const raw: Record<string, string> = Object.fromEntries(
+    [...url.searchParams].filter(([, value]) => value !== ""),
+  );
+  // `ids=1,2,3`, or one `ids` per ticked checkbox when the dashboard's form sends them.
+  const ids = url.searchParams.getAll("ids").filter(Boolean);
+  if (ids.length > 0) raw.ids = ids.join(",");
   const parsed = ListQuerySchema.safeParse({ pageSize: defaults.pageSize, ...raw });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -399,3 +399,16 @@ export function updateLeadStatus(
 export function deleteLead(db: Kysely<Database>, leadId: number): Promise<boolean> {
   return db.transaction().execute((trx) => eraseLead(trx, leadId));
 }
+
+export type StaffMember = { id: number; username: string };
+
+/** The staff a lead can be assigned to (everyone who uses the back office is an admin). */
+export async function assignableStaff(db: Kysely<Database>): Promise<StaffMember[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username"])
+    .where("isAdmin", "=", 1)
+    .orderBy("usernameKey")
+    .execute();
+  return rows.map((row) => ({ id: Number(row.id), username: row.username }));
+}

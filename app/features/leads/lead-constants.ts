@@ -19,3 +19,6 @@ export const HONEYPOT_FIELD = "_gotcha";
 
 export const INVESTOR_TYPES = ["angel", "vc", "introducer", "other"] as const;
 export type InvestorTypeKey = (typeof INVESTOR_TYPES)[number];
+
+/** The longest note staff can add to a lead. */
+export const NOTE_MAX_LENGTH = 5000;

@@ -2,12 +2,11 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { NOTE_MAX_LENGTH } from "./lead-constants.ts";
 import type { Actor } from "./lead-events.server.ts";
 
 // Notes on a lead: what staff learned on a call, the next step. Plain text (shown escaped, line
 // breaks kept), with author and time; the author's name is kept as written, like the status history.
-
-export const NOTE_MAX_LENGTH = 5000;
 
 export const NoteBodySchema = z
   .string({ error: "Please write a note." })

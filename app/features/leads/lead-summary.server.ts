@@ -89,6 +89,8 @@ export async function computeLeadSummary(db: Kysely<Database>, now = new Date())
 /**
  * The summary, computed at most once per `ttlMs` per app instance: the dashboard shows it on every
  * load and it counts every lead, so a few seconds' staleness buys a cheap page (issue 10 allows 5 s).
+ * Staff changes on this instance invalidate it at once; new submissions do not, or a busy form
+ * (hundreds a second) would make every dashboard load count every lead again.
  */
 export function createLeadSummaryCache(db: Kysely<Database>, ttlMs = 5000) {
   let cached: { at: number; value: Promise<LeadSummary> } | undefined;
@@ -102,6 +104,10 @@ export function createLeadSummaryCache(db: Kysely<Database>, ttlMs = 5000) {
         if (cached?.value === value) cached = undefined;
       });
       return value;
+    },
+    /** Staff changed a lead here: the next dashboard load shows it (other instances within ttlMs). */
+    invalidate(): void {
+      cached = undefined;
     },
   };
 }

@@ -1,0 +1,65 @@
+// The dashboard's state lives in its URL (filters, sort, page size, page), so a view can be
+// bookmarked, shared and reloaded, and every control works as a plain link or GET form without
+// JavaScript. Shared by the loader (server) and the page (browser); no server imports.
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+/** SPEC section 9. */
+export const DEFAULT_PAGE_SIZE = 10;
+
+export type ListView = {
+  status?: string;
+  q?: string;
+  spam?: "exclude" | "only" | "include";
+  /** "me", "none" or a staff member's id, as in the URL. */
+  owner?: string;
+  type?: "demo" | "investor";
+  from?: string;
+  to?: string;
+  sort?: "createdAt" | "fullName" | "company" | "status";
+  order?: "asc" | "desc";
+  pageSize?: number;
+};
+
+const KEYS = ["status", "q", "spam", "owner", "type", "from", "to", "sort", "order"] as const;
+
+/** The view's query parameters, leaving out defaults so URLs stay short. */
+export function viewParams(view: ListView): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of KEYS) {
+    const value = view[key];
+    if (value === undefined || value === "") continue;
+    if (key === "spam" && value === "exclude") continue;
+    if (key === "sort" && value === "createdAt") continue;
+    params.set(key, String(value));
+  }
+  if (view.pageSize && view.pageSize !== DEFAULT_PAGE_SIZE) params.set("pageSize", String(view.pageSize));
+  return params;
+}
+
+export function listHref(base: string, view: ListView, page = 1): string {
+  const params = viewParams(view);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `${base}?${query}` : base;
+}
+
+/** The order a column header's link sets: the other direction when it is the current sort. */
+export function sortToggle(view: ListView, sort: NonNullable<ListView["sort"]>): ListView {
+  const current = view.sort ?? "createdAt";
+  const defaultOrder = sort === "createdAt" ? "desc" : "asc";
+  const currentOrder = view.order ?? (current === "createdAt" ? "desc" : "asc");
+  if (current !== sort) return { ...view, sort, order: defaultOrder };
+  return { ...view, sort, order: currentOrder === "asc" ? "desc" : "asc" };
+}
+
+/** "2 h 5 min", "3 days 4 h", "45 s": a duration as staff read it. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${days} days ${hours % 24} h` : `${days} days`;
+}

@@ -1,0 +1,134 @@
+// `node scripts/screenshots.ts [--out DIR]`: the back office as staff see it, at 1280 and 375 px.
+// Starts the production build on a fresh SQLite database, signs in an admin, sends a few leads
+// (genuine, returning, one the spam filter holds, one from an integration), works one of them
+// (owner, note, status) and saves full-page PNGs of the dashboard, a lead, the spam view and the
+// API keys page. For looking at the screens while building them; not part of the test suite.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+import { createAccount, signIn } from "../tests/e2e/support/accounts.ts";
+import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "./lib/chromium.ts";
+import { runMain } from "./lib/run-main.ts";
+import { type RunningServer, startServer } from "./lib/server-process.ts";
+
+const { values } = parseArgs({ options: { out: { type: "string", default: "screenshots" } } });
+
+const dir = mkdtempSync(join(tmpdir(), "shots-"));
+let server: RunningServer | undefined;
+
+async function main(): Promise<number> {
+  const out = values.out ?? "screenshots";
+  mkdirSync(out, { recursive: true });
+  const databaseUrl = join(dir, "app.sqlite");
+  const running = await startServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: "error", TRUST_PROXY: "1" });
+  server = running;
+  {
+    await createAccount(databaseUrl, { username: "alice", password: "Screenshot-Password-1", isAdmin: true });
+    await createAccount(databaseUrl, { username: "bob", password: "Screenshot-Password-1", isAdmin: true });
+    const cookie = await signIn(running.url, "alice", "Screenshot-Password-1");
+    const url = running.url;
+    const post = (body: Record<string, unknown>, address: string) =>
+      fetch(`${url}/api/demo-request`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Forwarded-For": address,
+          Referer: `${running.url}/demo`,
+        },
+        body: JSON.stringify(body),
+      });
+    const people = [
+      ["Amara Okafor", "Okafor Build Ltd", "amara@okafor-build.co.uk"],
+      ["Jonas Berg", "Nordic Angels", "jonas@nordicangels.se"],
+      ["Priya Shah", "Shah Surveys & Partners", "priya@shah-surveys.com"],
+      [
+        "Tomás Ó Briain",
+        "Ó Briain Civil Engineering Group Ltd",
+        "tomas.obriain@obriain-civil-engineering.ie",
+      ],
+      ["Mei Lin", "Harbourside Developments", "mei.lin@harbourside.example"],
+    ];
+    let n = 0;
+    for (const [fullName, company, email] of people)
+      await post(
+        { fullName, company, email, phone: "+44 20 7946 0958", message: "We run 30 projects a year." },
+        `203.0.113.${++n}`,
+      );
+    await post(
+      {
+        fullName: "Amara Okafor",
+        company: "Okafor Build Ltd",
+        email: "AMARA@okafor-build.co.uk ",
+        phone: "+44 20 7946 0958",
+      },
+      "203.0.113.50",
+    );
+    await post(
+      {
+        fullName: "Cheap loans https://loans.example",
+        company: "Loans",
+        email: "x@loans.example",
+        phone: "0123456789",
+        _gotcha: "",
+      },
+      "203.0.113.60",
+    );
+    await post(
+      {
+        fullName: "Jonas Berg",
+        company: "Nordic Angels",
+        email: "jonas@nordicangels.se",
+        phone: "+46 70 123",
+        requestType: "investor",
+        investorType: { angel: true, other: true },
+        otherDetails: "Family office",
+      },
+      "203.0.113.70",
+    );
+
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_HEADLESS_ARGS],
+    });
+    try {
+      for (const width of [1280, 375]) {
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        const [name, value] = cookie.split(";")[0]?.split("=") ?? [];
+        await context.addCookies([{ name: name ?? "", value: value ?? "", url: running.url }]);
+        const page = await context.newPage();
+        const shot = async (path: string, file: string) => {
+          await page.goto(`${running.url}${path}`);
+          await page.waitForLoadState("networkidle");
+          await page.screenshot({ path: join(out, `${file}-${width}.png`), fullPage: true });
+          if (width < 768) {
+            // Phone pages are long: also in screen-sized parts, readable at their real size.
+            const height = await page.evaluate(() => document.documentElement.scrollHeight);
+            for (let part = 0; part * 800 < Math.min(height, 4000); part++)
+              await page.screenshot({
+                path: join(out, `${file}-${width}-part${part + 1}.png`),
+                fullPage: true,
+                clip: { x: 0, y: part * 800, width, height: Math.min(800, height - part * 800) },
+              });
+          }
+        };
+        await shot("/admin/dashboard", "dashboard");
+        await shot("/admin/dashboard?spam=only", "dashboard-spam");
+        await shot("/admin/leads/1", "lead");
+        await shot("/admin/leads/6", "lead-returning");
+        await shot("/admin/api-keys", "api-keys");
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+    console.log(`Screenshots in ${out}/`);
+  }
+  return 0;
+}
+
+await runMain("screenshots", main, async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
