@@ -14,11 +14,11 @@ import {
   LINK_GONE_MESSAGE,
   listStaff,
   OWN_LINK_MESSAGE,
+  redeemSetPasswordLink,
   SET_PASSWORD_LINK_TTL_MS,
   type StaffMember,
   setStaffDisabled,
   setStaffPassword,
-  useSetPasswordLink,
 } from "./staff.server.ts";
 import { COMMAND_LINE_ACTOR, listStaffEvents, type StaffActor } from "./staff-events.server.ts";
 import { createUser, findUserByUsername, NO_PASSWORD, UserInputError } from "./users.server.ts";
@@ -150,8 +150,8 @@ describeEachDatabase("staff accounts", (use) => {
       username: "frank",
       expiresAt: later(SET_PASSWORD_LINK_TTL_MS).toISOString(),
     });
-    await expect(useSetPasswordLink(db(), token, "too short", later(HOUR))).rejects.toThrow(/at least 12/);
-    await expect(useSetPasswordLink(db(), token, NEW_PASSWORD, later(HOUR))).resolves.toEqual({
+    await expect(redeemSetPasswordLink(db(), token, "too short", later(HOUR))).rejects.toThrow(/at least 12/);
+    await expect(redeemSetPasswordLink(db(), token, NEW_PASSWORD, later(HOUR))).resolves.toEqual({
       username: "frank",
     });
     expect((await login("frank", NEW_PASSWORD, later(HOUR))).kind).toBe("ok");
@@ -161,7 +161,7 @@ describeEachDatabase("staff accounts", (use) => {
     });
     // Single use.
     await expect(findSetPasswordLink(db(), token, later(HOUR))).resolves.toBeNull();
-    await expect(useSetPasswordLink(db(), token, "yet another passphrase", later(HOUR))).rejects.toThrow(
+    await expect(redeemSetPasswordLink(db(), token, "yet another passphrase", later(HOUR))).rejects.toThrow(
       LINK_GONE_MESSAGE,
     );
     expect((await login("frank", NEW_PASSWORD, later(HOUR))).kind).toBe("ok");
@@ -177,7 +177,7 @@ describeEachDatabase("staff accounts", (use) => {
     const { link } = await createStaffMember(db(), { username: "gina" }, bossActor, NOW);
     const results = await Promise.allSettled(
       ["first passphrase here", "second passphrase here"].map((password) =>
-        useSetPasswordLink(db(), link?.token ?? "", password, later(HOUR)),
+        redeemSetPasswordLink(db(), link?.token ?? "", password, later(HOUR)),
       ),
     );
     expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
@@ -194,7 +194,9 @@ describeEachDatabase("staff accounts", (use) => {
     const token = link?.token ?? "";
     const expired = later(SET_PASSWORD_LINK_TTL_MS);
     await expect(findSetPasswordLink(db(), token, expired)).resolves.toBeNull();
-    await expect(useSetPasswordLink(db(), token, NEW_PASSWORD, expired)).rejects.toThrow(LINK_GONE_MESSAGE);
+    await expect(redeemSetPasswordLink(db(), token, NEW_PASSWORD, expired)).rejects.toThrow(
+      LINK_GONE_MESSAGE,
+    );
     for (const bad of ["", "short", `${token.slice(0, -1)}A`, `${token}x`, hashToken(token)]) {
       await expect(findSetPasswordLink(db(), bad, NOW)).resolves.toBeNull();
     }
@@ -204,7 +206,7 @@ describeEachDatabase("staff accounts", (use) => {
     await setStaffDisabled(db(), { id: ivy.id, disabled: true, actor: bossActor }, NOW);
     // Disabling deleted the link; an enabled-again account needs a new one.
     await expect(findSetPasswordLink(db(), ivyLink?.token ?? "", NOW)).resolves.toBeNull();
-    await expect(useSetPasswordLink(db(), ivyLink?.token ?? "", NEW_PASSWORD, NOW)).rejects.toThrow(
+    await expect(redeemSetPasswordLink(db(), ivyLink?.token ?? "", NEW_PASSWORD, NOW)).rejects.toThrow(
       LINK_GONE_MESSAGE,
     );
     await expect(issueSetPasswordLink(db(), { id: ivy.id, actor: bossActor }, NOW)).rejects.toThrow(
@@ -319,7 +321,7 @@ describeEachDatabase("staff accounts", (use) => {
     expect((await login("mia", PASSWORD)).kind).toBe("invalid");
     const second = await issueSetPasswordLink(db(), { id: mia.id, actor: bossActor }, later(HOUR));
     await expect(findSetPasswordLink(db(), first.link.token, later(HOUR))).resolves.toBeNull();
-    await useSetPasswordLink(db(), second.link.token, NEW_PASSWORD, later(HOUR));
+    await redeemSetPasswordLink(db(), second.link.token, NEW_PASSWORD, later(HOUR));
     expect((await login("mia", NEW_PASSWORD, later(HOUR))).kind).toBe("ok");
     // Not for one's own account: a signed-in admin sets a password instead.
     await expect(issueSetPasswordLink(db(), { id: boss.id, actor: bossActor }, NOW)).rejects.toThrow(

@@ -317,7 +317,7 @@ export const LINK_GONE_MESSAGE =
  * Uses a set-password link: the password is set and the link is gone, in one transaction that
  * deletes the link first, so two submissions of one link cannot both succeed.
  */
-export async function useSetPasswordLink(
+export async function redeemSetPasswordLink(
   db: Kysely<Database>,
   token: string,
   password: string,
