@@ -11,6 +11,7 @@ import {
 } from "./staff.server.ts";
 import type { StaffActor } from "./staff-events.server.ts";
 import { parseStaffId, setPasswordUrl } from "./staff-http.server.ts";
+import { PASSWORDS_DIFFER } from "./staff-messages.ts";
 import { passwordProblem, UserInputError } from "./users.server.ts";
 
 // The staff page's forms as they arrive (with or without JavaScript: the same POST): one `intent`
@@ -41,8 +42,6 @@ export type StaffFormOutcome =
       errors?: Partial<Record<"username" | "password" | "confirm", string>>;
       values?: { username: string; method: string };
     };
-
-export const PASSWORDS_DIFFER = "The two passwords differ.";
 
 const field = (form: URLSearchParams, name: string) => form.get(name) ?? "";
 

@@ -7,3 +7,6 @@ export const SET_PASSWORD_PREFIX = "/admin/set-password/";
 export function setPasswordPath(token: string): string {
   return `${SET_PASSWORD_PREFIX}${token}`;
 }
+
+/** Where a used link leads: the login page, which then says the password is set. */
+export const PASSWORD_SET_PARAM = "password-set";

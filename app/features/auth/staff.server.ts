@@ -5,6 +5,7 @@ import type { Database, UsersTable } from "#app/db/schema.ts";
 import { hashPassword } from "./password.server.ts";
 import { hashToken } from "./sessions.server.ts";
 import { recordStaffEvent, type StaffAction, type StaffActor } from "./staff-events.server.ts";
+import { LINK_GONE_MESSAGE } from "./staff-messages.ts";
 import {
   checkUsername,
   duplicateUsernameMessage,
@@ -309,9 +310,6 @@ export async function findSetPasswordLink(
   if (!row || row.disabled || row.expiresAt <= now.toISOString()) return null;
   return { userId: Number(row.id), username: row.username, expiresAt: row.expiresAt };
 }
-
-export const LINK_GONE_MESSAGE =
-  "This link has expired or has already been used. Ask an admin for a new one.";
 
 /**
  * Uses a set-password link: the password is set and the link is gone, in one transaction that

@@ -6,6 +6,7 @@ import { LoginForm } from "#app/features/admin-ui/login-form.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { attemptLogin } from "#app/features/auth/auth-http.server.ts";
 import { assertSameOrigin, getCurrentUser } from "#app/features/auth/guard.server.ts";
+import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import type { Route } from "./+types/login";
 
@@ -19,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (user?.isAdmin) throw redirect(safeAdminNext(url.searchParams.get("next")));
   return {
     loggedOut: url.searchParams.has("logged-out"),
-    passwordSet: url.searchParams.has("password-set"),
+    passwordSet: url.searchParams.has(PASSWORD_SET_PARAM),
     // A session that is not an admin's: localStorage's isAdmin flag, if any, is wrong.
     signedInNonAdmin: user !== null,
     next: url.searchParams.get("next"),

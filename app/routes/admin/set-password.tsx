@@ -7,11 +7,11 @@ import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import {
   findSetPasswordLink,
-  LINK_GONE_MESSAGE,
   redeemSetPasswordLink,
   StaffChangeError,
 } from "#app/features/auth/staff.server.ts";
-import { PASSWORDS_DIFFER } from "#app/features/auth/staff-forms.server.ts";
+import { LINK_GONE_MESSAGE, PASSWORDS_DIFFER } from "#app/features/auth/staff-messages.ts";
+import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
 import { NewPasswordFields } from "#app/features/auth/ui/new-password-fields.tsx";
 import { passwordProblem, UserInputError } from "#app/features/auth/users.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
@@ -27,9 +27,6 @@ export const meta: Route.MetaFunction = () => [
   ...adminMeta("Choose your password"),
   { name: "referrer", content: "no-referrer" },
 ];
-
-/** Where a used link leads: the login page, which then says the password is set. */
-export const PASSWORD_SET_PARAM = "password-set";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { database } = await getServices(context);

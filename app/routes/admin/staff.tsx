@@ -18,6 +18,7 @@ import {
 import { parseStaffId } from "#app/features/auth/staff-http.server.ts";
 import { STAFF_PATH } from "#app/features/auth/staff-paths.ts";
 import { CreateStaffForm } from "#app/features/auth/ui/create-staff-form.tsx";
+import { formatDay } from "#app/features/auth/ui/staff-format.ts";
 import { StaffHistory } from "#app/features/auth/ui/staff-history.tsx";
 import { CONFIRM_DISABLE_PARAM, RESET_PARAM, StaffList } from "#app/features/auth/ui/staff-list.tsx";
 import type { StaffActionData } from "#app/features/auth/ui/staff-view.ts";
@@ -51,8 +52,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isAdmin: member.isAdmin,
       disabled: member.disabled,
       passwordSet: member.passwordSet,
-      lastSignIn: member.lastSignInAt ? formatLeadDate(member.lastSignInAt) : "never",
-      added: formatLeadDate(member.createdAt),
+      lastSignIn: member.lastSignInAt ? formatLeadDate(member.lastSignInAt) : null,
+      added: formatDay(member.createdAt),
     })),
     events: events.map((event) => ({ ...event, when: formatLeadDate(event.createdAt) })),
     notice: notice

@@ -11,13 +11,13 @@ import { useHydrated } from "#app/features/leads/lead-form-client.ts";
 export function SetPasswordLinkPanel({
   link,
 }: {
-  link: { username: string; url: string; expiresAt: string; created: boolean };
+  link: { userId: number; username: string; url: string; expiresAt: string; created: boolean };
 }) {
   const hydrated = useHydrated();
   const panel = useRef<HTMLElement>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const text = useRef<HTMLElement>(null);
   const [copied, setCopied] = useState(false);
-  const headingId = `link-heading-${link.username}`;
+  const headingId = `link-heading-${link.userId}`;
 
   useEffect(() => {
     panel.current?.focus();
@@ -29,8 +29,8 @@ export function SetPasswordLinkPanel({
       setCopied(true);
       toast({ title: "Link copied", description: `Send it to ${link.username} over a channel you trust.` });
     } catch {
-      // No clipboard permission: select the text so Ctrl+C / the context menu copies it.
-      input.current?.select();
+      // No clipboard permission: select the text so Ctrl+C or the context menu copies it.
+      if (text.current) window.getSelection()?.selectAllChildren(text.current);
       toast({ title: "Copy the selected link", description: "Your browser did not allow copying." });
     }
   }
@@ -46,27 +46,29 @@ export function SetPasswordLinkPanel({
         {link.created ? `${link.username} was added` : `New set-password link for ${link.username}`}
       </h3>
       <p className="leading-6">
-        Send this one-time link to <strong>{link.username}</strong> so they can choose a password. It is shown
-        only now, works once, and expires on {formatLeadDate(link.expiresAt)} (UK time).
+        Send this one-time link to <strong className="font-semibold">{link.username}</strong> so they can
+        choose a password. It is shown only now, works once, and expires on {formatLeadDate(link.expiresAt)}{" "}
+        (UK time).
       </p>
-      <label htmlFor={`link-${link.username}`} className="sr-only">
-        Set-password link for {link.username}
-      </label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <input
-          ref={input}
-          id={`link-${link.username}`}
-          readOnly
-          value={link.url}
-          onFocus={(event) => event.currentTarget.select()}
-          className="h-11 min-w-0 flex-1 rounded-md border border-ink-muted bg-white px-3 font-mono text-sm"
-        />
-        {hydrated ? (
-          <Button type="button" onClick={() => void copy()}>
-            {copied ? "Copied" : "Copy link"}
-          </Button>
-        ) : null}
-      </div>
+      {/* Text, not an input: all of it shows, and one click selects it whole (user-select: all). */}
+      <code
+        ref={text}
+        data-testid="set-password-url"
+        className="block rounded-md border border-line bg-white px-3 py-2.5 font-mono text-sm break-all select-all"
+      >
+        {link.url}
+      </code>
+      {hydrated ? (
+        <Button
+          type="button"
+          variant="primary"
+          size="sm"
+          className="justify-self-start"
+          onClick={() => void copy()}
+        >
+          {copied ? "Copied" : "Copy link"}
+        </Button>
+      ) : null}
     </section>
   );
 }

@@ -52,3 +52,17 @@ export function initials(username: string): string {
   const letters = parts.length > 1 ? `${parts[0]?.[0] ?? ""}${parts[1]?.[0] ?? ""}` : username.slice(0, 2);
   return letters.toUpperCase();
 }
+
+// NOTE: the back office's zone (see admin-ui/lead-format.ts), so server and browser agree.
+const dayFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "Europe/London",
+});
+
+/** "Nov 21, 2026" (UK date). */
+export function formatDay(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dayFormat.format(date);
+}

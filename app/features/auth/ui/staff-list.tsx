@@ -134,8 +134,12 @@ function StaffRow({
               {state.label}
             </span>
           </p>
-          <p className="mt-1 text-sm text-ink-muted">
-            Last sign-in: {member.lastSignIn} <span aria-hidden="true">·</span> Added {member.added}
+          <p className="mt-1 flex flex-wrap gap-x-2 text-sm text-ink-muted">
+            <span>{member.lastSignIn ? `Last signed in ${member.lastSignIn}` : "Never signed in"}</span>
+            <span aria-hidden="true" className="max-sm:hidden">
+              ·
+            </span>
+            <span>Added {member.added}</span>
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

@@ -9,7 +9,8 @@ export type StaffRowView = {
   isAdmin: boolean;
   disabled: boolean;
   passwordSet: boolean;
-  lastSignIn: string;
+  /** Formatted, or null when the account never signed in. */
+  lastSignIn: string | null;
   added: string;
 };
 
