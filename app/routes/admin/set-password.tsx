@@ -22,10 +22,12 @@ import type { Route } from "./+types/set-password";
 // the random token in the path is the credential, checked against its stored hash, single use and
 // short-lived. Works without JavaScript: a plain form, then the login page.
 
-// The token is in this page's address: the browser must not send it to anyone as a Referer.
+// The token is in this page's address: the browser must not send it to another site as a Referer.
+// NOTE: not `no-referrer`, under which Chromium sends `Origin: null` with the form's POST and the
+// same-origin checks (ours and React Router's) refuse it.
 export const meta: Route.MetaFunction = () => [
   ...adminMeta("Choose your password"),
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];
 
 export async function loader({ context, params }: Route.LoaderArgs) {

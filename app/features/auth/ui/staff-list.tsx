@@ -89,11 +89,12 @@ function StaffRow({
   const refusal = result?.kind === "refused" ? result : undefined;
   const link = result?.kind === "link" ? result.link : undefined;
 
-  // A refusal from the script's request (the last admin, say) also gets a toast: the row may be
-  // scrolled away from where the person is looking.
+  // Once a request is answered the confirmation has done its job. A refusal (the last admin, say)
+  // also gets a toast: the row may be scrolled away from where the person is looking.
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.kind === "refused") {
-      setConfirmOpen(false);
+    if (fetcher.state !== "idle") return;
+    setConfirmOpen(false);
+    if (fetcher.data?.kind === "refused") {
       toast({ title: "Not changed", description: fetcher.data.message, variant: "destructive" });
     }
   }, [fetcher.state, fetcher.data]);
