@@ -85,7 +85,14 @@ export default function SetPassword({ loaderData, actionData }: Route.ComponentP
           </p>
           <Form method="post" className="grid gap-5">
             {/* Lets a password manager save the new password under the right name. */}
-            <input type="hidden" name="username" value={link.username} autoComplete="username" />
+            <input
+              type="text"
+              hidden
+              readOnly
+              name="username"
+              value={link.username}
+              autoComplete="username"
+            />
             <NewPasswordFields idPrefix="set" errors={actionData?.errors} />
             <Button type="submit" aria-busy={pending || undefined}>
               {pending ? "Saving..." : "Set password"}
