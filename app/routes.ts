@@ -25,7 +25,10 @@ export default [
       route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
       route("admin/audit", "routes/admin/audit.tsx"),
       route("admin/api-keys", "routes/admin/api-keys.tsx"),
+      route("admin/staff", "routes/admin/staff.tsx"),
     ]),
+    // Public: the person opening a set-password link has no password yet.
+    route("admin/set-password/:token", "routes/admin/set-password.tsx"),
   ]),
   route("admin", "routes/admin/admin-index.ts"),
   route("admin/logout", "routes/admin/logout.ts"),
@@ -50,4 +53,6 @@ export default [
   route("api/admin/security-audit", "routes/api/admin/security-audit.ts"),
   route("api/admin/security-audits", "routes/api/admin/security-audits.ts"),
   route("api/admin/performance-check", "routes/api/admin/performance-check.ts"),
+  route("api/admin/users", "routes/api/admin/users.ts"),
+  route("api/admin/users/:id", "routes/api/admin/user.ts"),
 ] satisfies RouteConfig;

@@ -8,6 +8,7 @@ import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
 import { createHashingQueue } from "./features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "./features/auth/login-throttle.server.ts";
+import { listStaff, type StaffMember } from "./features/auth/staff.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
 import { createLeadAdmin, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
@@ -84,6 +85,11 @@ export type AppServices = {
   leadSummary: ReturnType<typeof createLeadSummaryCache>;
   rateLimiter: RateLimiter;
   auth: AuthService;
+  /**
+   * The staff accounts, for other features (a lead's owner shown as disabled) without reaching into
+   * features/auth: `{ id, username, isAdmin, disabled, passwordSet, lastSignInAt, createdAt }` (ADR 011).
+   */
+  staff: { list(): Promise<StaffMember[]> };
   /** Bounds the website audits running and waiting at once (issue 9 point 11). */
   auditSlots: AuditSlots;
   /**
@@ -209,6 +215,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       leadSummary,
       rateLimiter,
       auth,
+      staff: { list: () => listStaff(database.db) },
       auditSlots: createAuditSlots({
         maxRunning: env.AUDIT_MAX_RUNNING,
         maxQueued: env.AUDIT_MAX_QUEUED,

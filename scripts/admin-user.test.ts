@@ -103,4 +103,43 @@ describe("npm run admin:create / admin:set-password with a piped password", () =
     expect(result).toMatchObject({ code: 0 });
     expect(await verifyPassword(next, (await storedHash("piped-admin")) ?? "")).toBe(true);
   }, 60_000);
+
+  it("keeps a disabled account disabled when it gets a new password, says so, and records both in the staff history", async () => {
+    const database = openDatabase(databaseUrl);
+    try {
+      await database.db
+        .updateTable("users")
+        .set({ disabled: 1 })
+        .where("usernameKey", "=", "piped-admin")
+        .execute();
+      const next = "Third-Long-Password-03";
+      const result = await run(["set-password", "piped-admin"], `${next}\n`);
+      expect(result).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining("The account is disabled and stays disabled"),
+      });
+      const row = await database.db
+        .selectFrom("users")
+        .select(["disabled", "passwordHash"])
+        .where("usernameKey", "=", "piped-admin")
+        .executeTakeFirstOrThrow();
+      expect(row.disabled).toBe(1);
+      expect(await verifyPassword(next, row.passwordHash)).toBe(true);
+      const events = await database.db
+        .selectFrom("staffEvents")
+        .select(["action", "actorUsername", "actorUserId"])
+        .orderBy("id")
+        .execute();
+      expect(events).toEqual([
+        { action: "created", actorUsername: "command line", actorUserId: null },
+        { action: "password_reset", actorUsername: "command line", actorUserId: null },
+        { action: "password_reset", actorUsername: "command line", actorUserId: null },
+      ]);
+      expect((await run(["set-password", "nobody-here"], `${next}\n`)).stderr).toContain(
+        'No user named "nobody-here".',
+      );
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });

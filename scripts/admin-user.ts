@@ -3,7 +3,9 @@
 // first line, optionally the same again on a second line), else from a prompt that does not echo it.
 // It is never taken from the command line (shell history, ps).
 import { createInterface } from "node:readline";
-import { createUser, setPassword, UserInputError } from "../app/features/auth/users.server.ts";
+import { createStaffMember, StaffChangeError, setStaffPassword } from "../app/features/auth/staff.server.ts";
+import { COMMAND_LINE_ACTOR } from "../app/features/auth/staff-events.server.ts";
+import { findUserByUsername, UserInputError } from "../app/features/auth/users.server.ts";
 import { PipedPasswordError, readPipedPassword } from "./lib/piped-password.ts";
 import { withScriptDatabase } from "./lib/script-database.ts";
 
@@ -42,16 +44,33 @@ async function main(): Promise<number> {
   return withScriptDatabase(async (database) => {
     try {
       const password = await readPassword();
+      // Both are recorded in the staff page's history as done by "command line".
       if (command === "create") {
-        const user = await createUser(database.db, { username, password, isAdmin: true });
-        console.log(`Created the admin "${user.username}" in ${database.description}.`);
-      } else {
-        const user = await setPassword(database.db, username, password);
-        console.log(`Set a new password for "${user.username}"; their sessions were signed out.`);
+        const { member } = await createStaffMember(database.db, { username, password }, COMMAND_LINE_ACTOR);
+        console.log(`Created the admin "${member.username}" in ${database.description}.`);
+        return 0;
+      }
+      const user = await findUserByUsername(database.db, username);
+      if (!user) throw new UserInputError(`No user named "${username}".`);
+      const member = await setStaffPassword(database.db, {
+        id: Number(user.id),
+        password,
+        actor: COMMAND_LINE_ACTOR,
+      });
+      console.log(`Set a new password for "${member.username}"; their sessions were signed out.`);
+      // A new password is not a way round an admin's decision to disable the account.
+      if (member.disabled) {
+        console.log(
+          "The account is disabled and stays disabled: another admin can enable it on /admin/staff.",
+        );
       }
       return 0;
     } catch (error) {
-      if (error instanceof UserInputError || error instanceof PipedPasswordError) {
+      if (
+        error instanceof UserInputError ||
+        error instanceof PipedPasswordError ||
+        error instanceof StaffChangeError
+      ) {
         console.error(error.message);
         return 1;
       }

@@ -118,6 +118,9 @@ export interface UsersTable {
   usernameKey: string;
   passwordHash: string;
   isAdmin: number;
+  /** 1: cannot sign in, sessions refused (migration 010). */
+  disabled: Generated<number>;
+  lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -127,6 +130,25 @@ export interface SessionsTable {
   userId: number;
   createdAt: string;
   lastSeenAt: string;
+  expiresAt: string;
+}
+
+/** Who did what to a staff account, and when (staff-events.server.ts). */
+export interface StaffEventsTable {
+  id: Generated<number>;
+  userId: number;
+  action: string;
+  actorUserId: number | null;
+  actorUsername: string;
+  createdAt: string;
+}
+
+/** One-time set-password links: only the SHA-256 of the token is kept. */
+export interface SetPasswordLinksTable {
+  tokenHash: string;
+  userId: number;
+  createdByUserId: number | null;
+  createdAt: string;
   expiresAt: string;
 }
 
@@ -180,6 +202,8 @@ export interface Database {
   loginAttempts: LoginAttemptsTable;
   users: UsersTable;
   sessions: SessionsTable;
+  staffEvents: StaffEventsTable;
+  setPasswordLinks: SetPasswordLinksTable;
   leadStatusChanges: LeadStatusChangesTable;
   leadNotes: LeadNotesTable;
   leadEvents: LeadEventsTable;

@@ -94,9 +94,10 @@ type Answer = {
 };
 type Row = {
   name: string;
-  request(leadId: number): { method: string; path: string; json?: unknown; form?: Record<string, string> };
+  /** `subject`: a lead's id, or for "user-disable" rows a staff account's. */
+  request(subject: number): { method: string; path: string; json?: unknown; form?: Record<string, string> };
   /** What a successful call changes: checked when allowed, checked unchanged when refused. */
-  changes?: "status" | "delete" | "session";
+  changes?: "status" | "delete" | "session" | "user-create" | "user-disable";
   expect: Record<Who, Answer>;
 };
 
@@ -156,7 +157,11 @@ function pageRow(
 }
 
 /** A data request (client-side navigation) gets its redirect inside a 202 body. */
-function dataRow(name: string, path: (leadId: number) => string): Row {
+function dataRow(
+  name: string,
+  path: (leadId: number) => string,
+  admin: Answer = ok(200, { leadData: true }),
+): Row {
   const redirectTo = (target: RegExp): Answer => ({ status: [202], body: target, leadData: false });
   const signedOut = redirectTo(/"redirect","\/admin\/login\?next=/);
   return {
@@ -165,12 +170,12 @@ function dataRow(name: string, path: (leadId: number) => string): Row {
     expect: {
       anonymous: signedOut,
       "non-admin": redirectTo(/"redirect","\/"/),
-      admin: ok(200, { leadData: true }),
+      admin,
       "idle-expired": signedOut,
       "past absolute expiry": signedOut,
       "forged cookie": signedOut,
       "tampered cookie": signedOut,
-      "cross-origin": ok(200, { leadData: true }),
+      "cross-origin": admin,
     },
   };
 }
@@ -178,6 +183,10 @@ function dataRow(name: string, path: (leadId: number) => string): Row {
 // NOTE: a cross-site form post to a page is refused by React Router itself (400, its own Origin
 // check) before our guard answers 403; either way nothing runs.
 const CROSS_SITE_REFUSED: Answer = { status: [400, 403], leadData: false };
+
+let newStaffNumber = 0;
+/** The admin's username in a staff page or list: what an admin sees there. */
+const LISTS_ADMIN = new RegExp(`"?${ADMIN.username}"?`);
 
 const ROWS: Row[] = [
   apiRow(
@@ -270,6 +279,41 @@ const ROWS: Row[] = [
     { status: [302], location: /^\/admin\/dashboard\?notice=deleted/ },
     { changes: "delete", crossOrigin: CROSS_SITE_REFUSED },
   ),
+  apiRow(
+    "GET /api/admin/users",
+    () => ({ method: "GET", path: "/api/admin/users" }),
+    ok(200, { body: LISTS_ADMIN }),
+  ),
+  apiRow(
+    "POST /api/admin/users",
+    () => ({
+      method: "POST",
+      path: "/api/admin/users",
+      json: { username: `authz-new-${++newStaffNumber}`, password: "a new colleague's passphrase" },
+    }),
+    ok(201, { body: /"isAdmin":true/ }),
+    { changes: "user-create", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "PATCH /api/admin/users/:id",
+    (id) => ({ method: "PATCH", path: `/api/admin/users/${id}`, json: { disabled: true } }),
+    ok(200, { body: /"disabled":true/ }),
+    { changes: "user-disable", crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/staff",
+    () => ({ method: "GET", path: "/admin/staff" }),
+    "%2Fadmin%2Fstaff",
+    ok(200, { body: LISTS_ADMIN }),
+  ),
+  dataRow("GET /admin/staff.data", () => "/admin/staff", ok(200, { body: LISTS_ADMIN })),
+  pageRow(
+    "POST /admin/staff (disable form)",
+    (id) => ({ method: "POST", path: "/admin/staff", form: { intent: "disable", id: String(id) } }),
+    "%2Fadmin%2Fstaff",
+    { status: [302], location: /^\/admin\/staff\?notice=disabled&id=\d+$/ },
+    { changes: "user-disable", crossOrigin: CROSS_SITE_REFUSED },
+  ),
   {
     name: "POST /admin/logout",
     request: () => ({ method: "POST", path: "/admin/logout", form: {} }),
@@ -337,6 +381,30 @@ for (const kind of ["sqlite", "postgres"] as const) {
         .executeTakeFirst(),
       history: (await db().selectFrom("leadStatusChanges").select("id").where("leadId", "=", id).execute())
         .length,
+    });
+    /** A staff account for a "user-disable" row to act on (its password is never used). */
+    let victimNumber = 0;
+    async function addStaffAccount(): Promise<number> {
+      const now = new Date().toISOString();
+      const username = `authz-victim-${++victimNumber}`;
+      const row = await db()
+        .insertInto("users")
+        .values({
+          username,
+          usernameKey: username,
+          passwordHash: "scrypt$not-a-real-hash",
+          isAdmin: 1,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    const staffState = async (id: number) => ({
+      users: (await db().selectFrom("users").select("id").execute()).length,
+      disabled: (await db().selectFrom("users").select("disabled").where("id", "=", id).executeTakeFirst())
+        ?.disabled,
     });
     const sessionAlive = async (token: string) =>
       Boolean(
@@ -410,9 +478,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
           it(`${row.name} — ${who}`, async () => {
             const leadId =
               row.changes === "status" || row.changes === "delete" ? await addLead() : sharedLead;
+            const staffId = row.changes === "user-disable" ? await addStaffAccount() : target.adminId;
             const { headers, token } = await caller(who);
-            const { method, path, json, form } = row.request(leadId);
+            const { method, path, json, form } = row.request(
+              row.changes === "user-disable" ? staffId : leadId,
+            );
             const before = await leadState(leadId);
+            const staffBefore = await staffState(staffId);
             const sameOrigin: Record<string, string> =
               who === "cross-origin" ? {} : { Origin: target.server.url };
             const response = await fetch(`${target.server.url}${path}`, {
@@ -451,6 +523,14 @@ for (const kind of ["sqlite", "postgres"] as const) {
               expect(after).toEqual({ lead: undefined, history: 0 });
             } else {
               expect(after, "a refused call changed the lead").toEqual(before);
+            }
+            const staffAfter = await staffState(staffId);
+            if (row.changes === "user-create" && allowed) {
+              expect(staffAfter.users).toBe(staffBefore.users + 1);
+            } else if (row.changes === "user-disable" && allowed) {
+              expect(staffAfter).toEqual({ users: staffBefore.users, disabled: 1 });
+            } else {
+              expect(staffAfter, "a refused call changed a staff account").toEqual(staffBefore);
             }
             if (token) {
               const signedOut =
@@ -648,6 +728,33 @@ describe.skipIf(!(await checkPostgres()))("sessions across two app instances on 
     const logout = await fetch(`${second.url}/api/logout`, { method: "POST", headers: { Cookie: cookie } });
     expect(logout.status).toBe(200);
     expect((await fetch(`${first.server.url}/api/user`, { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+
+  it("refuses a disabled account's open session on every instance at its next request", async () => {
+    const colleague = { username: "two-instance-colleague", password: "two instance passphrase" };
+    await createAccount(first.databaseUrl, { ...colleague, isAdmin: true });
+    const theirs = await signIn(first.server.url, colleague.username, colleague.password);
+    expect((await fetch(`${second.url}/api/admin/leads`, { headers: { Cookie: theirs } })).status).toBe(200);
+    const admin = await signIn(first.server.url, ADMIN.username, ADMIN.password);
+    const list = (await (
+      await fetch(`${second.url}/api/admin/users`, { headers: { Cookie: admin } })
+    ).json()) as { id: number; username: string }[];
+    const id = list.find((user) => user.username === colleague.username)?.id;
+    const disable = await fetch(`${second.url}/api/admin/users/${id}`, {
+      method: "PATCH",
+      headers: { Cookie: admin, "Content-Type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(disable.status).toBe(200);
+    for (const server of [first.server.url, second.url]) {
+      expect((await fetch(`${server}/api/user`, { headers: { Cookie: theirs } })).status).toBe(401);
+      const page = await fetch(`${server}/admin/dashboard`, {
+        headers: { Cookie: theirs },
+        redirect: "manual",
+      });
+      expect(page.headers.get("location")).toMatch(/^\/admin\/login\?next=/);
+    }
+    await expect(signIn(second.url, colleague.username, colleague.password)).rejects.toThrow(/401/);
   });
 });
 

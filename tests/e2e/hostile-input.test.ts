@@ -36,6 +36,8 @@ const ROUTES = [
   "/admin/dashboard",
   "/admin/leads/1",
   "/admin/audit",
+  "/admin/staff",
+  "/admin/set-password/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
   "/admin/logout",
   "/api/demo-request",
   "/api/login",
@@ -47,6 +49,8 @@ const ROUTES = [
   "/api/admin/security-audit",
   "/api/admin/security-audits",
   "/api/admin/performance-check",
+  "/api/admin/users",
+  "/api/admin/users/1",
 ];
 
 const ODD_PATHS = [

@@ -37,13 +37,3 @@ export async function failureMessage(response: Response): Promise<string> {
   }
   return `${response.status}: ${text || response.statusText}`;
 }
-
-/** SPEC section 4: signing out clears the flags the original client kept (they grant nothing here). */
-export function clearLocalAdminFlags() {
-  try {
-    window.localStorage.removeItem("isAdmin");
-    window.localStorage.removeItem("adminUser");
-  } catch {
-    // Storage can be unavailable (privacy settings): nothing to clear then.
-  }
-}

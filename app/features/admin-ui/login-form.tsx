@@ -5,6 +5,7 @@ import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { storeAdminFlags } from "./admin-flags.ts";
 import { safeAdminNext } from "./admin-paths.ts";
 import { NETWORK_ERROR, sendJson } from "./api-client.ts";
 import { Banner } from "./notice-banner.tsx";
@@ -68,7 +69,10 @@ export function LoginForm({
     }
     let username: string;
     try {
-      username = String(((await response.json()) as { username?: unknown }).username ?? "");
+      const user = (await response.json()) as { id?: unknown; username?: unknown; isAdmin?: unknown };
+      username = String(user.username ?? "");
+      // SPEC sections 3-4: the user and the isAdmin flag, kept as hints (the server decides).
+      storeAdminFlags({ id: Number(user.id), username, isAdmin: user.isAdmin === true });
     } catch {
       fail(UNREADABLE);
       return;

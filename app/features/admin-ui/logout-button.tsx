@@ -3,8 +3,9 @@ import { Form, useNavigate } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { clearLocalAdminFlags } from "./admin-flags.ts";
 import { LOGIN_PATH } from "./admin-paths.ts";
-import { clearLocalAdminFlags, failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
 
 /**
  * SPEC sections 2, 4 and 8: signs out, then goes to /admin/login. With JavaScript through

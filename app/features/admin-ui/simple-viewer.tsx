@@ -4,7 +4,8 @@ import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import type { Lead } from "#app/features/leads/lead-repository.server.ts";
 import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
-import { clearLocalAdminFlags, sendJson } from "./api-client.ts";
+import { clearLocalAdminFlags, storeAdminFlags } from "./admin-flags.ts";
+import { sendJson } from "./api-client.ts";
 import { formatLeadDate } from "./lead-format.ts";
 import { Banner } from "./notice-banner.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -19,7 +20,7 @@ const NETWORK_ERROR = "Network error";
 const NOT_ADMIN = "This viewer needs an admin account.";
 
 type Phase = "checking" | "signed-out" | "signed-in";
-type SimpleUser = { username: string; isAdmin: boolean };
+type SimpleUser = { id: number; username: string; isAdmin: boolean };
 type LeadsState = { leads: Lead[]; total: number };
 
 function isAdminUser(value: unknown): value is SimpleUser {
@@ -28,6 +29,8 @@ function isAdminUser(value: unknown): value is SimpleUser {
     value !== null &&
     "isAdmin" in value &&
     value.isAdmin === true &&
+    "id" in value &&
+    typeof value.id === "number" &&
     "username" in value &&
     typeof value.username === "string"
   );
@@ -64,6 +67,8 @@ export function SimpleViewer() {
   // signed in as an admin carry the hint cookie; the others need not ask.
   useEffect(() => {
     if (!document.cookie.split("; ").includes(`${ADMIN_HINT_COOKIE}=1`)) {
+      // Never signed in here, or signed out since: any localStorage flags are stale.
+      clearLocalAdminFlags();
       setPhase("signed-out");
       return;
     }
@@ -73,10 +78,12 @@ export function SimpleViewer() {
         const body: unknown = response.ok ? await response.json() : null;
         if (!live) return;
         if (isAdminUser(body)) {
+          storeAdminFlags(body);
           setUser(body);
           setPhase("signed-in");
           void loadLeads();
         } else {
+          clearLocalAdminFlags();
           setPhase("signed-out");
         }
       })
@@ -112,9 +119,12 @@ export function SimpleViewer() {
       if (!isAdminUser(body)) {
         // A staff account without admin rights: do not leave its session open here.
         await sendJson("/api/logout", "POST").catch(() => {});
+        clearLocalAdminFlags();
         setLoginError(NOT_ADMIN);
         return;
       }
+      // SPEC sections 3-4: the user and the isAdmin flag, as hints (the server decides).
+      storeAdminFlags(body);
       setUser(body);
       setPhase("signed-in");
       void loadLeads();

@@ -10,7 +10,8 @@ import {
   pruneSessions,
   type SessionPolicy,
 } from "./sessions.server.ts";
-import { findUserByUsername, type PublicUser, toPublicUser } from "./users.server.ts";
+import { pruneSetPasswordLinks } from "./staff.server.ts";
+import { findUserByUsername, NO_PASSWORD, type PublicUser, toPublicUser } from "./users.server.ts";
 
 export type LoginResult =
   | { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: number }
@@ -28,14 +29,18 @@ export type AuthServiceOptions = {
   hashing: HashingQueue;
 };
 
-/** The user when the password is theirs; scrypt runs either way (same time for unknown users). */
+/**
+ * The user when the password is theirs and the account may sign in; scrypt runs either way, so an
+ * unknown, disabled or password-less account answers in the same time as a wrong password.
+ */
 async function checkCredentialsWith(db: Kysely<Database>, username: string, password: string) {
   const user =
     username && password.length <= MAX_PASSWORD_LENGTH ? await findUserByUsername(db, username) : undefined;
-  const valid = user
-    ? await verifyPassword(password, user.passwordHash)
+  const usable = user && !user.disabled && user.passwordHash !== NO_PASSWORD ? user : undefined;
+  const valid = usable
+    ? await verifyPassword(password, usable.passwordHash)
     : await verifyAgainstNothing(password);
-  return user && valid ? user : undefined;
+  return usable && valid ? usable : undefined;
 }
 
 /**
@@ -79,6 +84,12 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
       }
       await reservation.succeeded();
       const { token } = await createSession(db, Number(checked.id), policy, now);
+      // Shown on the staff page; one small write next to the session's.
+      await db
+        .updateTable("users")
+        .set({ lastSignInAt: now.toISOString() })
+        .where("id", "=", checked.id)
+        .execute();
       return {
         kind: "ok",
         user: toPublicUser(checked),
@@ -99,6 +110,7 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
 
     async prune(now = new Date()): Promise<void> {
       await pruneSessions(db, policy, now);
+      await pruneSetPasswordLinks(db, now);
       await throttle.prune(now.getTime());
     },
   };

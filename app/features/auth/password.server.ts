@@ -7,9 +7,7 @@ const KEY_LENGTH = 32;
 // scrypt needs 128 * N * r bytes (32 MiB here); Node's default ceiling is exactly that.
 const MAX_MEMORY = 64 * 1024 * 1024;
 
-/** Longer than any passphrase a person types; stops a megabyte "password" from costing CPU. */
-export const MAX_PASSWORD_LENGTH = 256;
-export const MIN_PASSWORD_LENGTH = 12;
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-rules.ts";
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -52,6 +52,8 @@ export async function findSessionUser(
     .innerJoin("users", "users.id", "sessions.userId")
     .select(["users.id", "users.username", "users.isAdmin", "sessions.lastSeenAt", "sessions.expiresAt"])
     .where("sessions.idHash", "=", idHash)
+    // Disabling deletes the account's sessions; this also refuses one that a disable raced with.
+    .where("users.disabled", "=", 0)
     .executeTakeFirst();
   if (!row) return null;
   const lastSeen = Date.parse(row.lastSeenAt);

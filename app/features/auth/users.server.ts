@@ -1,11 +1,17 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, UsersTable } from "#app/db/schema.ts";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password.server.ts";
+import { USERNAME_PATTERN, USERNAME_RULE } from "./password-rules.ts";
 
 /** A user as the API shows it (SPEC section 3): never the password hash. */
 export type PublicUser = { id: number; username: string; isAdmin: boolean };
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{3,64}$/;
+/**
+ * The stored "hash" of an account that has no password yet (created with a set-password link, or
+ * reset with one). It is not a scrypt hash, so no password ever matches it.
+ */
+export const NO_PASSWORD = "!none";
 
 export function usernameKey(username: string): string {
   return username.trim().toLowerCase();
@@ -21,24 +27,32 @@ export function passwordProblem(password: string): string | null {
     return `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (password.length > MAX_PASSWORD_LENGTH)
     return `The password must have at most ${MAX_PASSWORD_LENGTH} characters.`;
+  // The sign-in form refuses NUL (PostgreSQL cannot store it in text): such a password could never be used.
+  if (breaksTextRule(password, "no-nul")) return "The password may not contain NUL characters.";
   return null;
 }
 
 export class UserInputError extends Error {}
+
+/** The trimmed username, or a UserInputError saying what is wrong with it. */
+export function checkUsername(username: string): string {
+  const name = username.trim();
+  if (!USERNAME_PATTERN.test(name)) throw new UserInputError(`The username must be ${USERNAME_RULE}.`);
+  return name;
+}
+
+export const duplicateUsernameMessage = (existing: string) => `A user named "${existing}" already exists.`;
 
 export async function createUser(
   db: Kysely<Database>,
   { username, password, isAdmin }: { username: string; password: string; isAdmin: boolean },
   now = new Date(),
 ): Promise<PublicUser> {
-  const name = username.trim();
-  if (!USERNAME_PATTERN.test(name)) {
-    throw new UserInputError("The username must be 3 to 64 letters, digits or . _ @ - characters.");
-  }
+  const name = checkUsername(username);
   const problem = passwordProblem(password);
   if (problem) throw new UserInputError(problem);
   const existing = await findUserByUsername(db, name);
-  if (existing) throw new UserInputError(`A user named "${existing.username}" already exists.`);
+  if (existing) throw new UserInputError(duplicateUsernameMessage(existing.username));
   const timestamp = now.toISOString();
   const row = await db
     .insertInto("users")
@@ -61,29 +75,6 @@ export function findUserByUsername(db: Kysely<Database>, username: string) {
     .selectAll()
     .where("usernameKey", "=", usernameKey(username))
     .executeTakeFirst();
-}
-
-/** Sets a new password and signs the user out everywhere (their sessions may have been the reason). */
-export async function setPassword(
-  db: Kysely<Database>,
-  username: string,
-  password: string,
-  now = new Date(),
-) {
-  const problem = passwordProblem(password);
-  if (problem) throw new UserInputError(problem);
-  const user = await findUserByUsername(db, username);
-  if (!user) throw new UserInputError(`No user named "${username}".`);
-  const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("users")
-      .set({ passwordHash, updatedAt: now.toISOString() })
-      .where("id", "=", user.id)
-      .execute();
-    await trx.deleteFrom("sessions").where("userId", "=", user.id).execute();
-  });
-  return toPublicUser(user);
 }
 
 export async function countAdmins(db: Kysely<Database>): Promise<number> {

@@ -37,7 +37,7 @@ export type LeadListQuery = LeadFilter & {
 };
 
 /** A lead in the list: the API's lead plus who owns it and whether the person wrote before. */
-export type LeadListItem = Lead & { ownerName: string | null; returning: boolean };
+export type LeadListItem = Lead & { ownerName: string | null; ownerDisabled: boolean; returning: boolean };
 
 export type StatusChange = {
   id: number;
@@ -138,7 +138,7 @@ export async function listLeads(
           .selectFrom("leads")
           .leftJoin("users", "users.id", "leads.ownerId")
           .selectAll("leads")
-          .select("users.username as ownerName")
+          .select(["users.username as ownerName", "users.disabled as ownerDisabled"])
           .select((eb) =>
             eb
               .exists(
@@ -168,6 +168,7 @@ export async function listLeads(
     leads: rows.map((row) => ({
       ...toLead(row),
       ownerName: row.ownerName ?? null,
+      ownerDisabled: Boolean(row.ownerDisabled),
       returning: Boolean(row.returning),
     })),
     total: Number(count.count),
@@ -217,7 +218,7 @@ export type BulkAction =
 
 export class UnknownOwnerError extends Error {
   constructor() {
-    super("No such staff member.");
+    super("Choose an enabled staff member (or Unassigned).");
   }
 }
 
@@ -277,7 +278,8 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued }: LeadAdmi
     if (!current) return undefined;
     if ((current.ownerId === null ? null : Number(current.ownerId)) === ownerId) return toLead(current);
     const names = await ownerNames(trx, [current.ownerId, ownerId]);
-    if (ownerId !== null && !names.has(ownerId)) throw new UnknownOwnerError();
+    if (ownerId !== null && (!names.has(ownerId) || (await isDisabled(trx, ownerId))))
+      throw new UnknownOwnerError();
     const updated = await trx
       .updateTable("leads")
       .set({ ownerId, updatedAt: now.toISOString() })
@@ -373,6 +375,11 @@ async function ownerNames(trx: Trx, ids: (number | string | null)[]): Promise<Ma
   return new Map(rows.map((row) => [Number(row.id), row.username]));
 }
 
+async function isDisabled(trx: Trx, userId: number): Promise<boolean> {
+  const row = await trx.selectFrom("users").select("disabled").where("id", "=", userId).executeTakeFirst();
+  return Boolean(row?.disabled);
+}
+
 async function eraseLead(trx: Trx, leadId: number): Promise<boolean> {
   await trx.deleteFrom("leadStatusChanges").where("leadId", "=", leadId).execute();
   await trx.deleteFrom("leadNotes").where("leadId", "=", leadId).execute();
@@ -400,15 +407,19 @@ export function deleteLead(db: Kysely<Database>, leadId: number): Promise<boolea
   return db.transaction().execute((trx) => eraseLead(trx, leadId));
 }
 
-export type StaffMember = { id: number; username: string };
+export type StaffMember = { id: number; username: string; disabled: boolean };
 
-/** The staff a lead can be assigned to (everyone who uses the back office is an admin). */
+/**
+ * Everyone who uses the back office (SPEC section 6: admins), enabled first. A disabled account
+ * keeps the leads it owns (they show it as disabled) but is not offered for new assignments.
+ */
 export async function assignableStaff(db: Kysely<Database>): Promise<StaffMember[]> {
   const rows = await db
     .selectFrom("users")
-    .select(["id", "username"])
+    .select(["id", "username", "disabled"])
     .where("isAdmin", "=", 1)
+    .orderBy("disabled")
     .orderBy("usernameKey")
     .execute();
-  return rows.map((row) => ({ id: Number(row.id), username: row.username }));
+  return rows.map((row) => ({ id: Number(row.id), username: row.username, disabled: Boolean(row.disabled) }));
 }

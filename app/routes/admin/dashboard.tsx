@@ -104,6 +104,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         type: lead.type,
         status: lead.status,
         ownerName: lead.ownerName,
+        ownerDisabled: lead.ownerDisabled,
         returning: lead.returning,
         spamLevel: lead.spamLevel,
         spamReasons: lead.spamReasons,
@@ -304,6 +305,15 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             Let a CRM or a partner's form send leads to the API, each under its own name.
           </span>
         </Link>
+        <Link
+          to="/admin/staff"
+          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
+        >
+          <span className="text-lg font-semibold text-brand group-hover:underline">Staff accounts</span>
+          <span className="mt-1 block leading-6 text-ink-muted">
+            Add colleagues, reset passwords, disable accounts and see who signed in when.
+          </span>
+        </Link>
       </div>
 
       <section aria-labelledby="leads-heading" className="flex flex-col gap-4">
@@ -387,6 +397,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
               {staff.map((member) => (
                 <option key={member.id} value={member.id}>
                   {member.username}
+                  {member.disabled ? " (disabled)" : ""}
                 </option>
               ))}
             </NativeSelect>
@@ -461,11 +472,13 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
                     ))}
                   </optgroup>
                   <optgroup label="Assign">
-                    {staff.map((member) => (
-                      <option key={member.id} value={`owner:${member.id}`}>
-                        Assign to {member.username}
-                      </option>
-                    ))}
+                    {staff
+                      .filter((member) => !member.disabled)
+                      .map((member) => (
+                        <option key={member.id} value={`owner:${member.id}`}>
+                          Assign to {member.username}
+                        </option>
+                      ))}
                     <option value="owner:none">Unassign</option>
                   </optgroup>
                   <optgroup label="Spam">
@@ -588,6 +601,9 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
                       <td className="px-3 py-3 max-md:col-start-2 max-md:p-0">
                         <span className="md:hidden text-ink-muted">Owner: </span>
                         {lead.ownerName ?? <span className="text-ink-muted">Unassigned</span>}
+                        {lead.ownerDisabled ? (
+                          <span className="block text-xs text-ink-muted">(disabled)</span>
+                        ) : null}
                       </td>
                       <td className="px-3 py-3 whitespace-nowrap max-md:col-start-2 max-md:p-0 max-md:text-ink-muted">
                         {lead.createdDay}

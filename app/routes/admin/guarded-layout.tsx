@@ -1,5 +1,6 @@
 import { Outlet } from "react-router";
-import { guardAdminRequest } from "#app/features/admin-ui/admin-guard.server.ts";
+import { useConfirmedAdminFlags } from "#app/features/admin-ui/admin-flags.ts";
+import { adminUser, guardAdminRequest } from "#app/features/admin-ui/admin-guard.server.ts";
 import type { Route } from "./+types/guarded-layout";
 
 // SPEC section 2, route protection, decided by the server: every page below (documents, data
@@ -11,6 +12,13 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-export default function GuardedLayout() {
+/** The admin the guard let in, for SPEC section 4's localStorage hints (see useConfirmedAdminFlags). */
+export function loader({ context }: Route.LoaderArgs) {
+  const { id, username, isAdmin } = adminUser(context);
+  return { user: { id, username, isAdmin } };
+}
+
+export default function GuardedLayout({ loaderData }: Route.ComponentProps) {
+  useConfirmedAdminFlags(loaderData.user);
   return <Outlet />;
 }

@@ -54,7 +54,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { history: _history, notes: _notes, timeline, otherSubmissions, ...lead } = detail;
   return {
     lead: { ...lead, created: formatLeadDate(lead.createdAt), updated: formatLeadDate(lead.updatedAt) },
-    ownerName: staff.find((member) => member.id === lead.ownerId)?.username ?? null,
+    owner: staff.find((member) => member.id === lead.ownerId) ?? null,
     staff,
     timeline: timeline.map((entry) => ({ ...entry, when: formatLeadDate(entry.at) })),
     otherSubmissions: otherSubmissions.map((other) => ({
@@ -219,7 +219,7 @@ function describe(entry: TimelineEntry): ReactNode {
 }
 
 export default function LeadDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { lead, ownerName, staff, timeline, otherSubmissions, confirmDelete, notice } = loaderData;
+  const { lead, owner, staff, timeline, otherSubmissions, confirmDelete, notice } = loaderData;
   const { pathname } = useLocation();
   const navigation = useNavigation();
   const busy = (intent: string) =>
@@ -248,7 +248,9 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
           <TypeBadge type={lead.type} />
           {lead.returning ? <ReturningBadge /> : null}
           <SpamLevelBadge level={lead.spamLevel} reasons={lead.spamReasons} />
-          <span className="text-sm text-ink-muted">Owner: {ownerName ?? "unassigned"}</span>
+          <span className="text-sm text-ink-muted">
+            Owner: {owner ? `${owner.username}${owner.disabled ? " (disabled)" : ""}` : "unassigned"}
+          </span>
         </div>
       </div>
 
@@ -373,11 +375,14 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
                     key={lead.ownerId ?? "none"}
                   >
                     <option value="">Unassigned</option>
-                    {staff.map((member) => (
-                      <option key={member.id} value={member.id}>
-                        {member.username}
-                      </option>
-                    ))}
+                    {staff
+                      .filter((member) => !member.disabled || member.id === lead.ownerId)
+                      .map((member) => (
+                        <option key={member.id} value={member.id} disabled={member.disabled}>
+                          {member.username}
+                          {member.disabled ? " (disabled)" : ""}
+                        </option>
+                      ))}
                   </NativeSelect>
                   <Button type="submit" size="sm" variant="outline" disabled={busy("owner")}>
                     {busy("owner") ? "Saving..." : "Assign"}

@@ -1,10 +1,12 @@
 import { data, redirect } from "react-router";
+import { useFollowAdminFlag } from "#app/features/admin-ui/admin-flags.ts";
 import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
 import { safeAdminNext } from "#app/features/admin-ui/admin-paths.ts";
 import { LoginForm } from "#app/features/admin-ui/login-form.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { attemptLogin } from "#app/features/auth/auth-http.server.ts";
 import { assertSameOrigin, getCurrentUser } from "#app/features/auth/guard.server.ts";
+import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import type { Route } from "./+types/login";
 
@@ -16,7 +18,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const user = await getCurrentUser(request, context);
   if (user?.isAdmin) throw redirect(safeAdminNext(url.searchParams.get("next")));
-  return { loggedOut: url.searchParams.has("logged-out") };
+  return {
+    loggedOut: url.searchParams.has("logged-out"),
+    passwordSet: url.searchParams.has(PASSWORD_SET_PARAM),
+    // A session that is not an admin's: localStorage's isAdmin flag, if any, is wrong.
+    signedInNonAdmin: user !== null,
+    next: url.searchParams.get("next"),
+  };
 }
 
 const text = (form: URLSearchParams, name: string) => {
@@ -39,11 +47,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
+  useFollowAdminFlag({
+    next: loaderData.next,
+    stale: loaderData.loggedOut || loaderData.passwordSet || loaderData.signedInNonAdmin,
+  });
   return (
     <div className="mx-auto grid max-w-md gap-6 px-4 py-12 sm:py-16">
       <h1 className="text-center text-3xl font-bold tracking-tight">Admin Login</h1>
       {loaderData.loggedOut && !actionData ? (
         <Banner tone="success">You have been successfully logged out.</Banner>
+      ) : null}
+      {loaderData.passwordSet && !actionData ? (
+        <Banner tone="success">Your password is set. Sign in with your username and new password.</Banner>
       ) : null}
       <div className="rounded-xl border border-line bg-white p-6 shadow-sm sm:p-8">
         <LoginForm serverMessage={actionData?.message} defaultUsername={actionData?.username} />

@@ -1,0 +1,167 @@
+import type { RouterContextProvider } from "react-router";
+import { z } from "zod";
+import { readJsonObject } from "#app/lib/http.server.ts";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { getServices } from "#app/services.server.ts";
+import { readSessionToken } from "./cookies.server.ts";
+import { assertSameOrigin, requireAdminApi } from "./guard.server.ts";
+import {
+  createStaffMember,
+  listStaff,
+  NOT_FOUND_MESSAGE,
+  type SetPasswordLink,
+  StaffChangeError,
+  type StaffMember,
+  setStaffDisabled,
+  setStaffPassword,
+} from "./staff.server.ts";
+import { setPasswordPath } from "./staff-paths.ts";
+import { passwordProblem, UserInputError } from "./users.server.ts";
+
+// /api/admin/users… (issue 10): staff accounts through the JSON API. Every handler checks the admin
+// session first; changes also refuse cross-site requests.
+
+type Context = Readonly<RouterContextProvider>;
+
+/** A username and a password with their sign-in form bounds: 256 characters is a long passphrase. */
+const STAFF_BODY_LIMIT = 4 * 1024;
+
+export const UsernameSchema = z
+  .string({ error: "The username must be text." })
+  .trim()
+  .min(1, "Please enter a username.")
+  .max(64, "The username must have at most 64 characters.")
+  .refine((value) => !breaksTextRule(value, "one-line"), "The username may not contain control characters.");
+
+/** The password rules of users.server.ts, with their messages. */
+export const PasswordSchema = z
+  .string({ error: "The password must be text." })
+  .superRefine((value, context) => {
+    const problem = passwordProblem(value);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+
+const CreateSchema = z.object({
+  username: UsernameSchema,
+  // Absent or null: the account gets a one-time set-password link instead.
+  password: PasswordSchema.nullish(),
+});
+
+const PatchSchema = z
+  .object({
+    disabled: z.boolean({ error: "disabled must be true or false." }).optional(),
+    password: PasswordSchema.optional(),
+  })
+  .refine((body) => body.disabled !== undefined || body.password !== undefined, {
+    error: "Send disabled, password or both.",
+  });
+
+/** GET /api/admin/users (and the API's answers): the account as SPEC section 3 names it, plus its state. */
+export function staffJson(member: StaffMember) {
+  return {
+    id: member.id,
+    username: member.username,
+    isAdmin: member.isAdmin,
+    disabled: member.disabled,
+    passwordSet: member.passwordSet,
+    lastSignInAt: member.lastSignInAt,
+    createdAt: member.createdAt,
+  };
+}
+
+/** The absolute URL of a set-password link, on the origin the admin is using. */
+export function setPasswordUrl(request: Request, link: SetPasswordLink): string {
+  return new URL(setPasswordPath(link.token), new URL(request.url).origin).href;
+}
+
+function invalid(error: z.ZodError): Response {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "body");
+    errors[field] ??= issue.message;
+  }
+  return Response.json({ message: Object.values(errors).join(" "), errors }, { status: 400 });
+}
+
+/** A refused change as the API answers it; anything else is not ours to answer. */
+function refusal(error: unknown, field: string): Response {
+  if (error instanceof UserInputError) {
+    return Response.json({ message: error.message, errors: { [field]: error.message } }, { status: 400 });
+  }
+  if (error instanceof StaffChangeError)
+    return Response.json({ message: error.message }, { status: error.status });
+  throw error;
+}
+
+export function parseStaffId(raw: unknown): number | null {
+  const id = typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** GET /api/admin/users: every account, by username. */
+export async function handleListStaff(request: Request, context: Context): Promise<Response> {
+  await requireAdminApi(request, context);
+  const { database } = await getServices(context);
+  return Response.json((await listStaff(database.db)).map(staffJson));
+}
+
+/**
+ * POST /api/admin/users { username, password }: 201 with the new admin. Without a password, the answer
+ * also carries `setPasswordUrl` and `setPasswordExpiresAt`: a one-time link, shown only here.
+ */
+export async function handleCreateStaff(request: Request, context: Context): Promise<Response> {
+  const actor = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, STAFF_BODY_LIMIT);
+  if (!body.ok) return body.response;
+  const parsed = CreateSchema.safeParse(body.value);
+  if (!parsed.success) return invalid(parsed.error);
+  const { database } = await getServices(context);
+  try {
+    const { member, link } = await createStaffMember(
+      database.db,
+      { username: parsed.data.username, password: parsed.data.password ?? undefined },
+      actor,
+    );
+    const extra = link
+      ? { setPasswordUrl: setPasswordUrl(request, link), setPasswordExpiresAt: link.expiresAt }
+      : {};
+    return Response.json({ ...staffJson(member), ...extra }, { status: 201 });
+  } catch (error) {
+    return refusal(error, "username");
+  }
+}
+
+/**
+ * PATCH /api/admin/users/:id { disabled, password }: either or both. 409 when it would leave no
+ * enabled admin who can sign in; 404 for an unknown account. A new password signs the account out
+ * everywhere (one's own: every other session).
+ */
+export async function handlePatchStaff(request: Request, context: Context, rawId: string | undefined) {
+  const actor = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, STAFF_BODY_LIMIT);
+  if (!body.ok) return body.response;
+  const parsed = PatchSchema.safeParse(body.value);
+  if (!parsed.success) return invalid(parsed.error);
+  const id = parseStaffId(rawId);
+  if (id === null) return Response.json({ message: NOT_FOUND_MESSAGE }, { status: 404 });
+  const { database } = await getServices(context);
+  const { disabled, password } = parsed.data;
+  try {
+    // The state first: when it is refused (409), the password is not changed either.
+    let member =
+      disabled === undefined ? undefined : await setStaffDisabled(database.db, { id, disabled, actor });
+    if (password !== undefined) {
+      member = await setStaffPassword(database.db, {
+        id,
+        password,
+        actor,
+        keepSessionToken: id === actor.id ? readSessionToken(request) : undefined,
+      });
+    }
+    return Response.json(member ? staffJson(member) : null);
+  } catch (error) {
+    return refusal(error, "password");
+  }
+}

@@ -1,0 +1,161 @@
+import { data, Link, redirect } from "react-router";
+import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
+import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
+import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
+import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
+import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
+import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { readSessionToken } from "#app/features/auth/cookies.server.ts";
+import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { listStaff } from "#app/features/auth/staff.server.ts";
+import { listStaffEvents } from "#app/features/auth/staff-events.server.ts";
+import {
+  readStaffNotice,
+  runStaffForm,
+  type StaffNotice,
+  staffNoticeHref,
+} from "#app/features/auth/staff-forms.server.ts";
+import { parseStaffId } from "#app/features/auth/staff-http.server.ts";
+import { STAFF_PATH } from "#app/features/auth/staff-paths.ts";
+import { CreateStaffForm } from "#app/features/auth/ui/create-staff-form.tsx";
+import { formatDay } from "#app/features/auth/ui/staff-format.ts";
+import { StaffHistory } from "#app/features/auth/ui/staff-history.tsx";
+import { CONFIRM_DISABLE_PARAM, RESET_PARAM, StaffList } from "#app/features/auth/ui/staff-list.tsx";
+import type { StaffActionData } from "#app/features/auth/ui/staff-view.ts";
+import { readForm } from "#app/lib/http.server.ts";
+import { getServices } from "#app/services.server.ts";
+import type { Route } from "./+types/staff";
+
+// Issue 10: the staff accounts (everyone here is an admin, SPEC section 6). Every change is a form
+// posting an `intent` to this page, with or without JavaScript; a one-time link is shown in the
+// answer to its POST, never put in a URL.
+
+export const meta: Route.MetaFunction = () => adminMeta("Staff accounts");
+
+const HISTORY_LIMIT = 20;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = adminUser(context);
+  const url = new URL(request.url);
+  const { database } = await getServices(context);
+  const [members, events] = await Promise.all([
+    listStaff(database.db),
+    listStaffEvents(database.db, HISTORY_LIMIT),
+  ]);
+  const notice = readStaffNotice(url);
+  return {
+    me: user.id,
+    username: user.username,
+    members: members.map((member) => ({
+      id: member.id,
+      username: member.username,
+      isAdmin: member.isAdmin,
+      disabled: member.disabled,
+      passwordSet: member.passwordSet,
+      lastSignIn: member.lastSignInAt ? formatLeadDate(member.lastSignInAt) : null,
+      added: formatDay(member.createdAt),
+    })),
+    events: events.map((event) => ({ ...event, when: formatLeadDate(event.createdAt) })),
+    notice: notice
+      ? { notice: notice.notice, username: members.find((one) => one.id === notice.id)?.username }
+      : null,
+    resetId: parseStaffId(url.searchParams.get(RESET_PARAM)),
+    confirmDisableId: parseStaffId(url.searchParams.get(CONFIRM_DISABLE_PARAM)),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const user = adminUser(context);
+  const form = await readForm(request);
+  const { database } = await getServices(context);
+  const outcome = await runStaffForm(database.db, request, form, user, readSessionToken(request));
+  if (outcome.kind === "done") throw redirect(staffNoticeHref(STAFF_PATH, outcome.notice, outcome.id));
+  // NOTE: a link is answered, not redirected to: it must not land in the address bar or history.
+  if (outcome.kind === "link") return data<StaffActionData>(outcome);
+  return data<StaffActionData>(outcome, { status: outcome.status });
+}
+
+const NOTICE_TEXT: Record<StaffNotice, (name: string) => string> = {
+  created: (name) => `${name} was added and can sign in now.`,
+  disabled: (name) => `${name} is disabled: every session of theirs has ended.`,
+  enabled: (name) => `${name} is enabled and can sign in again.`,
+  password: (name) => `The password of ${name} was changed; their other sessions have ended.`,
+};
+
+export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { me, username, members, events, notice, resetId, confirmDisableId } = loaderData;
+  const createResult =
+    actionData && (actionData.kind === "refused" ? actionData.form === "create" : actionData.link.created)
+      ? actionData
+      : undefined;
+  const enabledAdmins = members.filter((member) => member.isAdmin && !member.disabled).length;
+
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-8 sm:px-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
+          <span aria-hidden="true">← </span>
+          Back to Dashboard
+        </Link>
+        <LogoutButton />
+      </div>
+
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Staff accounts</h1>
+        <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
+          Everyone listed here is an admin: they work the leads, run audits and manage these accounts. Signed
+          in as {username}.
+        </p>
+      </div>
+
+      {notice?.username ? (
+        <Banner tone="success">{NOTICE_TEXT[notice.notice](notice.username)}</Banner>
+      ) : null}
+
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <section aria-labelledby="staff-heading" className="flex min-w-0 flex-col gap-4">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="staff-heading" className="text-2xl font-bold tracking-tight">
+              Team
+            </h2>
+            <p className="text-sm text-ink-muted">
+              {members.length} {members.length === 1 ? "account" : "accounts"}, {enabledAdmins} enabled
+            </p>
+          </div>
+          <StaffList
+            members={members}
+            me={me}
+            resetId={resetId}
+            confirmDisableId={confirmDisableId}
+            pageResult={createResult ? undefined : actionData}
+          />
+          <p className="text-sm leading-6 text-ink-muted">
+            At least one enabled admin with a password always remains, so the back office cannot lock everyone
+            out.
+          </p>
+        </section>
+
+        <section
+          aria-labelledby="add-heading"
+          className="flex flex-col gap-4 rounded-xl border border-line bg-white p-6 shadow-sm"
+        >
+          <div>
+            <h2 id="add-heading" className="text-xl font-semibold">
+              Add a colleague
+            </h2>
+            <p className="mt-1 text-sm leading-6 text-ink-muted">They join as an admin.</p>
+          </div>
+          <CreateStaffForm pageResult={createResult} />
+        </section>
+      </div>
+
+      <section aria-labelledby="history-heading" className="flex flex-col gap-4">
+        <h2 id="history-heading" className="text-2xl font-bold tracking-tight">
+          Recent changes
+        </h2>
+        <StaffHistory events={events} />
+      </section>
+    </div>
+  );
+}
