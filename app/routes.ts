@@ -24,6 +24,7 @@ export default [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
       route("admin/audit", "routes/admin/audit.tsx"),
+      route("admin/webhooks", "routes/admin/webhooks.tsx"),
     ]),
   ]),
   route("admin", "routes/admin/admin-index.ts"),
@@ -45,4 +46,9 @@ export default [
   route("api/admin/security-audit", "routes/api/admin/security-audit.ts"),
   route("api/admin/security-audits", "routes/api/admin/security-audits.ts"),
   route("api/admin/performance-check", "routes/api/admin/performance-check.ts"),
+  route("api/admin/webhooks", "routes/api/admin/webhooks.ts"),
+  route("api/admin/webhooks/:id", "routes/api/admin/webhook.ts"),
+  route("api/admin/webhooks/:id/deliveries", "routes/api/admin/webhook-deliveries.ts"),
+  route("api/admin/webhooks/:id/test", "routes/api/admin/webhook-test.ts"),
+  route("api/admin/webhooks/:id/rotate-secret", "routes/api/admin/webhook-rotate-secret.ts"),
 ] satisfies RouteConfig;

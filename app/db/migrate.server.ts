@@ -9,6 +9,7 @@ import * as unicodeLower005 from "./migrations/005-unicode-lower.ts";
 import * as hstsPreload006 from "./migrations/006-hsts-preload.ts";
 import * as loginAttempts007 from "./migrations/007-login-attempts.ts";
 import * as auditAlgorithm008 from "./migrations/008-audit-algorithm.ts";
+import * as webhooks011 from "./migrations/011-webhooks.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   "006-hsts-preload": hstsPreload006,
   "007-login-attempts": loginAttempts007,
   "008-audit-algorithm": auditAlgorithm008,
+  "011-webhooks": webhooks011,
 };
 
 export class MigrationError extends Error {}

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
@@ -26,6 +26,11 @@ export type LeadServiceOptions = {
   rateLimiter: RateLimiter;
   /** Queue an email to sales for each genuine lead (SMTP configured). */
   notify: boolean;
+  /**
+   * Called in the lead's transaction for each lead not held as spam (services.server.ts queues the
+   * `lead.created` webhooks there), so the lead and what it sets off commit together.
+   */
+  onLeadStored?: (trx: Transaction<Database>, lead: { id: number; now: Date }) => Promise<void>;
   /** The time trap's threshold; defaults to MIN_FILL_MS. */
   minFillMs?: number;
   /** False only under `react-router dev`, where no server.ts sets the page cookie the trap checks. */
@@ -43,6 +48,7 @@ export function createLeadService({
   secret,
   rateLimiter,
   notify,
+  onLeadStored,
   minFillMs = MIN_FILL_MS,
   timeTrap = true,
 }: LeadServiceOptions) {
@@ -67,6 +73,7 @@ export function createLeadService({
         if (notify && !spamReason) {
           await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
         }
+        if (onLeadStored && !spamReason) await onLeadStored(trx, { id: leadId, now });
         return { allowed: true as const, id: leadId };
       });
       if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };

@@ -153,6 +153,15 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             Run security and performance checks of the public site and review past results.
           </span>
         </Link>
+        <Link
+          to="/admin/webhooks"
+          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
+        >
+          <span className="text-lg font-semibold text-brand group-hover:underline">Webhooks</span>
+          <span className="mt-1 block leading-6 text-ink-muted">
+            Send new and changed leads to your CRM or other tools, and see each delivery.
+          </span>
+        </Link>
       </div>
 
       <section aria-labelledby="leads-heading" className="flex flex-col gap-4">
