@@ -11,7 +11,7 @@ import { runPerformanceCheck } from "../../app/features/audits/performance-check
 import {
   createTestCertificates,
   type TestCertificates,
-} from "../../app/features/audits/testing/test-certificates.ts";
+} from "../../app/lib/safe-fetch/testing/test-certificates.ts";
 import { allowLoopbackOnly } from "../../app/features/audits/testing/test-servers.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 

@@ -113,7 +113,11 @@ const isSuccess = (status: number) => status >= 200 && status < 300;
 
 function describeNetworkError(error: unknown): string {
   const details = error as { title?: unknown; message?: unknown; code?: unknown };
-  if (typeof details.title === "string") return `${details.title}: ${String(details.message)}`;
+  if (typeof details.title === "string") {
+    const message = String(details.message);
+    // "Refused: 10.0.0.5 is…" already says what it is.
+    return message.startsWith(`${details.title}:`) ? message : `${details.title}: ${message}`;
+  }
   switch (details.code) {
     case "ECONNREFUSED":
       return "Connection refused (ECONNREFUSED)";
