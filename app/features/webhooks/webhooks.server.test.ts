@@ -167,7 +167,13 @@ describeEachDatabase("webhooks", (use) => {
 
   it("loads the lead only when someone subscribed, and queues lead.created for a genuine lead, not for spam", async () => {
     let loads = 0;
-    const lazy = { ...event(), lead: async () => (++loads, LEAD) };
+    const lazy = {
+      ...event(),
+      lead: async () => {
+        loads += 1;
+        return LEAD;
+      },
+    };
     expect(await queueWebhookEvent(use().db, lazy)).toBe(0);
     expect(loads).toBe(0);
 
