@@ -3,6 +3,7 @@ import type { PublicUser } from "#app/features/auth/users.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import { parseWebhookId } from "./webhook-api.server.ts";
+import { NOTICE_PARAM, WEBHOOKS_PATH, type WebhookNotice } from "./webhook-notices.ts";
 import { TEST_EVENTS, type TestEventType, type WebhookFieldErrors } from "./webhook-schema.ts";
 import { createWebhook } from "./webhook-service.server.ts";
 import { deleteWebhook, queueTestEvent, rotateWebhookSecret } from "./webhook-store.server.ts";
@@ -10,24 +11,6 @@ import { deleteWebhook, queueTestEvent, rotateWebhookSecret } from "./webhook-st
 // The /admin/webhooks forms as they arrive, with or without JavaScript (the page's <Form>s post
 // here either way). A one-time secret is shown in the answer to the POST itself, never carried by a
 // redirect (it would sit in the address bar and the history); everything else redirects with a notice.
-
-export const WEBHOOKS_PATH = "/admin/webhooks";
-export const NOTICE_PARAM = "notice";
-export const CONFIRM_DELETE_PARAM = "confirm-delete";
-
-export const WEBHOOK_NOTICES = {
-  "test-queued": {
-    title: "Test event queued",
-    text: "It goes out in a moment; the delivery log shows the answer.",
-  },
-  deleted: { title: "Webhook deleted", text: "It receives no more events; its delivery log is gone too." },
-} as const;
-export type WebhookNotice = keyof typeof WEBHOOK_NOTICES;
-
-export function readWebhookNotice(url: URL): WebhookNotice | null {
-  const value = url.searchParams.get(NOTICE_PARAM);
-  return value === "test-queued" || value === "deleted" ? value : null;
-}
 
 export type WebhookActionData =
   | { kind: "secret"; webhookId: number; secret: string; reason: "created" | "rotated" }

@@ -10,13 +10,13 @@ import { CreateWebhookForm } from "#app/features/webhooks/ui/create-webhook-form
 import { SecretReveal } from "#app/features/webhooks/ui/secret-reveal.tsx";
 import { WebhookCard, type WebhookCardData } from "#app/features/webhooks/ui/webhook-card.tsx";
 import { formatDeliveryTime } from "#app/features/webhooks/ui/webhook-format.ts";
+import { webhookFormAction } from "#app/features/webhooks/webhook-forms.server.ts";
 import {
   CONFIRM_DELETE_PARAM,
   readWebhookNotice,
   WEBHOOK_NOTICES,
   WEBHOOKS_PATH,
-  webhookFormAction,
-} from "#app/features/webhooks/webhook-forms.server.ts";
+} from "#app/features/webhooks/webhook-notices.ts";
 import { MAX_WEBHOOKS } from "#app/features/webhooks/webhook-schema.ts";
 import { listDeliveries, listWebhooks } from "#app/features/webhooks/webhook-store.server.ts";
 import { getServices } from "#app/services.server.ts";
@@ -106,7 +106,12 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
       </div>
 
       {secret ? (
-        <SecretReveal secret={secret.secret} reason={secret.reason} url={secretFor?.url ?? ""} />
+        <SecretReveal
+          key={secret.secret}
+          secret={secret.secret}
+          reason={secret.reason}
+          url={secretFor?.url ?? ""}
+        />
       ) : null}
       {actionData?.kind === "error" ? <Banner tone="error">{actionData.message}</Banner> : null}
       {createError && !createError.errors.url && !createError.errors.events ? (

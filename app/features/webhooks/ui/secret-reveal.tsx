@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { useHydrated } from "./use-hydrated.ts";
 
@@ -17,11 +17,19 @@ export function SecretReveal({
 }) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
+  const frame = useRef<HTMLElement>(null);
+  // With JavaScript the post does not reload the page: bring the one-time secret into view (the
+  // form that asked for it may be far below) and move focus there for screen readers.
+  useEffect(() => {
+    frame.current?.focus({ preventScroll: true });
+    frame.current?.scrollIntoView({ block: "center" });
+  }, []);
   return (
     <section
+      ref={frame}
+      tabIndex={-1}
       aria-labelledby="secret-heading"
-      className="rounded-xl border-2 border-success bg-green-50 p-5 shadow-sm"
-      role="status"
+      className="rounded-xl border-2 border-success bg-green-50 p-5 shadow-sm focus:outline-none"
     >
       <h2 id="secret-heading" className="text-lg font-semibold text-success">
         {reason === "created" ? "Webhook created" : "Secret rotated"}: copy the signing secret now

@@ -76,7 +76,13 @@ export function WebhookCard({
             <label htmlFor={`test-event-${webhook.id}`} className="text-sm font-semibold">
               Test event
             </label>
-            <NativeSelect id={`test-event-${webhook.id}`} name="event" compact defaultValue="ping">
+            <NativeSelect
+              id={`test-event-${webhook.id}`}
+              name="event"
+              compact
+              defaultValue="ping"
+              className="w-auto"
+            >
               <option value="ping">ping</option>
               <option value="lead.created">lead.created (sample lead)</option>
             </NativeSelect>
