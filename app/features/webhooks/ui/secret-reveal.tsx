@@ -42,7 +42,7 @@ export function SecretReveal({
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <code
           data-testid="webhook-secret"
-          className="min-w-0 flex-1 rounded-md border border-line bg-white px-3 py-2 font-mono text-sm break-all select-all"
+          className="min-w-0 basis-full rounded-md border border-line bg-white px-3 py-2 font-mono text-sm break-all select-all sm:flex-1 sm:basis-0"
         >
           {secret}
         </code>

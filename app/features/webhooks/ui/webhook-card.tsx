@@ -18,8 +18,12 @@ export type WebhookCardData = Omit<Webhook, "createdAt" | "secretRotatedAt"> & {
 };
 
 const CONFIRM_TITLE = "Delete this webhook?";
-const confirmText = (url: string) =>
-  `${url} will receive no more events, and its delivery log is erased. Deliveries still queued are dropped.`;
+const confirmText = (url: string) => (
+  <>
+    <span className="break-all">{url}</span> will receive no more events, and its delivery log is erased.
+    Deliveries still queued are dropped.
+  </>
+);
 
 /** One webhook: what it receives, its actions and its delivery log. */
 export function WebhookCard({
@@ -76,13 +80,7 @@ export function WebhookCard({
             <label htmlFor={`test-event-${webhook.id}`} className="text-sm font-semibold">
               Test event
             </label>
-            <NativeSelect
-              id={`test-event-${webhook.id}`}
-              name="event"
-              compact
-              defaultValue="ping"
-              className="w-auto"
-            >
+            <NativeSelect id={`test-event-${webhook.id}`} name="event" compact defaultValue="ping">
               <option value="ping">ping</option>
               <option value="lead.created">lead.created (sample lead)</option>
             </NativeSelect>
@@ -109,7 +107,7 @@ export function WebhookCard({
           <h4 id={`confirm-delete-${webhook.id}`} className="font-semibold text-danger">
             {CONFIRM_TITLE}
           </h4>
-          <p className="mt-1 leading-6 break-words">{confirmText(webhook.url)}</p>
+          <p className="mt-1 leading-6">{confirmText(webhook.url)}</p>
           <Form method="post" action={action} className="mt-3 flex flex-wrap gap-3">
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={webhook.id} />
