@@ -21,6 +21,7 @@ describe("parseEnv", () => {
       SESSION_MAX_HOURS: 24,
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
       AUDIT_ALLOW_PRIVATE_TARGETS: false,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       AUDIT_MAX_RUNNING: 2,
       AUDIT_MAX_QUEUED: 4,
     });
@@ -40,6 +41,17 @@ describe("parseEnv", () => {
     expect(parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "false" }).AUDIT_ALLOW_PRIVATE_TARGETS).toBe(false);
     expect(() => parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "yes" })).toThrowError(
       /AUDIT_ALLOW_PRIVATE_TARGETS: AUDIT_ALLOW_PRIVATE_TARGETS must be true or false/,
+    );
+  });
+
+  it("reads the webhooks' own private-target switch, independent of the audits' one", () => {
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" })).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: true,
+      AUDIT_ALLOW_PRIVATE_TARGETS: false,
+    });
+    expect(parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "true" }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
+    expect(() => parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" })).toThrowError(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
     );
   });
 

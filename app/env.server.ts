@@ -53,6 +53,14 @@ const EnvSchema = z
       .enum(["true", "false"], "AUDIT_ALLOW_PRIVATE_TARGETS must be true or false")
       .default("false")
       .transform((value) => value === "true"),
+    /**
+     * Lets outgoing webhooks reach private, loopback and link-local addresses (a receiver on the
+     * intranet, tests). Off: public addresses only. Separate from the audits' switch on purpose.
+     */
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+      .enum(["true", "false"], "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false")
+      .default("false")
+      .transform((value) => value === "true"),
     /** Audits (security audits and performance checks) running at once; each audit is a child process. */
     AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
     /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */

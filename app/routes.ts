@@ -26,6 +26,7 @@ export default [
       route("admin/audit", "routes/admin/audit.tsx"),
       route("admin/api-keys", "routes/admin/api-keys.tsx"),
       route("admin/staff", "routes/admin/staff.tsx"),
+      route("admin/webhooks", "routes/admin/webhooks.tsx"),
     ]),
     // Public: the person opening a set-password link has no password yet.
     route("admin/set-password/:token", "routes/admin/set-password.tsx"),
@@ -55,4 +56,9 @@ export default [
   route("api/admin/performance-check", "routes/api/admin/performance-check.ts"),
   route("api/admin/users", "routes/api/admin/users.ts"),
   route("api/admin/users/:id", "routes/api/admin/user.ts"),
+  route("api/admin/webhooks", "routes/api/admin/webhooks.ts"),
+  route("api/admin/webhooks/:id", "routes/api/admin/webhook.ts"),
+  route("api/admin/webhooks/:id/deliveries", "routes/api/admin/webhook-deliveries.ts"),
+  route("api/admin/webhooks/:id/test", "routes/api/admin/webhook-test.ts"),
+  route("api/admin/webhooks/:id/rotate-secret", "routes/api/admin/webhook-rotate-secret.ts"),
 ] satisfies RouteConfig;

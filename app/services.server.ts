@@ -12,10 +12,28 @@ import { listStaff, type StaffMember } from "./features/auth/staff.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
 import { createLeadAdmin, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
-import { createLeadService, type LeadService } from "./features/leads/lead-service.server.ts";
+import { findLead } from "./features/leads/lead-repository.server.ts";
+import {
+  createLeadService,
+  type LeadChangeHook,
+  type LeadService,
+} from "./features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "./features/leads/lead-summary.server.ts";
-import { createMailTransport } from "./lib/mailer.server.ts";
-import { type OutboxWorker, startOutboxWorker } from "./lib/outbox/outbox-worker.server.ts";
+import { createWebhookSender } from "./features/webhooks/webhook-sender.server.ts";
+import {
+  DELIVERY_RETENTION_DAYS,
+  pruneDeliveries,
+  queueWebhookEvent,
+  WEBHOOK_DELIVERY,
+} from "./features/webhooks/webhook-store.server.ts";
+import { createMailTransport, type MailTransport } from "./lib/mailer.server.ts";
+import { LEAD_NOTIFICATION } from "./lib/outbox/outbox.server.ts";
+import {
+  dispatchByKind,
+  type OutboxSend,
+  type OutboxWorker,
+  startOutboxWorker,
+} from "./lib/outbox/outbox-worker.server.ts";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts";
 
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
@@ -84,20 +102,26 @@ export type AppServices = {
   /** The dashboard's summary strip, cached a few seconds. */
   leadSummary: ReturnType<typeof createLeadSummaryCache>;
   rateLimiter: RateLimiter;
-  auth: AuthService;
   /**
    * The staff accounts, for other features (a lead's owner shown as disabled) without reaching into
    * features/auth: `{ id, username, isAdmin, disabled, passwordSet, lastSignInAt, createdAt }` (ADR 011).
    */
   staff: { list(): Promise<StaffMember[]> };
+  auth: AuthService;
   /** Bounds the website audits running and waiting at once (issue 9 point 11). */
   auditSlots: AuditSlots;
   /**
-   * Starts what runs beside the requests: the outbox worker that emails new leads (only when
-   * SMTP_URL is set). server.ts calls it once; tests leave it alone and drive the outbox themselves.
-   * A method rather than an export because server.ts reaches the app only through the build's entry.
+   * Starts what runs beside the requests: the outbox worker, which always delivers webhooks and also
+   * emails new leads when SMTP_URL is set, and the pruning of dead rows. server.ts calls it once;
+   * tests leave it alone and drive the outbox themselves. A method rather than an export because
+   * server.ts reaches the app only through the build's entry.
    */
   startBackgroundWork(): BackgroundWork;
+  /**
+   * Wakes this instance's outbox worker after a commit that queued messages (webhook deliveries from
+   * an admin action), so they go out at once rather than at the next poll. Never blocks.
+   */
+  notifyOutbox(): void;
   /**
    * Resolves once no write started by a request is still running. A request whose client went away
    * keeps running to its end; shutdown waits for this before closing the database.
@@ -127,6 +151,14 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       limit: env.LEAD_RATE_LIMIT,
       windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
     });
+    // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
+    // as the staff API returns it is loaded only when a webhook subscribes to the event.
+    const onLeadChange: LeadChangeHook = (trx, change) =>
+      queueWebhookEvent(trx, {
+        type: change.type,
+        lead: () => findLead(trx, change.leadId),
+        occurredAt: change.occurredAt,
+      });
     const leadService = createLeadService({
       db: database.db,
       secret,
@@ -136,6 +168,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           ? createRateLimiter(database.db, { limit: env.API_KEY_RATE_LIMIT, windowMs: 60_000 })
           : undefined,
       notify: Boolean(env.SMTP_URL),
+      onLeadChange,
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
       timeTrap,
     });
@@ -160,17 +193,29 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       },
     };
     const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
-    const startMailWorker = (): BackgroundWork => {
-      if (!env.SMTP_URL || !env.LEAD_NOTIFICATION_TO || outboxWorker) return { stop: async () => {} };
-      const transport = createMailTransport(env.SMTP_URL);
-      const worker = startOutboxWorker({
-        db: database.db,
-        dialect: database.dialect,
-        send: createOutboxSender({
+    // One worker for every kind of message. Lead emails are claimed only when SMTP is configured: a
+    // lead email queued by an instance that has SMTP waits, pending, for one that can send it.
+    const startOutbox = (): BackgroundWork => {
+      if (outboxWorker) return { stop: async () => {} };
+      const senders: Record<string, OutboxSend> = {
+        [WEBHOOK_DELIVERY]: createWebhookSender({
+          db: database.db,
+          allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        }),
+      };
+      let transport: MailTransport | undefined;
+      if (env.SMTP_URL && env.LEAD_NOTIFICATION_TO) {
+        transport = createMailTransport(env.SMTP_URL);
+        senders[LEAD_NOTIFICATION] = createOutboxSender({
           db: database.db,
           transport,
           mail: { from: env.MAIL_FROM, to: env.LEAD_NOTIFICATION_TO, publicUrl: env.PUBLIC_URL },
-        }),
+        });
+      }
+      const worker = startOutboxWorker({
+        db: database.db,
+        dialect: database.dialect,
+        ...dispatchByKind(senders),
         logger: { error: logError },
       });
       outboxWorker = worker;
@@ -178,7 +223,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         async stop() {
           await worker.stop();
           outboxWorker = undefined;
-          transport.close();
+          transport?.close();
         },
       };
     };
@@ -187,13 +232,16 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
         auth.prune().catch((error: Error) => logError(`Pruning sessions failed: ${error.message}`));
+        pruneDeliveries(database.db, new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).catch(
+          (error: Error) => logError(`Pruning webhook deliveries failed: ${error.message}`),
+        );
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
-      const mail = startMailWorker();
+      const outbox = startOutbox();
       return {
         async stop() {
           clearInterval(prune);
-          await mail.stop();
+          await outbox.stop();
         },
       };
     };
@@ -201,6 +249,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     const leadAdmin = createLeadAdmin({
       db: database.db,
       notify: Boolean(env.SMTP_URL),
+      onLeadChange,
       onQueued: () => {
         outboxWorker?.notify();
         leadSummary.invalidate();
@@ -214,14 +263,15 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       leadAdmin,
       leadSummary,
       rateLimiter,
-      auth,
       staff: { list: () => listStaff(database.db) },
+      auth,
       auditSlots: createAuditSlots({
         maxRunning: env.AUDIT_MAX_RUNNING,
         maxQueued: env.AUDIT_MAX_QUEUED,
         maxWaitMs: AUDIT_MAX_WAIT_MS,
       }),
       startBackgroundWork,
+      notifyOutbox: () => outboxWorker?.notify(),
       whenIdle: inFlight.whenIdle,
     };
   } catch (error) {

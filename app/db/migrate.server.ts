@@ -11,6 +11,7 @@ import * as loginAttempts007 from "./migrations/007-login-attempts.ts";
 import * as auditAlgorithm008 from "./migrations/008-audit-algorithm.ts";
 import * as leadWorkspace009 from "./migrations/009-lead-workspace.ts";
 import * as staffAccounts010 from "./migrations/010-staff-accounts.ts";
+import * as webhooks011 from "./migrations/011-webhooks.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   "008-audit-algorithm": auditAlgorithm008,
   "009-lead-workspace": leadWorkspace009,
   "010-staff-accounts": staffAccounts010,
+  "011-webhooks": webhooks011,
 };
 
 export class MigrationError extends Error {}

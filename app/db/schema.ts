@@ -194,6 +194,35 @@ export interface HstsPreloadTable {
   includeSubdomains: number;
 }
 
+/** An outgoing webhook (issue 10, ADR 012). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** The signing secret, kept to sign with; never shown again after creation or rotation. */
+  secret: string;
+  createdAt: string;
+  createdBy: string;
+  secretRotatedAt: string | null;
+}
+
+/** One event for one webhook; its outbox row carries the attempts and the status. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhookId: number;
+  eventId: string;
+  eventType: string;
+  isTest: number;
+  /** The exact JSON body to send; null once delivered (it holds a copy of the lead). */
+  body: string | null;
+  outboxId: number | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+  responseBody: string | null;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -211,4 +240,6 @@ export interface Database {
   securityAudits: SecurityAuditsTable;
   performanceChecks: PerformanceChecksTable;
   hstsPreload: HstsPreloadTable;
+  webhooks: WebhooksTable;
+  webhookDeliveries: WebhookDeliveriesTable;
 }

@@ -94,10 +94,13 @@ type Answer = {
 };
 type Row = {
   name: string;
-  /** `subject`: a lead's id, or for "user-disable" rows a staff account's. */
-  request(subject: number): { method: string; path: string; json?: unknown; form?: Record<string, string> };
+  /** `subject`: a lead's id, or for "user-disable" rows a staff account's; `webhookId` for webhook rows. */
+  request(
+    subject: number,
+    webhookId: number,
+  ): { method: string; path: string; json?: unknown; form?: Record<string, string> };
   /** What a successful call changes: checked when allowed, checked unchanged when refused. */
-  changes?: "status" | "delete" | "session" | "user-create" | "user-disable";
+  changes?: "status" | "delete" | "session" | "user-create" | "user-disable" | "webhooks";
   expect: Record<Who, Answer>;
 };
 
@@ -187,6 +190,99 @@ const CROSS_SITE_REFUSED: Answer = { status: [400, 403], leadData: false };
 let newStaffNumber = 0;
 /** The admin's username in a staff page or list: what an admin sees there. */
 const LISTS_ADMIN = new RegExp(`"?${ADMIN.username}"?`);
+
+/** A receiver that never resolves (.invalid): deliveries the matrix queues fail at once, harmlessly. */
+const WEBHOOK_URL = "https://hooks.invalid/authz";
+/** A webhook list or log, without any secret. */
+const NO_SECRET_JSON = /^(?![\s\S]*whsec_)\[/;
+const ONE_TIME_SECRET = /"secret":"whsec_|data-testid="webhook-secret"[^>]*>whsec_/;
+
+// Issue 10: the webhook calls and page, each refused to anyone but an admin.
+const WEBHOOK_ROWS: Row[] = [
+  apiRow(
+    "GET /api/admin/webhooks",
+    () => ({ method: "GET", path: "/api/admin/webhooks" }),
+    ok(200, { body: NO_SECRET_JSON }),
+  ),
+  apiRow(
+    "POST /api/admin/webhooks",
+    () => ({
+      method: "POST",
+      path: "/api/admin/webhooks",
+      json: { url: WEBHOOK_URL, events: ["lead.created"] },
+    }),
+    ok(201, {
+      body: /^\{"id":\d+,"url":"https:\/\/hooks\.invalid\/authz","events":\["lead\.created"\],"secret":"whsec_/,
+    }),
+    { changes: "webhooks", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "DELETE /api/admin/webhooks/:id",
+    (_, id) => ({ method: "DELETE", path: `/api/admin/webhooks/${id}` }),
+    ok(204, { body: /^$/ }),
+    { changes: "webhooks", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "GET /api/admin/webhooks/:id/deliveries",
+    (_, id) => ({ method: "GET", path: `/api/admin/webhooks/${id}/deliveries` }),
+    ok(200, { body: NO_SECRET_JSON }),
+  ),
+  apiRow(
+    "POST /api/admin/webhooks/:id/test",
+    (_, id) => ({ method: "POST", path: `/api/admin/webhooks/${id}/test`, json: { event: "ping" } }),
+    ok(202, { body: /^\{"deliveryId":\d+,"eventId":"[0-9a-f-]{36}"\}$/ }),
+    { changes: "webhooks", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "POST /api/admin/webhooks/:id/rotate-secret",
+    (_, id) => ({ method: "POST", path: `/api/admin/webhooks/${id}/rotate-secret` }),
+    ok(200, { body: ONE_TIME_SECRET }),
+    { changes: "webhooks", crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/webhooks",
+    () => ({ method: "GET", path: "/admin/webhooks" }),
+    "%2Fadmin%2Fwebhooks",
+    ok(200),
+  ),
+  dataRow("GET /admin/webhooks.data", () => "/admin/webhooks", ok(200)),
+  pageRow(
+    "POST /admin/webhooks (create form)",
+    () => ({
+      method: "POST",
+      path: "/admin/webhooks",
+      form: { intent: "create", url: WEBHOOK_URL, events: "lead.created" },
+    }),
+    "%2Fadmin%2Fwebhooks",
+    ok(200, { body: ONE_TIME_SECRET }),
+    { changes: "webhooks", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/webhooks (test form)",
+    (_, id) => ({
+      method: "POST",
+      path: "/admin/webhooks",
+      form: { intent: "test", id: String(id), event: "ping" },
+    }),
+    "%2Fadmin%2Fwebhooks",
+    { status: [302], location: /^\/admin\/webhooks\?notice=test-queued/ },
+    { changes: "webhooks", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/webhooks (rotate form)",
+    (_, id) => ({ method: "POST", path: "/admin/webhooks", form: { intent: "rotate", id: String(id) } }),
+    "%2Fadmin%2Fwebhooks",
+    ok(200, { body: ONE_TIME_SECRET }),
+    { changes: "webhooks", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/webhooks (delete form)",
+    (_, id) => ({ method: "POST", path: "/admin/webhooks", form: { intent: "delete", id: String(id) } }),
+    "%2Fadmin%2Fwebhooks",
+    { status: [302], location: /^\/admin\/webhooks\?notice=deleted$/ },
+    { changes: "webhooks", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+];
 
 const ROWS: Row[] = [
   apiRow(
@@ -329,6 +425,7 @@ const ROWS: Row[] = [
       "cross-origin": CROSS_SITE_REFUSED,
     },
   },
+  ...WEBHOOK_ROWS,
 ];
 
 /** One character of a base64url token changed, still a well-formed token. */
@@ -342,11 +439,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
     const available = kind === "sqlite" || (await checkPostgres());
     let target: Target;
     let sharedLead: number;
+    let sharedWebhook: number;
 
     beforeAll(async () => {
       if (!available) return;
       target = await startTarget(kind);
       sharedLead = await addLead();
+      sharedWebhook = await addWebhook();
     }, 60_000);
     afterAll(async () => {
       await target?.cleanup();
@@ -373,6 +472,25 @@ for (const kind of ["sqlite", "postgres"] as const) {
         .executeTakeFirstOrThrow();
       return Number(row.id);
     }
+    async function addWebhook(): Promise<number> {
+      const row = await db()
+        .insertInto("webhooks")
+        .values({
+          url: WEBHOOK_URL,
+          events: JSON.stringify(["lead.created"]),
+          secret: `whsec_${randomBytes(32).toString("base64url")}`,
+          createdAt: new Date().toISOString(),
+          createdBy: ADMIN.username,
+          secretRotatedAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    const webhookState = async () => ({
+      webhooks: await db().selectFrom("webhooks").select(["id", "secret"]).orderBy("id").execute(),
+      deliveries: (await db().selectFrom("webhookDeliveries").select("id").execute()).length,
+    });
     const leadState = async (id: number) => ({
       lead: await db()
         .selectFrom("leads")
@@ -478,13 +596,21 @@ for (const kind of ["sqlite", "postgres"] as const) {
           it(`${row.name} — ${who}`, async () => {
             const leadId =
               row.changes === "status" || row.changes === "delete" ? await addLead() : sharedLead;
+            // Webhooks are capped per installation: start each such call from the shared one alone.
+            if (row.changes === "webhooks") {
+              await db().deleteFrom("webhookDeliveries").where("webhookId", "!=", sharedWebhook).execute();
+              await db().deleteFrom("webhooks").where("id", "!=", sharedWebhook).execute();
+            }
+            const webhookId = row.changes === "webhooks" ? await addWebhook() : sharedWebhook;
             const staffId = row.changes === "user-disable" ? await addStaffAccount() : target.adminId;
             const { headers, token } = await caller(who);
             const { method, path, json, form } = row.request(
               row.changes === "user-disable" ? staffId : leadId,
+              webhookId,
             );
             const before = await leadState(leadId);
             const staffBefore = await staffState(staffId);
+            const webhooksBefore = await webhookState();
             const sameOrigin: Record<string, string> =
               who === "cross-origin" ? {} : { Origin: target.server.url };
             const response = await fetch(`${target.server.url}${path}`, {
@@ -532,6 +658,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
             } else {
               expect(staffAfter, "a refused call changed a staff account").toEqual(staffBefore);
             }
+            const webhooksAfter = await webhookState();
+            if (row.changes === "webhooks" && allowed) expect(webhooksAfter).not.toEqual(webhooksBefore);
+            else expect(webhooksAfter, "a refused call changed the webhooks").toEqual(webhooksBefore);
+            // A signing secret is only ever in the admin's answer to creation or rotation.
+            if (!allowed) expect(body).not.toContain("whsec_");
             if (token) {
               const signedOut =
                 row.changes === "session" && response.status < 400 && who !== "tampered cookie";

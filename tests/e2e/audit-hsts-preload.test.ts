@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PRELOAD_LIST_SAMPLE } from "../../app/features/audits/testing/chromium-preload-list.ts";
-import { createTestCertificates } from "../../app/features/audits/testing/test-certificates.ts";
+import { createTestCertificates } from "../../app/lib/safe-fetch/testing/test-certificates.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { signIn } from "./support/accounts.ts";
 

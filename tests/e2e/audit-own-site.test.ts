@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanWebsite } from "../../app/features/audits/audit-scan.server.ts";
 import { analyse } from "../../app/features/audits/observatory/analyse.ts";
 import { runPerformanceCheck } from "../../app/features/audits/performance-check.server.ts";
+import { allowLoopbackOnly } from "../../app/features/audits/testing/test-servers.ts";
 import {
   createTestCertificates,
   type TestCertificates,
-} from "../../app/features/audits/testing/test-certificates.ts";
-import { allowLoopbackOnly } from "../../app/features/audits/testing/test-servers.ts";
+} from "../../app/lib/safe-fetch/testing/test-certificates.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 
 // Issue 5: "The product's own site, audited by its own tool over HTTPS, gets A+." The production

@@ -51,6 +51,12 @@ const ROUTES = [
   "/api/admin/performance-check",
   "/api/admin/users",
   "/api/admin/users/1",
+  "/admin/webhooks",
+  "/api/admin/webhooks",
+  "/api/admin/webhooks/1",
+  "/api/admin/webhooks/1/deliveries",
+  "/api/admin/webhooks/1/test",
+  "/api/admin/webhooks/1/rotate-secret",
 ];
 
 const ODD_PATHS = [
@@ -385,7 +391,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         const database = openDatabase(databaseUrl, { poolSize: 1 });
         try {
           const count = async (
-            table: "leads" | "users" | "sessions" | "securityAudits" | "performanceChecks",
+            table: "leads" | "users" | "sessions" | "securityAudits" | "performanceChecks" | "webhooks",
           ) =>
             Number(
               (
@@ -400,6 +406,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
           expect(await count("sessions")).toBe(1);
           expect(await count("securityAudits")).toBe(0);
           expect(await count("performanceChecks")).toBe(0);
+          expect(await count("webhooks")).toBe(0);
         } finally {
           await database.close();
         }

@@ -1,9 +1,12 @@
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTestCertificates,
+  type TestCertificates,
+} from "#app/lib/safe-fetch/testing/test-certificates.ts";
 import { scanFailure, scanWebsite } from "./audit-scan.server.ts";
 import { analyse } from "./observatory/analyse.ts";
 import { failureText } from "./observatory/context.ts";
-import { createTestCertificates, type TestCertificates } from "./testing/test-certificates.ts";
 import { allowLoopbackOnly, startTestServer, type TestServer } from "./testing/test-servers.ts";
 
 // The whole security audit against real servers on 127.0.0.1 (private targets allowed for them

@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { createTestCertificates } from "#app/lib/safe-fetch/testing/test-certificates.ts";
 import { runPerformanceCheck } from "./performance-check.server.ts";
-import { createTestCertificates } from "./testing/test-certificates.ts";
 import { type Handler, startTestServer, type TestServer } from "./testing/test-servers.ts";
 
 const servers: TestServer[] = [];

@@ -1,8 +1,11 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTestCertificates,
+  type TestCertificates,
+} from "#app/lib/safe-fetch/testing/test-certificates.ts";
 import type { FetchChain, FetchFailure } from "./audit-types.ts";
 import { DEFAULT_TIMEOUT_MS, header, type Resolver, safeFetch, USER_AGENT } from "./safe-fetch.server.ts";
-import { createTestCertificates, type TestCertificates } from "./testing/test-certificates.ts";
 import { allowLoopbackOnly, type Handler, startTestServer, type TestServer } from "./testing/test-servers.ts";
 
 const servers: TestServer[] = [];

@@ -1,4 +1,3 @@
-import { promises as dns } from "node:dns";
 import { once } from "node:events";
 import http from "node:http";
 import http2 from "node:http2";
@@ -6,21 +5,27 @@ import net from "node:net";
 import type { Readable } from "node:stream";
 import tls from "node:tls";
 import zlib from "node:zlib";
+import {
+  abortable,
+  Connection,
+  connectToFirst,
+  SafeFetchError as FetchError,
+  type Resolver,
+  resolveCheckedTarget,
+} from "#app/lib/safe-fetch/safe-connect.server.ts";
 import type { FetchChain, FetchedResponse, FetchFailure, Timings, TlsDetails } from "./audit-types.ts";
 import {
   type AllowPrivate,
+  AUDIT_TARGET_TEXT,
   checkTargetUrl,
-  classifyAddress,
-  isAllowedPrivate,
   parseTargetUrl,
-  refusalMessage,
   urlHost,
 } from "./target-policy.server.ts";
 
-// The one way the audits reach other servers (issue 5, "Safe fetching"). Each hop: resolve the name
-// ourselves, refuse if any answer is a non-public address, then open the TCP connection to the
-// checked address itself — there is no second lookup that DNS rebinding could answer differently.
-// Redirects are followed by hand so every hop goes through the same checks.
+// The one way the audits reach other servers (issue 5, "Safe fetching"). Each hop connects through
+// the shared SSRF guard (app/lib/safe-fetch/safe-connect.server.ts: resolve the name ourselves,
+// refuse any non-public answer, connect to the checked address itself). Redirects are followed by
+// hand so every hop goes through the same checks.
 
 export const USER_AGENT = "ClausebridgeAudit/1.0 (+https://www.clausebridge.co.uk)";
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -33,8 +38,7 @@ export const MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
 /** Decoded body bytes kept per response: enough for any real home page, small enough for a bomb. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-export type ResolvedAddress = { address: string; family: number };
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+export type { ResolvedAddress, Resolver } from "#app/lib/safe-fetch/safe-connect.server.ts";
 
 export type SafeFetchOptions = {
   method?: "GET" | "HEAD" | "OPTIONS";
@@ -58,22 +62,11 @@ export type SafeFetchOptions = {
   signal?: AbortSignal;
 };
 
-const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, order: "verbatim" });
-
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 // Only offer what we can decode; zstd arrived in Node 22.15/24.
 const CAN_ZSTD = typeof zlib.createZstdDecompress === "function";
 const ACCEPT_ENCODING = CAN_ZSTD ? "br, gzip, zstd, deflate" : "br, gzip, deflate";
-
-/** A failure already described for people (title and details). */
-class FetchError extends Error {
-  readonly title: string;
-  constructor(title: string, details: string) {
-    super(details);
-    this.title = title;
-  }
-}
 
 const now = () => performance.now();
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -144,69 +137,6 @@ export function header(headers: [string, string][], name: string): string | null
   return headers.find(([key]) => key === name)?.[1] ?? null;
 }
 
-/** Resolves and checks the host of one hop: the address to connect to, or a FetchError. */
-async function resolveTarget(url: URL, options: SafeFetchOptions, signal: AbortSignal) {
-  const host = urlHost(url);
-  const checkOne = (address: string) => {
-    const verdict = classifyAddress(address);
-    if (verdict.blocked && !isAllowedPrivate(address, options.allowPrivate)) {
-      throw new FetchError("Refused", refusalMessage(address, verdict, host));
-    }
-  };
-  if (net.isIP(host)) {
-    checkOne(host);
-    return { addresses: [{ address: host, family: net.isIP(host) }], dnsMs: null };
-  }
-  const started = now();
-  let answers: ResolvedAddress[];
-  try {
-    answers = await abortable((options.resolve ?? systemResolver)(host), signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? "no answer";
-    throw new FetchError("DNS lookup failed", `No address found for ${host} (${code}).`);
-  }
-  const dnsMs = round(now() - started);
-  if (!answers.length) throw new FetchError("DNS lookup failed", `No address found for ${host}.`);
-  // Every answer is checked, not just the one we use: a name that also points inward is suspect.
-  for (const answer of answers) checkOne(answer.address);
-  return { addresses: answers, dnsMs };
-}
-
-/** Rejects with the signal's reason as soon as it aborts, leaving the promise to finish unobserved. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  promise.catch(() => {});
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-/**
- * The sockets of one hop, destroyed when the hop ends whatever happened: one connection per hop,
- * never reused. One opened after the end (a late DNS answer after a timeout) is destroyed at once.
- */
-class Connection {
-  #closed = false;
-  #sockets: { destroy(): void }[] = [];
-  track<T extends { destroy(): void; on(event: "error", listener: (error: Error) => void): unknown }>(
-    socket: T,
-  ): T {
-    // NOTE: once() only listens for errors while it waits; a reset after that, with nobody else
-    // listening, would be an uncaught exception that ends the server. The awaited paths report it.
-    socket.on("error", () => {});
-    if (this.#closed) socket.destroy();
-    else this.#sockets.push(socket);
-    return socket;
-  }
-  close() {
-    this.#closed = true;
-    for (const socket of this.#sockets) socket.destroy();
-  }
-}
-
 async function fetchHop(
   url: URL,
   method: string,
@@ -229,7 +159,15 @@ async function fetchHopOn(
   signal: AbortSignal,
 ): Promise<FetchedResponse> {
   const started = now();
-  const target = await resolveTarget(url, options, signal);
+  const target = await resolveCheckedTarget(
+    url,
+    {
+      allowPrivate: options.allowPrivate,
+      resolve: options.resolve,
+      howToAllow: AUDIT_TARGET_TEXT.howToAllow,
+    },
+    signal,
+  );
   const host = urlHost(url);
   const secure = url.protocol === "https:";
   const port = Number(url.port) || (secure ? 443 : 80);
@@ -314,32 +252,6 @@ async function fetchHopOn(
     decodedBytes: body.decoded,
     encoding,
   };
-}
-
-/**
- * Tries the checked addresses in the resolver's order until one accepts, as browsers fall back from
- * an unreachable IPv6 address to IPv4. Only addresses that passed the checks are ever tried.
- */
-async function connectToFirst(
-  connection: Connection,
-  addresses: ResolvedAddress[],
-  port: number,
-  signal: AbortSignal,
-): Promise<{ socket: net.Socket; address: string }> {
-  let lastError: unknown = new Error("no address to connect to");
-  for (const { address, family } of addresses) {
-    signal.throwIfAborted();
-    const socket = connection.track(net.connect({ host: address, port, family }));
-    try {
-      await once(socket, "connect", { signal });
-      return { socket, address };
-    } catch (error) {
-      if (signal.aborted) throw error;
-      socket.destroy();
-      lastError = error;
-    }
-  }
-  throw lastError;
 }
 
 type Exchange = { status: number; headers: [string, string][]; httpVersion: string; body: Readable };

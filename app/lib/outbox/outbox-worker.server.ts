@@ -17,6 +17,11 @@ export type OutboxProcessorOptions = {
   db: Kysely<Database>;
   dialect: DialectName;
   send: OutboxSend;
+  /**
+   * Only these kinds are claimed (all when absent). A kind this process cannot send (lead emails
+   * without SMTP_URL) then waits, pending, for an instance that can, instead of being failed.
+   */
+  kinds?: readonly string[];
   logger?: OutboxLogger;
   /** After this many failed attempts a message is left 'failed' for a person to look at. */
   maxAttempts?: number;
@@ -60,7 +65,9 @@ export async function claimNextMessage(
   dialect: DialectName,
   now: Date,
   leaseMs: number = LEASE_MS,
+  kinds?: readonly string[],
 ): Promise<OutboxMessage | undefined> {
+  if (kinds?.length === 0) return undefined;
   const at = now.toISOString();
   let due = db
     .selectFrom("outbox")
@@ -70,6 +77,7 @@ export async function claimNextMessage(
     .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<", at)]))
     .orderBy("id")
     .limit(1);
+  if (kinds) due = due.where("kind", "in", kinds);
   if (dialect === "postgres") due = due.forUpdate().skipLocked();
   const row = await db
     .updateTable("outbox")
@@ -121,6 +129,7 @@ export function createOutboxProcessor({
   db,
   dialect,
   send,
+  kinds,
   logger = { error: () => {} },
   maxAttempts = MAX_ATTEMPTS,
   leaseMs = LEASE_MS,
@@ -129,7 +138,7 @@ export function createOutboxProcessor({
   random = Math.random,
 }: OutboxProcessorOptions) {
   async function processNext(): Promise<ProcessOutcome> {
-    const message = await claimNextMessage(db, dialect, now(), leaseMs);
+    const message = await claimNextMessage(db, dialect, now(), leaseMs, kinds);
     if (!message) return "idle";
     try {
       if (message.payload === undefined) throw new PermanentSendError("payload is not valid JSON");
@@ -182,6 +191,21 @@ export function createOutboxProcessor({
         if (outcome === "idle") break;
       }
       return counts;
+    },
+  };
+}
+
+/**
+ * One send for several kinds: each message goes to its kind's sender; the kinds listed are the ones
+ * to claim (pass them as `kinds`, so a message of another kind is never claimed and failed here).
+ */
+export function dispatchByKind(senders: Record<string, OutboxSend>): { send: OutboxSend; kinds: string[] } {
+  return {
+    kinds: Object.keys(senders),
+    send: (message) => {
+      const send = Object.hasOwn(senders, message.kind) ? senders[message.kind] : undefined;
+      if (!send) throw new PermanentSendError(`unknown kind "${message.kind}"`);
+      return send(message);
     },
   };
 }

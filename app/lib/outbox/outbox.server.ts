@@ -13,9 +13,9 @@ export async function enqueue(
   kind: string,
   payload: unknown,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const timestamp = now.toISOString();
-  await db
+  const row = await db
     .insertInto("outbox")
     .values({
       kind,
@@ -26,5 +26,7 @@ export async function enqueue(
       createdAt: timestamp,
       sentAt: null,
     })
-    .execute();
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }

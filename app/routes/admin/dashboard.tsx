@@ -286,7 +286,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         <SummaryStrip summary={summary} statusHref={(status) => listHref(DASHBOARD_PATH, { status })} />
       ) : null}
 
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         <Link
           to="/admin/audit"
           className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
@@ -312,6 +312,15 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           <span className="text-lg font-semibold text-brand group-hover:underline">Staff accounts</span>
           <span className="mt-1 block leading-6 text-ink-muted">
             Add colleagues, reset passwords, disable accounts and see who signed in when.
+          </span>
+        </Link>
+        <Link
+          to="/admin/webhooks"
+          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
+        >
+          <span className="text-lg font-semibold text-brand group-hover:underline">Webhooks</span>
+          <span className="mt-1 block leading-6 text-ink-muted">
+            Send new and changed leads to your CRM or other tools, and see each delivery.
           </span>
         </Link>
       </div>

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// Test-only: a throwaway certificate authority and server certificates for localhost/127.0.0.1, made
-// with the openssl command line (no X.509 builder package is installed, and Node's crypto cannot
-// issue certificates). One valid leaf, one that expired in 2021 (`openssl ca` is the only 3.0 command
-// that takes explicit dates).
+// Test-only (audits and webhooks): a throwaway certificate authority and server certificates for
+// localhost/127.0.0.1, made with the openssl command line (no X.509 builder package is installed,
+// and Node's crypto cannot issue certificates). One valid leaf, one that expired in 2021 (`openssl
+// ca` is the only 3.0 command that takes explicit dates).
 
 export type TestCertificates = {
   ca: string;

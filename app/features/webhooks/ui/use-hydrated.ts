@@ -1,0 +1,12 @@
+import { useSyncExternalStore } from "react";
+
+const subscribeNever = () => () => {};
+
+/** False in the server's render and during hydration, true once the script runs the page. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,344 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { enqueue } from "#app/lib/outbox/outbox.server.ts";
+import { WEBHOOK_EVENTS, type WebhookEventType } from "./webhook-schema.ts";
+import { newWebhookSecret } from "./webhook-signature.server.ts";
+import type { DeliveryStatus, Webhook, WebhookDelivery } from "./webhook-types.ts";
+
+// Webhooks and their deliveries in the database (ADR 012). A delivery is one event for one webhook:
+// its row holds the body to send and what the log shows; its outbox row carries the attempts, the
+// backoff and the claim that keeps two instances from sending it at once.
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The outbox kind of a webhook delivery; its payload names the delivery, never the lead. */
+export const WEBHOOK_DELIVERY = "webhook-delivery";
+export type WebhookDeliveryPayload = { webhookId: number; eventId: string };
+
+function parseEvents(text: string): WebhookEventType[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? WEBHOOK_EVENTS.filter((event) => value.includes(event)) : [];
+  } catch {
+    return [];
+  }
+}
+
+const WEBHOOK_COLUMNS = ["id", "url", "events", "createdAt", "createdBy", "secretRotatedAt"] as const;
+
+function toWebhook(row: {
+  id: number;
+  url: string;
+  events: string;
+  createdAt: string;
+  createdBy: string;
+  secretRotatedAt: string | null;
+}): Webhook {
+  return {
+    id: Number(row.id),
+    url: row.url,
+    events: parseEvents(row.events),
+    createdAt: row.createdAt,
+    createdBy: row.createdBy,
+    secretRotatedAt: row.secretRotatedAt,
+  };
+}
+
+export async function listWebhooks(db: Db): Promise<Webhook[]> {
+  const rows = await db.selectFrom("webhooks").select(WEBHOOK_COLUMNS).orderBy("id").execute();
+  return rows.map(toWebhook);
+}
+
+export async function findWebhook(db: Db, id: number): Promise<Webhook | undefined> {
+  const row = await db.selectFrom("webhooks").select(WEBHOOK_COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row ? toWebhook(row) : undefined;
+}
+
+export async function countWebhooks(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("webhooks")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Stores a webhook with a new secret; the secret is returned this once. */
+export async function insertWebhook(
+  db: Db,
+  input: { url: string; events: readonly WebhookEventType[]; createdBy: string },
+  now = new Date(),
+): Promise<Webhook & { secret: string }> {
+  const secret = newWebhookSecret();
+  const row = await db
+    .insertInto("webhooks")
+    .values({
+      url: input.url,
+      events: JSON.stringify(input.events),
+      secret,
+      createdAt: now.toISOString(),
+      createdBy: input.createdBy,
+      secretRotatedAt: null,
+    })
+    .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { ...toWebhook(row), secret };
+}
+
+/**
+ * A new secret for the webhook, returned this once; the old one stops at once. Deliveries still
+ * queued are signed with the new one when they go (signatures are made at send time).
+ */
+export async function rotateWebhookSecret(db: Db, id: number, now = new Date()): Promise<string | undefined> {
+  const secret = newWebhookSecret();
+  const result = await db
+    .updateTable("webhooks")
+    .set({ secret, secretRotatedAt: now.toISOString() })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0 ? secret : undefined;
+}
+
+/** Deletes the webhook, its delivery log and its queued messages. False when there was none. */
+export async function deleteWebhook(db: Kysely<Database>, id: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // NOTE: a message being sent right now finishes its attempt; its outcome then finds no row.
+    await trx
+      .deleteFrom("outbox")
+      .where(
+        "id",
+        "in",
+        trx
+          .selectFrom("webhookDeliveries")
+          .select("outboxId")
+          .where("webhookId", "=", id)
+          .where("outboxId", "is not", null),
+      )
+      .execute();
+    await trx.deleteFrom("webhookDeliveries").where("webhookId", "=", id).execute();
+    const result = await trx.deleteFrom("webhooks").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
+}
+
+export type WebhookEvent = {
+  type: WebhookEventType;
+  /** The lead as the staff API returns it, or a loader for it (only called when someone subscribed). */
+  lead: Record<string, unknown> | (() => Promise<Record<string, unknown> | undefined>);
+  occurredAt: Date;
+};
+
+/**
+ * The leads feature's entry point (wired in services.server.ts): queues one delivery per webhook
+ * subscribed to the event, in the caller's transaction, so the change and its deliveries commit
+ * together. Returns how many were queued. With no webhook this is one query on a table of a few
+ * rows. After the commit, the caller wakes the outbox worker (AppServices.notifyOutbox).
+ */
+export async function queueWebhookEvent(db: Db, event: WebhookEvent): Promise<number> {
+  const webhooks = await db.selectFrom("webhooks").select(["id", "events"]).execute();
+  const subscribed = webhooks.filter((webhook) => parseEvents(webhook.events).includes(event.type));
+  if (subscribed.length === 0) return 0;
+  const lead = typeof event.lead === "function" ? await event.lead() : event.lead;
+  if (!lead) return 0;
+  const eventId = randomUUID();
+  const body = JSON.stringify({
+    id: eventId,
+    event: event.type,
+    occurredAt: event.occurredAt.toISOString(),
+    data: { lead },
+  });
+  for (const webhook of subscribed) {
+    await queueDelivery(db, {
+      webhookId: Number(webhook.id),
+      eventId,
+      eventType: event.type,
+      isTest: false,
+      body,
+      now: event.occurredAt,
+    });
+  }
+  return subscribed.length;
+}
+
+async function queueDelivery(
+  db: Db,
+  delivery: {
+    webhookId: number;
+    eventId: string;
+    eventType: string;
+    isTest: boolean;
+    body: string;
+    now: Date;
+  },
+): Promise<number> {
+  const payload: WebhookDeliveryPayload = { webhookId: delivery.webhookId, eventId: delivery.eventId };
+  const outboxId = await enqueue(db, WEBHOOK_DELIVERY, payload, delivery.now);
+  const row = await db
+    .insertInto("webhookDeliveries")
+    .values({
+      webhookId: delivery.webhookId,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      isTest: delivery.isTest ? 1 : 0,
+      body: delivery.body,
+      outboxId,
+      createdAt: delivery.now.toISOString(),
+      lastAttemptAt: null,
+      responseStatus: null,
+      responseBody: null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** A sample lead for "Send test event": every field says it is a test, none is a real person. */
+export function sampleLead(now: Date): Record<string, unknown> {
+  const at = now.toISOString();
+  return {
+    id: 0,
+    requestType: "demo",
+    fullName: "Test Lead (sample, not a real person)",
+    email: "test.lead@example.com",
+    company: "Example Test Ltd",
+    phone: "+44 20 7946 0000",
+    message: "This is a test event sent from the Clausebridge back office.",
+    investorType: { angel: false, vc: false, introducer: false, other: false },
+    otherDetails: null,
+    sourcePage: null,
+    privacyNoticeVersion: "test",
+    isSpam: false,
+    spamReason: null,
+    status: "new",
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
+ * Queues a test event for one webhook, whatever it subscribes to: a `ping`, or a `lead.created`
+ * with the sample lead. Both carry `"test": true` at the top of the body.
+ */
+export async function queueTestEvent(
+  db: Kysely<Database>,
+  webhookId: number,
+  type: "ping" | "lead.created",
+  now = new Date(),
+): Promise<{ deliveryId: number; eventId: string } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const webhook = await findWebhook(trx, webhookId);
+    if (!webhook) return undefined;
+    const eventId = randomUUID();
+    const data =
+      type === "ping"
+        ? { webhook: { id: webhook.id, url: webhook.url, events: webhook.events } }
+        : { lead: sampleLead(now) };
+    const body = JSON.stringify({
+      id: eventId,
+      event: type,
+      occurredAt: now.toISOString(),
+      test: true,
+      data,
+    });
+    const deliveryId = await queueDelivery(trx, {
+      webhookId,
+      eventId,
+      eventType: type,
+      isTest: true,
+      body,
+      now,
+    });
+    return { deliveryId, eventId };
+  });
+}
+
+/** The webhook's latest deliveries, newest first, with their outbox state. */
+export async function listDeliveries(
+  db: Db,
+  webhookId: number,
+  { limit = 20, now = new Date() }: { limit?: number; now?: Date } = {},
+): Promise<WebhookDelivery[]> {
+  const rows = await db
+    .selectFrom("webhookDeliveries as d")
+    .leftJoin("outbox as o", "o.id", "d.outboxId")
+    .select([
+      "d.id",
+      "d.eventId",
+      "d.eventType",
+      "d.isTest",
+      "d.createdAt",
+      "d.lastAttemptAt",
+      "d.responseStatus",
+      "d.responseBody",
+      "o.status",
+      "o.attempts",
+      "o.lastError",
+      "o.nextAttemptAt",
+    ])
+    .where("d.webhookId", "=", webhookId)
+    .orderBy("d.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => {
+    const attempts = Number(row.attempts ?? 0);
+    const status: DeliveryStatus =
+      row.status === "sent"
+        ? "delivered"
+        : row.status === "failed" || row.status === null
+          ? "failed"
+          : attempts > 0
+            ? "retrying"
+            : "queued";
+    const waiting = status === "queued" || status === "retrying";
+    return {
+      id: Number(row.id),
+      eventId: row.eventId,
+      event: row.eventType,
+      test: Boolean(row.isTest),
+      status,
+      attempts,
+      lastError: row.lastError ?? null,
+      responseStatus: row.responseStatus === null ? null : Number(row.responseStatus),
+      responseBody: row.responseBody,
+      createdAt: row.createdAt,
+      lastAttemptAt: row.lastAttemptAt,
+      nextAttemptAt: waiting && row.nextAttemptAt ? maxIso(row.nextAttemptAt, now) : null,
+    };
+  });
+}
+
+const maxIso = (iso: string, now: Date) => (Date.parse(iso) > now.getTime() ? iso : now.toISOString());
+
+/** Days a delivery stays in the log; older ones, and their outbox rows, are deleted. */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+/** Deletes deliveries (and their outbox rows) created before `before`; returns how many. */
+export async function pruneDeliveries(db: Kysely<Database>, before: Date): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const cutoff = before.toISOString();
+    await trx
+      .deleteFrom("outbox")
+      .where("kind", "=", WEBHOOK_DELIVERY)
+      .where("createdAt", "<", cutoff)
+      .where("status", "!=", "pending")
+      .execute();
+    const result = await trx
+      .deleteFrom("webhookDeliveries")
+      .where("createdAt", "<", cutoff)
+      .where((eb) =>
+        eb.or([
+          eb("outboxId", "is", null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("outbox")
+                .select("outbox.id")
+                .whereRef("outbox.id", "=", "webhookDeliveries.outboxId"),
+            ),
+          ),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}

@@ -1,0 +1,135 @@
+import { promises as dns } from "node:dns";
+import { once } from "node:events";
+import net from "node:net";
+import {
+  type AllowPrivate,
+  classifyAddress,
+  isAllowedPrivate,
+  refusalMessage,
+  urlHost,
+} from "./target-policy.server.ts";
+
+// The SSRF-safe way to open a connection to a host staff chose (the website audits, the outgoing
+// webhooks): resolve the name ourselves, refuse if any answer is a non-public address, then open the
+// TCP connection to the checked address itself — there is no second lookup that DNS rebinding could
+// answer differently. The HTTP on top is each tool's own (the audits fetch pages, webhooks POST).
+
+export type ResolvedAddress = { address: string; family: number };
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, order: "verbatim" });
+
+/** A failure already described for people: a short title ("Refused") and a sentence. */
+export class SafeFetchError extends Error {
+  readonly title: string;
+  constructor(title: string, details: string) {
+    super(details);
+    this.title = title;
+  }
+}
+
+export type TargetCheckOptions = {
+  /** Off by default: only public addresses. See AllowPrivate. */
+  allowPrivate?: AllowPrivate;
+  /** Name resolution; tests map names to addresses without real DNS. Default: the system resolver. */
+  resolve?: Resolver;
+  /** The tool's sentence on how to allow private targets, appended to a refusal. */
+  howToAllow?: string;
+};
+
+/** Rejects with the signal's reason as soon as it aborts, leaving the promise to finish unobserved. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  promise.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * Resolves and checks the host of a URL: the addresses that may be connected to (every one passed
+ * the check), or a SafeFetchError ("Refused", "DNS lookup failed"). `dnsMs` is null for an IP literal.
+ */
+export async function resolveCheckedTarget(
+  url: URL,
+  options: TargetCheckOptions,
+  signal: AbortSignal,
+): Promise<{ addresses: ResolvedAddress[]; dnsMs: number | null }> {
+  const host = urlHost(url);
+  const checkOne = (address: string) => {
+    const verdict = classifyAddress(address);
+    if (verdict.blocked && !isAllowedPrivate(address, options.allowPrivate)) {
+      throw new SafeFetchError("Refused", refusalMessage(address, verdict, host, options.howToAllow));
+    }
+  };
+  if (net.isIP(host)) {
+    checkOne(host);
+    return { addresses: [{ address: host, family: net.isIP(host) }], dnsMs: null };
+  }
+  const started = performance.now();
+  let answers: ResolvedAddress[];
+  try {
+    answers = await abortable((options.resolve ?? systemResolver)(host), signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? "no answer";
+    throw new SafeFetchError("DNS lookup failed", `No address found for ${host} (${code}).`);
+  }
+  const dnsMs = Math.round((performance.now() - started) * 10) / 10;
+  if (!answers.length) throw new SafeFetchError("DNS lookup failed", `No address found for ${host}.`);
+  // Every answer is checked, not just the one we use: a name that also points inward is suspect.
+  for (const answer of answers) checkOne(answer.address);
+  return { addresses: answers, dnsMs };
+}
+
+/**
+ * The sockets of one exchange, destroyed when it ends whatever happened: one connection per
+ * exchange, never reused. One opened after the end (a late DNS answer after a timeout) is destroyed
+ * at once.
+ */
+export class Connection {
+  #closed = false;
+  #sockets: { destroy(): void }[] = [];
+  track<T extends { destroy(): void; on(event: "error", listener: (error: Error) => void): unknown }>(
+    socket: T,
+  ): T {
+    // NOTE: once() only listens for errors while it waits; a reset after that, with nobody else
+    // listening, would be an uncaught exception that ends the server. The awaited paths report it.
+    socket.on("error", () => {});
+    if (this.#closed) socket.destroy();
+    else this.#sockets.push(socket);
+    return socket;
+  }
+  close() {
+    this.#closed = true;
+    for (const socket of this.#sockets) socket.destroy();
+  }
+}
+
+/**
+ * Tries the checked addresses in the resolver's order until one accepts, as browsers fall back from
+ * an unreachable IPv6 address to IPv4. Only addresses that passed the checks are ever tried.
+ */
+export async function connectToFirst(
+  connection: Connection,
+  addresses: ResolvedAddress[],
+  port: number,
+  signal: AbortSignal,
+): Promise<{ socket: net.Socket; address: string }> {
+  let lastError: unknown = new Error("no address to connect to");
+  for (const { address, family } of addresses) {
+    signal.throwIfAborted();
+    const socket = connection.track(net.connect({ host: address, port, family }));
+    try {
+      await once(socket, "connect", { signal });
+      return { socket, address };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      socket.destroy();
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
