@@ -1,15 +1,20 @@
 // `npm run bench` (third part), or alone:
-// `npm run bench:admin -- [--leads N] [--requests N] [--duration S] [--no-postgres]`
+// `npm run bench:admin -- [--leads N] [--requests N] [--duration S] [--load N] [--no-postgres]`
 // The back office under a realistic load: 100,000 leads seeded into a fresh database, the production
 // server on it, an admin signed in through POST /api/login. Measured:
 // - the dashboard's data, page 1 (`GET /api/admin/leads?page=1&pageSize=10`) and a filtered search
 //   (`status=new&q=<a surname matching a few hundred leads>`): latency of one request at a time
 //   (p50/p95/p99 of sequential requests, nothing queued behind anything), then requests/s with
 //   autocannon and 10 connections;
+// - issue 10's workspace queries: unassigned new leads sorted by company
+//   (`status=new&owner=none&sort=company`), and the dashboard page itself with its summary strip;
+// - all of it while a second process stores `--load` leads a second (default 1,000) through the
+//   public API (scripts/lib/lead-load.ts), as a busy form or an import would;
 // - the CSV export of one status, then of every lead, on a freshly started server: seconds, bytes,
 //   rows, and the server's memory (RSS sampled during the download, VmHWM after), to show it streams
 //   in constant memory.
 // SQLite first, then PostgreSQL when one is reachable. Only 127.0.0.1.
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, tmpdir } from "node:os";
@@ -29,6 +34,11 @@ import { seededRandom } from "./lib/seeded-random.ts";
 import { ensureBuild } from "./page-weight.ts";
 
 const TARGET_P95_MS = 50;
+/** Issue 10's targets, under the submission load: the list's queries, and the dashboard page. */
+const TARGET_LIST_P95_MS = 20;
+const TARGET_DASHBOARD_P95_MS = 40;
+const OWNER_QUERY = "status=new&owner=none&sort=company";
+const STAFF = ["bench-sales-1", "bench-sales-2"];
 /** The search term: one surname in SURNAMES, so about 1 % of the leads, 40 % of those `new`. */
 const SEARCH_TERM = "okafor";
 const ADMIN = { username: "bench-admin", password: "bench admin passphrase" };
@@ -99,7 +109,13 @@ const MESSAGES = [
 ];
 const DOMAINS = ["co.uk", "com", "uk", "org.uk", "ie", "eu"];
 
-function seedRow(index: number, count: number, rng: ReturnType<typeof random>, now: number) {
+function seedRow(
+  index: number,
+  count: number,
+  rng: ReturnType<typeof random>,
+  now: number,
+  owners: number[],
+) {
   const first = rng.pick(FIRST_NAMES);
   const last = rng.pick(SURNAMES);
   const company = `${rng.pick(COMPANY_WORDS)} ${rng.pick(COMPANY_KINDS)}`;
@@ -142,6 +158,8 @@ function seedRow(index: number, count: number, rng: ReturnType<typeof random>, n
     isSpam: spam ? 1 : 0,
     spamReason: spam ? rng.pick(["honeypot", "too-fast"]) : null,
     status,
+    // A third of the leads have an owner, as a small team's would.
+    ownerId: rng.next() < 0.35 ? rng.pick(owners) : null,
     createdAt,
     updatedAt: createdAt,
   };
@@ -149,7 +167,7 @@ function seedRow(index: number, count: number, rng: ReturnType<typeof random>, n
 }
 
 /** Inserts `count` leads in one transaction, 500 rows per statement. */
-async function seedLeads(db: Kysely<Database>, count: number): Promise<number> {
+async function seedLeads(db: Kysely<Database>, count: number, owners: number[]): Promise<number> {
   const started = performance.now();
   const rng = random(20261121);
   const now = Date.parse("2026-11-21T12:00:00.000Z");
@@ -157,7 +175,7 @@ async function seedLeads(db: Kysely<Database>, count: number): Promise<number> {
     for (let start = 0; start < count; start += 500) {
       const rows = [];
       for (let index = start; index < Math.min(count, start + 500); index++)
-        rows.push(seedRow(index, count, rng, now));
+        rows.push(seedRow(index, count, rng, now, owners));
       await trx.insertInto("leads").values(rows).execute();
     }
   });
@@ -195,6 +213,7 @@ async function measureQuery(
     await response.arrayBuffer();
   };
   for (let i = 0; i < 20; i++) await once();
+  // (An HTML page has no total: the count stays "?".)
   const times: number[] = [];
   for (let i = 0; i < requests; i++) {
     const started = performance.now();
@@ -310,11 +329,47 @@ async function explainSqlite(db: Kysely<Database>): Promise<string[]> {
 
 // --- Running ----------------------------------------------------------------------------------
 
+/** Runs scripts/lib/lead-load.ts in its own process; resolves with its figures when it ends. */
+function startLeadLoad(
+  url: string,
+  rate: number,
+  seconds: number,
+): Promise<{ perSecond: number; created: number; failed: number; p99: number } | null> {
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, "lib", "lead-load.ts"), url, String(rate), String(seconds)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  resources.defer(async () => {
+    if (child.exitCode === null) child.kill();
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve) => {
+    child.on("exit", () => {
+      try {
+        resolve(JSON.parse(output.trim().split("\n").at(-1) ?? "null"));
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
+
 type Result = {
   database: string;
   seedSeconds: number;
   page1: Latency;
   search: Latency;
+  owner: Latency;
+  dashboard: Latency;
+  load: { perSecond: number; created: number; failed: number; p99: number } | null;
+  /** Leads in the database when the export ran (the seeded ones and the load's). */
+  leadsAtExport: number;
   /** One status (about a tenth of the leads), then every lead, on a freshly started server. */
   exports: { small: Export; full: Export };
   plans: string[];
@@ -326,26 +381,56 @@ async function measure(
   label: string,
   database: AppDatabase,
   databaseUrl: string,
-  options: { leads: number; requests: number; duration: number },
+  options: { leads: number; requests: number; duration: number; load: number },
 ): Promise<Result> {
-  const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: "error" };
+  // One trusted proxy: the load process gives each submission its own client address.
+  const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: "error", TRUST_PROXY: "1" };
   // The server migrates the empty database: the schema is the build's, even when the sources have
   // moved on since the last build.
   let server = await resources.startServer(env);
+  await createAccount(databaseUrl, { ...ADMIN, isAdmin: true });
+  for (const username of STAFF)
+    await createAccount(databaseUrl, { username, password: ADMIN.password, isAdmin: true });
+  const owners = (await database.db.selectFrom("users").select("id").execute()).map((row) => Number(row.id));
   console.error(`${label}: seeding ${options.leads.toLocaleString("en-GB")} leads`);
-  const seedSeconds = await seedLeads(database.db, options.leads);
+  const seedSeconds = await seedLeads(database.db, options.leads, owners);
   // What autovacuum would have done to a table this size by the time anyone searches it.
   if (database.dialect === "postgres") await sql`vacuum analyze leads`.execute(database.db);
   else await sql`analyze`.execute(database.db);
   const plans = database.dialect === "sqlite" ? await explainSqlite(database.db) : [];
-  await createAccount(databaseUrl, { ...ADMIN, isAdmin: true });
   let cookie = await signIn(server.url, ADMIN.username, ADMIN.password);
+
+  // The second process storing leads meanwhile: long enough to cover the four measurements.
+  const loadSeconds = Math.ceil(4 * (options.duration + options.requests / 40 + 3));
+  const load =
+    options.load > 0 ? startLeadLoad(server.url, options.load, loadSeconds) : Promise.resolve(null);
+  if (options.load > 0) {
+    console.error(
+      `${label}: storing ${options.load} leads/s through the public API for ${loadSeconds} s meanwhile`,
+    );
+    // Let it reach its rate first.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
 
   console.error(
     `${label}: page 1, ${options.requests} sequential requests + ${options.duration} s of 10 connections`,
   );
   const page1 = await measureQuery(
     `${server.url}/api/admin/leads?page=1&pageSize=10`,
+    cookie,
+    options.requests,
+    options.duration,
+  );
+  console.error(`${label}: unassigned new leads by company`);
+  const owner = await measureQuery(
+    `${server.url}/api/admin/leads?${OWNER_QUERY}&page=1&pageSize=10`,
+    cookie,
+    options.requests,
+    options.duration,
+  );
+  console.error(`${label}: the dashboard page with its summary strip`);
+  const dashboard = await measureQuery(
+    `${server.url}/admin/dashboard`,
     cookie,
     options.requests,
     options.duration,
@@ -357,7 +442,16 @@ async function measure(
     options.requests,
     options.duration,
   );
+  const loadResult = await load;
   await server.stop();
+  const leadsAtExport = Number(
+    (
+      await database.db
+        .selectFrom("leads")
+        .select((eb) => eb.fn.countAll().as("count"))
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
 
   // A fresh process, so its memory reflects the exports and not the load above. If an export held
   // its rows, the full one (ten times the small one) would need about ten times the memory.
@@ -367,7 +461,18 @@ async function measure(
   const small = await measureExport(server.url, cookie, server.pid, "status=customer&spam=include");
   const full = await measureExport(server.url, cookie, server.pid, "spam=include");
   await server.stop();
-  return { database: label, seedSeconds, page1, search, exports: { small, full }, plans };
+  return {
+    database: label,
+    seedSeconds,
+    page1,
+    search,
+    owner,
+    dashboard,
+    load: loadResult,
+    leadsAtExport,
+    exports: { small, full },
+    plans,
+  };
 }
 
 async function main(): Promise<number> {
@@ -377,6 +482,7 @@ async function main(): Promise<number> {
       requests: { type: "string", default: "300" },
       duration: { type: "string", default: "5" },
       postgres: { type: "boolean", default: true },
+      load: { type: "string", default: "1000" },
     },
     allowNegative: true,
   });
@@ -385,6 +491,7 @@ async function main(): Promise<number> {
     requests: Number(values.requests),
     duration: Number(values.duration),
     postgres: values.postgres,
+    load: Number(values.load),
   };
   ensureBuild();
   console.log(
@@ -419,6 +526,8 @@ async function main(): Promise<number> {
   for (const r of results) {
     for (const [query, latency] of [
       ["page 1", r.page1],
+      [OWNER_QUERY, r.owner],
+      ["dashboard page (HTML, summary strip)", r.dashboard],
       [`status=new, q=${SEARCH_TERM}`, r.search],
     ] as const) {
       console.log(
@@ -446,6 +555,13 @@ async function main(): Promise<number> {
   console.log(
     `\nSeeding ${options.leads.toLocaleString("en-GB")} leads: ${results.map((r) => `${r.database} ${r.seedSeconds.toFixed(1)} s`).join(", ")}`,
   );
+  for (const r of results) {
+    if (!r.load) continue;
+    console.log(
+      `\n${r.database}: meanwhile ${Math.round(r.load.perSecond).toLocaleString("en-GB")} leads/s were sent through the public API ` +
+        `(${r.load.created.toLocaleString("en-GB")} stored with 201, ${r.load.failed} failed, p99 ${r.load.p99} ms)`,
+    );
+  }
   const plans = results.flatMap((r) => r.plans);
   if (plans.length > 0) console.log(`\nSQLite query plans:\n${plans.map((line) => `- ${line}`).join("\n")}`);
 
@@ -459,14 +575,24 @@ async function main(): Promise<number> {
   console.log(
     `- filtered search p95 < ${TARGET_P95_MS} ms: ${verdict(sqliteResult.search.p95 < TARGET_P95_MS)} (${ms(sqliteResult.search.p95)} ms)`,
   );
+  const underLoad = options.load > 0 ? ` while ${options.load} leads/s are stored` : "";
+  console.log(
+    `- page 1 p95 < ${TARGET_LIST_P95_MS} ms${underLoad}: ${verdict(sqliteResult.page1.p95 < TARGET_LIST_P95_MS)} (${ms(sqliteResult.page1.p95)} ms)`,
+  );
+  console.log(
+    `- ${OWNER_QUERY} p95 < ${TARGET_LIST_P95_MS} ms${underLoad}: ${verdict(sqliteResult.owner.p95 < TARGET_LIST_P95_MS)} (${ms(sqliteResult.owner.p95)} ms)`,
+  );
+  console.log(
+    `- dashboard page p95 < ${TARGET_DASHBOARD_P95_MS} ms${underLoad}: ${verdict(sqliteResult.dashboard.p95 < TARGET_DASHBOARD_P95_MS)} (${ms(sqliteResult.dashboard.p95)} ms)`,
+  );
   let ok = true;
   for (const r of results) {
     // Every lead (spam included), none lost or doubled by the keyset batches.
-    if (r.exports.full.rows !== options.leads) {
-      console.log(`- ${r.database}: the export has ${r.exports.full.rows} rows, expected ${options.leads}`);
+    if (r.exports.full.rows !== r.leadsAtExport) {
+      console.log(`- ${r.database}: the export has ${r.exports.full.rows} rows, expected ${r.leadsAtExport}`);
       ok = false;
     }
-    if (r.page1.failures + r.search.failures > 0) ok = false;
+    if (r.page1.failures + r.search.failures + r.owner.failures + r.dashboard.failures > 0) ok = false;
   }
   console.log(`- export of every lead complete, each once: ${verdict(ok)}`);
   for (const r of results) {

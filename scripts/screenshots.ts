@@ -1,8 +1,9 @@
 // `node scripts/screenshots.ts [--out DIR]`: the back office as staff see it, at 1280 and 375 px.
 // Starts the production build on a fresh SQLite database, signs in an admin, sends a few leads
-// (genuine, returning, one the spam filter holds, one from an integration), works one of them
-// (owner, note, status) and saves full-page PNGs of the dashboard, a lead, the spam view and the
-// API keys page. For looking at the screens while building them; not part of the test suite.
+// through the API (genuine ones, a returning person, one the spam filter holds, an investor) and
+// saves full-page PNGs (and, on phones, screen-sized parts) of the dashboard, the spam view, two
+// leads and the API keys, staff and webhooks pages. For looking at the screens while building them;
+// not part of the test suite.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,6 +119,8 @@ async function main(): Promise<number> {
         await shot("/admin/leads/1", "lead");
         await shot("/admin/leads/6", "lead-returning");
         await shot("/admin/api-keys", "api-keys");
+        await shot("/admin/staff", "staff");
+        await shot("/admin/webhooks", "webhooks");
         await context.close();
       }
     } finally {

@@ -94,13 +94,28 @@ type Answer = {
 };
 type Row = {
   name: string;
-  /** `subject`: a lead's id, or for "user-disable" rows a staff account's; `webhookId` for webhook rows. */
+  /**
+   * `subject`: a lead's id, or for "user-disable" rows a staff account's; `webhookId` for webhook rows,
+   * `apiKeyId` for API-key rows.
+   */
   request(
     subject: number,
     webhookId: number,
+    apiKeyId: number,
   ): { method: string; path: string; json?: unknown; form?: Record<string, string> };
-  /** What a successful call changes: checked when allowed, checked unchanged when refused. */
-  changes?: "status" | "delete" | "session" | "user-create" | "user-disable" | "webhooks";
+  /**
+   * What a successful call changes: checked when allowed, checked unchanged when refused. "lead" is
+   * any change to the lead (owner, spam verdict, a note) with its record.
+   */
+  changes?:
+    | "status"
+    | "delete"
+    | "session"
+    | "user-create"
+    | "user-disable"
+    | "webhooks"
+    | "lead"
+    | "api-keys";
   expect: Record<Who, Answer>;
 };
 
@@ -188,6 +203,9 @@ function dataRow(
 const CROSS_SITE_REFUSED: Answer = { status: [400, 403], leadData: false };
 
 let newStaffNumber = 0;
+let apiKeyNumber = 0;
+/** A list of API keys: names and prefixes, never a whole key. */
+const NO_KEY_JSON = /^(?![\s\S]*cbk_[A-Za-z0-9_-]{20})\[/;
 /** The admin's username in a staff page or list: what an admin sees there. */
 const LISTS_ADMIN = new RegExp(`"?${ADMIN.username}"?`);
 
@@ -376,6 +394,92 @@ const ROWS: Row[] = [
     { changes: "delete", crossOrigin: CROSS_SITE_REFUSED },
   ),
   apiRow(
+    "PATCH /api/admin/leads/:id (owner and spam)",
+    (id) => ({ method: "PATCH", path: `/api/admin/leads/${id}`, json: { ownerId: null, spam: true } }),
+    ok(200, { leadData: true, body: /"isSpam":true/ }),
+    { changes: "lead", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "POST /api/admin/leads/:id/notes",
+    (id) => ({ method: "POST", path: `/api/admin/leads/${id}/notes`, json: { body: "Called back." } }),
+    ok(201, { body: /"body":"Called back\."/ }),
+    { changes: "lead", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "POST /api/admin/leads/bulk",
+    (id) => ({
+      method: "POST",
+      path: "/api/admin/leads/bulk",
+      json: { ids: [id], action: "spam", value: true },
+    }),
+    ok(200, { body: /^\{"changed":1,"missing":\[\]\}$/ }),
+    { changes: "lead", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "GET /api/admin/api-keys",
+    () => ({ method: "GET", path: "/api/admin/api-keys" }),
+    ok(200, { body: NO_KEY_JSON }),
+  ),
+  apiRow(
+    "POST /api/admin/api-keys",
+    () => ({ method: "POST", path: "/api/admin/api-keys", json: { name: `authz key ${++apiKeyNumber}` } }),
+    ok(201, { body: /"key":"cbk_/ }),
+    { changes: "api-keys", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "DELETE /api/admin/api-keys/:id",
+    (_lead, _webhook, keyId) => ({ method: "DELETE", path: `/api/admin/api-keys/${keyId}` }),
+    ok(204, { body: /^$/ }),
+    { changes: "api-keys", crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/api-keys",
+    () => ({ method: "GET", path: "/admin/api-keys" }),
+    "%2Fadmin%2Fapi-keys",
+    ok(200),
+  ),
+  dataRow("GET /admin/api-keys.data", () => "/admin/api-keys", ok(200)),
+  pageRow(
+    "POST /admin/api-keys (create form)",
+    () => ({
+      method: "POST",
+      path: "/admin/api-keys",
+      form: { intent: "create", name: `authz form key ${++apiKeyNumber}` },
+    }),
+    "%2Fadmin%2Fapi-keys",
+    ok(200, { body: /cbk_/ }),
+    { changes: "api-keys", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/dashboard (bulk form)",
+    (id) => ({
+      method: "POST",
+      path: "/admin/dashboard",
+      form: { intent: "bulk", ids: String(id), do: "spam:true" },
+    }),
+    "%2Fadmin%2Fdashboard",
+    { status: [302], location: /^\/admin\/dashboard\?notice=bulk/ },
+    { changes: "lead", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/leads/:id (note form)",
+    (id) => ({
+      method: "POST",
+      path: `/admin/leads/${id}`,
+      form: { intent: "note", body: "Sent the deck." },
+    }),
+    "%2Fadmin%2Fleads%2F\\d+",
+    { status: [302], location: /^\/admin\/leads\/\d+\?notice=note$/ },
+    { changes: "lead", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/leads/:id (spam form)",
+    (id) => ({ method: "POST", path: `/admin/leads/${id}`, form: { intent: "spam", value: "true" } }),
+    "%2Fadmin%2Fleads%2F\\d+",
+    { status: [302], location: /^\/admin\/leads\/\d+\?notice=spam$/ },
+    { changes: "lead", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  apiRow(
     "GET /api/admin/users",
     () => ({ method: "GET", path: "/api/admin/users" }),
     ok(200, { body: LISTS_ADMIN }),
@@ -494,12 +598,36 @@ for (const kind of ["sqlite", "postgres"] as const) {
     const leadState = async (id: number) => ({
       lead: await db()
         .selectFrom("leads")
-        .select(["status", "updatedAt"])
+        .select(["status", "updatedAt", "ownerId", "isSpam"])
         .where("id", "=", id)
         .executeTakeFirst(),
       history: (await db().selectFrom("leadStatusChanges").select("id").where("leadId", "=", id).execute())
         .length,
+      notes: (await db().selectFrom("leadNotes").select("id").where("leadId", "=", id).execute()).length,
+      events: (await db().selectFrom("leadEvents").select("id").where("leadId", "=", id).execute()).length,
     });
+    const apiKeyState = async () =>
+      db().selectFrom("apiKeys").select(["id", "revokedAt"]).orderBy("id").execute();
+    let apiKeySeed = 0;
+    /** A fresh active key for a row that revokes one (the others leave it be). */
+    async function addApiKey(): Promise<number> {
+      const row = await db()
+        .insertInto("apiKeys")
+        .values({
+          name: `authz seed ${++apiKeySeed} ${randomBytes(4).toString("hex")}`,
+          keyPrefix: "cbk_seed00",
+          keyHash: randomBytes(32).toString("hex"),
+          createdByUserId: null,
+          createdByUsername: ADMIN.username,
+          createdAt: new Date().toISOString(),
+          lastUsedAt: null,
+          revokedAt: null,
+          revokedByUsername: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
     /** A staff account for a "user-disable" row to act on (its password is never used). */
     let victimNumber = 0;
     async function addStaffAccount(): Promise<number> {
@@ -595,7 +723,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
         for (const who of WHO) {
           it(`${row.name} — ${who}`, async () => {
             const leadId =
-              row.changes === "status" || row.changes === "delete" ? await addLead() : sharedLead;
+              row.changes === "status" || row.changes === "delete" || row.changes === "lead"
+                ? await addLead()
+                : sharedLead;
+            const apiKeyId = await addApiKey();
             // Webhooks are capped per installation: start each such call from the shared one alone.
             if (row.changes === "webhooks") {
               await db().deleteFrom("webhookDeliveries").where("webhookId", "!=", sharedWebhook).execute();
@@ -607,7 +738,9 @@ for (const kind of ["sqlite", "postgres"] as const) {
             const { method, path, json, form } = row.request(
               row.changes === "user-disable" ? staffId : leadId,
               webhookId,
+              apiKeyId,
             );
+            const apiKeysBefore = await apiKeyState();
             const before = await leadState(leadId);
             const staffBefore = await staffState(staffId);
             const webhooksBefore = await webhookState();
@@ -646,7 +779,9 @@ for (const kind of ["sqlite", "postgres"] as const) {
               expect(after.lead?.status).not.toBe(before.lead?.status);
               expect(after.history).toBe(before.history + 1);
             } else if (row.changes === "delete" && allowed) {
-              expect(after).toEqual({ lead: undefined, history: 0 });
+              expect(after).toEqual({ lead: undefined, history: 0, notes: 0, events: 0 });
+            } else if (row.changes === "lead" && allowed) {
+              expect(after).not.toEqual(before);
             } else {
               expect(after, "a refused call changed the lead").toEqual(before);
             }
@@ -658,6 +793,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
             } else {
               expect(staffAfter, "a refused call changed a staff account").toEqual(staffBefore);
             }
+            const apiKeysAfter = await apiKeyState();
+            if (row.changes === "api-keys" && allowed) expect(apiKeysAfter).not.toEqual(apiKeysBefore);
+            else expect(apiKeysAfter, "a refused call changed the API keys").toEqual(apiKeysBefore);
+            // A key is only ever in the admin's answer to its creation.
+            if (!allowed) expect(body).not.toMatch(/cbk_[A-Za-z0-9_-]{20}/);
             const webhooksAfter = await webhookState();
             if (row.changes === "webhooks" && allowed) expect(webhooksAfter).not.toEqual(webhooksBefore);
             else expect(webhooksAfter, "a refused call changed the webhooks").toEqual(webhooksBefore);

@@ -51,6 +51,11 @@ const ROUTES = [
   "/api/admin/performance-check",
   "/api/admin/users",
   "/api/admin/users/1",
+  "/api/admin/leads/bulk",
+  "/api/admin/leads/1/notes",
+  "/api/admin/api-keys",
+  "/api/admin/api-keys/1",
+  "/admin/api-keys",
   "/admin/webhooks",
   "/api/admin/webhooks",
   "/api/admin/webhooks/1",
@@ -391,7 +396,15 @@ for (const kind of ["sqlite", "postgres"] as const) {
         const database = openDatabase(databaseUrl, { poolSize: 1 });
         try {
           const count = async (
-            table: "leads" | "users" | "sessions" | "securityAudits" | "performanceChecks" | "webhooks",
+            table:
+              | "leads"
+              | "users"
+              | "sessions"
+              | "securityAudits"
+              | "performanceChecks"
+              | "webhooks"
+              | "apiKeys"
+              | "leadNotes",
           ) =>
             Number(
               (
@@ -407,6 +420,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
           expect(await count("securityAudits")).toBe(0);
           expect(await count("performanceChecks")).toBe(0);
           expect(await count("webhooks")).toBe(0);
+          expect(await count("apiKeys")).toBe(0);
+          expect(await count("leadNotes")).toBe(0);
         } finally {
           await database.close();
         }
