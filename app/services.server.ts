@@ -188,7 +188,9 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         const result = await inFlight.track(leadService.submit(body, context));
         // The email goes out within moments instead of at the next poll; the visitor's answer does
         // not wait for it (notify() only schedules the worker).
-        if (result.kind === "stored" && !result.spam) outboxWorker?.notify();
+        // Only when something was queued: a wake-up is a claim attempt, a write, and at hundreds of
+        // leads a second those writes would cost more than the leads themselves.
+        if (result.kind === "stored" && result.queued) outboxWorker?.notify();
         return result;
       },
     };

@@ -11,6 +11,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { DatabaseSync, nodeSqliteDatabase } from "./sqlite-adapter.server.ts";
+import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.server.ts";
 import { DatabaseBusyError } from "./unavailable.server.ts";
 
 /**
@@ -66,6 +67,8 @@ function openHandle(path: string, synchronous: string): DatabaseSync {
   handle.exec("PRAGMA journal_mode = WAL");
   handle.exec(`PRAGMA synchronous = ${synchronous}`);
   handle.exec("PRAGMA foreign_keys = ON");
+  // Checkpoints run in a worker thread (sqlite-checkpointer.server.ts), never inside a commit here.
+  if (path !== ":memory:") handle.exec("PRAGMA wal_autocheckpoint = 0");
   return handle;
 }
 
@@ -94,6 +97,7 @@ class SplitSqliteDriver implements Driver {
   #writerHandle!: DatabaseSync;
   #writer!: ReturnType<typeof nodeSqliteDatabase>;
   #reader!: ReturnType<typeof nodeSqliteDatabase>;
+  #checkpointer: Checkpointer | undefined;
   readonly #lock = new WriterLock();
 
   constructor(options: SqliteDialectOptions) {
@@ -106,6 +110,7 @@ class SplitSqliteDriver implements Driver {
     this.#writer = nodeSqliteDatabase(this.#writerHandle);
     // An in-memory database exists once per connection: reads must use the same one.
     this.#reader = path === ":memory:" ? this.#writer : nodeSqliteDatabase(openHandle(path, synchronous));
+    if (path !== ":memory:") this.#checkpointer = startCheckpointer(path);
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -129,6 +134,7 @@ class SplitSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.#checkpointer?.stop();
     if (this.#reader !== this.#writer) this.#reader.close();
     this.#writer.close();
   }

@@ -3,9 +3,12 @@
 // a name or an address; bidirectional overrides can make a name or an email read differently from
 // what it is (the "Trojan Source" trick), so they are refused where staff judge a lead by its text.
 
-/** C0 and C1 control characters and DEL: refused in one-line fields. */
+/**
+ * C0 and C1 control characters, DEL, and the Unicode line and paragraph separators (a line break by
+ * another name): refused in one-line fields.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const ONE_LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
+const ONE_LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** The same, but tab, line feed and carriage return are allowed (message boxes: forms send CRLF). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const MULTI_LINE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;

@@ -8,7 +8,7 @@ import {
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { DASHBOARD_PATH } from "./admin-paths.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
 

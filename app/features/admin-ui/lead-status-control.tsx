@@ -3,7 +3,7 @@ import { Form, useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
 import { LEAD_STATUS_OPTIONS, statusLabel } from "./lead-format.ts";
 

@@ -4,7 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { storeAdminFlags } from "./admin-flags.ts";
 import { safeAdminNext } from "./admin-paths.ts";
 import { NETWORK_ERROR, sendJson } from "./api-client.ts";

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Form, useNavigate } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { clearLocalAdminFlags } from "./admin-flags.ts";
 import { LOGIN_PATH } from "./admin-paths.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";

@@ -4,6 +4,7 @@ import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import {
   HONEYPOT_FIELD,
   INVESTOR_MESSAGE,
@@ -11,7 +12,7 @@ import {
   type InvestorTypeKey,
   LEAD_LIMITS,
 } from "./lead-constants.ts";
-import { defaultText, formText, useHydrated, useLeadForm } from "./lead-form-client.ts";
+import { defaultText, formText, useLeadForm } from "./lead-form-client.ts";
 import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
 
 // SPEC sections 3, 4, 5 and 8: the investor interest form on /invest, sent to the same API as a

@@ -1,6 +1,7 @@
-import { type FormEvent, useEffect, useState, useSyncExternalStore } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { flushSync } from "react-dom";
 import { useActionData, useLocation } from "react-router";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { LeadFormActionData } from "./lead-http.server.ts";
 import type { FieldErrors, RequestType } from "./lead-schema.ts";
 import type { LeadOutcome } from "./lead-submit.ts";
@@ -27,17 +28,6 @@ function loadLeadSubmit() {
     throw error;
   });
   return submitModule;
-}
-
-const subscribeNever = () => () => {};
-
-/** False while rendering on the server and hydrating, true once React runs in the browser. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeNever,
-    () => true,
-    () => false,
-  );
 }
 
 /** One string from a form post, "" when absent (an unticked box, a disabled field). */

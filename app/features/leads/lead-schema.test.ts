@@ -98,6 +98,8 @@ describe("control and bidirectional characters (issue 9 point 6)", () => {
     ["fullName", "Jane\r\nBcc: x@example.com", "Please enter your full name"],
     ["fullName", "Jane \u202eeoD", "Please enter your full name"],
     ["company", "Acme\u0085Build", "Please enter your company name"],
+    ["fullName", "Jane\u2028Doe", "Please enter your full name"],
+    ["company", "Acme\u2029Build", "Please enter your company name"],
     ["company", "Acme \u2066Build", "Please enter your company name"],
     ["email", "jane\u007f@example.com", "Please enter a valid email address"],
     ["email", "jane@exa\u202emple.com", "Please enter a valid email address"],

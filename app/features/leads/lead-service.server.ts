@@ -23,13 +23,15 @@ export type SubmissionContext = {
 };
 
 export type SubmissionResult =
-  | { kind: "stored"; id: number; spam: boolean }
+  /** `queued`: the lead's notification or webhook deliveries wait in the outbox. */
+  | { kind: "stored"; id: number; spam: boolean; queued: boolean }
   | { kind: "invalid"; errors: FieldErrors }
   | { kind: "rate-limited"; retryAfterSeconds: number };
 
 /**
  * Called inside the transaction that changes a lead, so what it queues (webhook deliveries) is
- * committed with the change or not at all. Wired in services.server.ts.
+ * committed with the change or not at all. Wired in services.server.ts. It resolves to how many
+ * outbox messages it queued (a number), or anything else when it queued none.
  */
 export type LeadChangeHook = (trx: Transaction<Database>, change: LeadChange) => Promise<unknown>;
 export type LeadChange = {
@@ -99,6 +101,7 @@ export function createLeadService({
           rate: apiKey || !decision ? null : { count: decision.count, limit: rateLimiter.limit },
         });
         const held = verdict.level === "held";
+        let queued = false;
         const leadId = await insertLead(trx, submission, {
           sourcePage: context.sourcePage,
           source: apiKey?.name ?? context.source ?? "api",
@@ -116,14 +119,17 @@ export function createLeadService({
             now,
           });
         } else {
-          if (notify)
+          if (notify) {
             await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
-          await onLeadChange?.(trx, { type: "lead.created", leadId, occurredAt: now });
+            queued = true;
+          }
+          const deliveries = await onLeadChange?.(trx, { type: "lead.created", leadId, occurredAt: now });
+          if (typeof deliveries === "number" && deliveries > 0) queued = true;
         }
-        return { allowed: true as const, id: leadId, held };
+        return { allowed: true as const, id: leadId, held, queued };
       });
       if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };
-      return { kind: "stored", id: outcome.id, spam: outcome.held };
+      return { kind: "stored", id: outcome.id, spam: outcome.held, queued: outcome.queued };
     },
   };
 }

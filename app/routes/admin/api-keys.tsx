@@ -4,9 +4,8 @@ import { DataTable } from "#app/components/ui/data-table.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
 import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
+import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
 import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import {
@@ -79,12 +78,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
-          ← Back to Dashboard
-        </Link>
-        <LogoutButton />
-      </div>
+      <BackOfficeBar />
       <div>
         <h1 className="text-3xl font-bold tracking-tight">API keys</h1>
         <p className="mt-2 max-w-3xl leading-7 text-ink-muted">

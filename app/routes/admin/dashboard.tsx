@@ -26,7 +26,6 @@ import {
   UnknownOwnerError,
 } from "#app/features/leads/lead-admin.server.ts";
 import { parseBulk, parseListQuery } from "#app/features/leads/lead-admin-http.server.ts";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
 import { ReturningBadge, SpamLevelBadge, TypeBadge } from "#app/features/leads/ui/lead-badges.tsx";
 import {
   DEFAULT_PAGE_SIZE,
@@ -38,6 +37,7 @@ import {
 } from "#app/features/leads/ui/lead-list-url.ts";
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
 import { readForm } from "#app/lib/http.server.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/dashboard";
 
@@ -206,6 +206,30 @@ const isView = (view: ListView, current: ListView) =>
 
 const BULK_FORM = "bulk-form";
 
+/** The rest of the back office, one card each above the leads. */
+const BACK_OFFICE_PAGES = [
+  {
+    to: "/admin/audit",
+    title: "Website audits",
+    text: "Run security and performance checks of the public site and review past results.",
+  },
+  {
+    to: "/admin/api-keys",
+    title: "API keys",
+    text: "Let a CRM or a partner's form send leads to the API, each under its own name.",
+  },
+  {
+    to: "/admin/staff",
+    title: "Staff accounts",
+    text: "Add colleagues, reset passwords, disable accounts and see who signed in when.",
+  },
+  {
+    to: "/admin/webhooks",
+    title: "Webhooks",
+    text: "Send new and changed leads to your CRM or other tools, and see each delivery.",
+  },
+] as const;
+
 const SORTABLE: Record<string, NonNullable<ListView["sort"]>> = {
   Name: "fullName",
   Company: "company",
@@ -286,44 +310,18 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         <SummaryStrip summary={summary} statusHref={(status) => listHref(DASHBOARD_PATH, { status })} />
       ) : null}
 
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
-        <Link
-          to="/admin/audit"
-          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
-        >
-          <span className="text-lg font-semibold text-brand group-hover:underline">Website audits</span>
-          <span className="mt-1 block leading-6 text-ink-muted">
-            Run security and performance checks of the public site and review past results.
-          </span>
-        </Link>
-        <Link
-          to="/admin/api-keys"
-          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
-        >
-          <span className="text-lg font-semibold text-brand group-hover:underline">API keys</span>
-          <span className="mt-1 block leading-6 text-ink-muted">
-            Let a CRM or a partner's form send leads to the API, each under its own name.
-          </span>
-        </Link>
-        <Link
-          to="/admin/staff"
-          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
-        >
-          <span className="text-lg font-semibold text-brand group-hover:underline">Staff accounts</span>
-          <span className="mt-1 block leading-6 text-ink-muted">
-            Add colleagues, reset passwords, disable accounts and see who signed in when.
-          </span>
-        </Link>
-        <Link
-          to="/admin/webhooks"
-          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
-        >
-          <span className="text-lg font-semibold text-brand group-hover:underline">Webhooks</span>
-          <span className="mt-1 block leading-6 text-ink-muted">
-            Send new and changed leads to your CRM or other tools, and see each delivery.
-          </span>
-        </Link>
-      </div>
+      <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+        {BACK_OFFICE_PAGES.map((card) => (
+          <Link
+            key={card.to}
+            to={card.to}
+            className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
+          >
+            <span className="text-lg font-semibold text-brand group-hover:underline">{card.title}</span>
+            <span className="mt-1 block leading-6 text-ink-muted">{card.text}</span>
+          </Link>
+        ))}
+      </nav>
 
       <section aria-labelledby="leads-heading" className="flex flex-col gap-4">
         <div className="flex flex-wrap items-center justify-between gap-4">

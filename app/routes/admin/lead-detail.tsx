@@ -6,6 +6,7 @@ import { Textarea } from "#app/components/ui/textarea.tsx";
 import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
 import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
 import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
+import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
 import {
   CONFIRM_DELETE_PARAM,
   DeleteLeadButton,
@@ -21,7 +22,6 @@ import {
   withNotice,
 } from "#app/features/admin-ui/lead-forms.server.ts";
 import { LeadStatusControl } from "#app/features/admin-ui/lead-status-control.tsx";
-import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
 import { Banner, NoticeBanner } from "#app/features/admin-ui/notice-banner.tsx";
 import { StatusBadge } from "#app/features/admin-ui/status-badge.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
@@ -231,12 +231,7 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
-          ← Back to Dashboard
-        </Link>
-        <LogoutButton />
-      </div>
+      <BackOfficeBar />
 
       <div>
         <p className="text-sm font-semibold tracking-wider text-ink-muted uppercase">

@@ -1,6 +1,6 @@
 import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
 import { SimpleViewer } from "#app/features/admin-ui/simple-viewer.tsx";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { Route } from "./+types/simple";
 
 // SPEC section 2 /admin/simple. Rendered in the browser only: its data comes from the JSON API.

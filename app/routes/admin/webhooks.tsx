@@ -2,8 +2,7 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
 import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
-import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
+import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { CreateWebhookForm } from "#app/features/webhooks/ui/create-webhook-form.tsx";
@@ -90,12 +89,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-8 px-4 py-8 sm:px-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
-          ← Back to Dashboard
-        </Link>
-        <LogoutButton />
-      </div>
+      <BackOfficeBar />
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Webhooks</h1>
         <p className="mt-2 max-w-3xl leading-7 text-ink-muted">

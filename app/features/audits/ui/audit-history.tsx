@@ -1,5 +1,5 @@
 import { DataTable } from "#app/components/ui/data-table.tsx";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { ScoreBadge } from "./audit-badges.tsx";
 import { AuditDetailsDialog, AuditDetailsLink } from "./audit-details.tsx";
 import { AUDIT_TEXT } from "./audit-texts.ts";

@@ -4,7 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { USERNAME_INPUT_PATTERN, USERNAME_RULE } from "../password-rules.ts";
 import { STAFF_PATH } from "../staff-paths.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";

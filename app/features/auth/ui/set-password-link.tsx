@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { useHydrated } from "#app/features/leads/lead-form-client.ts";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 
 /**
  * A set-password link, shown once: selectable text everywhere, a Copy button with JavaScript. It

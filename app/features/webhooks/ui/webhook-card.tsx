@@ -7,9 +7,9 @@ import {
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { Webhook } from "../webhook-types.ts";
 import { DeliveryLog, type DeliveryRow } from "./delivery-log.tsx";
-import { useHydrated } from "./use-hydrated.ts";
 
 export type WebhookCardData = Omit<Webhook, "createdAt" | "secretRotatedAt"> & {
   created: string;

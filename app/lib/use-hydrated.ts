@@ -1,3 +1,5 @@
+// Whether React runs the page in the browser yet: forms and controls render their no-JavaScript
+// form first (server render and hydration), their scripted one after.
 import { useSyncExternalStore } from "react";
 
 const subscribeNever = () => () => {};
