@@ -31,6 +31,16 @@ export const migrations: Record<string, Migration> = {
 
 export class MigrationError extends Error {}
 
+/** PostgreSQL's "schema … does not exist" (3F000) about a schema that is not ours. */
+function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const candidate = error as { code?: unknown; message?: unknown } | undefined;
+  return (
+    candidate?.code === "3F000" &&
+    typeof candidate.message === "string" &&
+    (ours === undefined || !candidate.message.includes(`"${ours}"`))
+  );
+}
+
 /** Brings the schema up to date. Safe to run from several instances at once (Kysely takes a lock). */
 export async function migrateToLatest(
   // biome-ignore lint/suspicious/noExplicitAny: migrations work on any schema
@@ -50,7 +60,13 @@ export async function migrateToLatest(
     // still takes 007. Each migration stands alone, so their order does not matter.
     allowUnorderedMigrations: true,
   });
-  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  // NOTE: Kysely checks for its tables by listing every schema's tables on PostgreSQL; a schema that
+  // another application (or test) drops during that listing fails it with 3F000 for *that* schema.
+  // Nothing ran then, so trying again is safe.
+  let outcome: MigrationResultSet = await migrator.migrateToLatest();
+  for (let attempt = 1; attempt < 3 && isOtherSchemaGone(outcome.error, migrationTableSchema); attempt++)
+    outcome = await migrator.migrateToLatest();
+  const { error, results } = outcome;
   const failed = results?.find((result) => result.status === "Error");
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? "unknown error");
