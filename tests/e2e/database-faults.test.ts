@@ -3,11 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
-import { checkPostgres, createPostgresSchema, TEST_POSTGRES_URL } from "../support/databases.ts";
+import {
+  checkPostgres,
+  createPostgresSchema,
+  runOnTestPostgres,
+  TEST_POSTGRES_URL,
+} from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 
 // Issue 9 points 7 and 9: another process (an operator command, a backup, the sqlite3 shell) holding
@@ -327,15 +331,7 @@ describe("PostgreSQL refuses new connections (ALTER DATABASE … ALLOW_CONNECTIO
   const name = `faults_${process.pid}_${Date.now()}`;
   let server: RunningServer;
   let cookie: string;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = runOnTestPostgres;
 
   beforeAll(async () => {
     if (!available) return;

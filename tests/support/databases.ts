@@ -63,6 +63,17 @@ export async function createTestDatabase(
   };
 }
 
+/** Runs one statement on the test PostgreSQL, on a connection of its own (set-up and clean-up). */
+export async function runOnTestPostgres(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * An empty PostgreSQL schema of its own, with a DATABASE_URL that selects it (for a server process).
  */
@@ -72,15 +83,7 @@ export async function createPostgresSchema(): Promise<{
   drop(): Promise<void>;
 }> {
   const schema = `test_${randomBytes(6).toString("hex")}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const run = runOnTestPostgres;
   await run(`create schema ${schema}`);
   const url = new URL(TEST_POSTGRES_URL);
   url.searchParams.set("options", `-c search_path=${schema}`);
