@@ -3,7 +3,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import type { Lead } from "#app/features/leads/lead-repository.server.ts";
-import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
+import { hasAdminHint } from "#app/lib/admin-hint.ts";
 import { clearLocalAdminFlags, storeAdminFlags } from "./admin-flags.ts";
 import { sendJson } from "./api-client.ts";
 import { formatLeadDate } from "./lead-format.ts";
@@ -66,7 +66,7 @@ export function SimpleViewer() {
   // Who is signed in, as the server sees it (GET /api/user: 401 means nobody). Only browsers that
   // signed in as an admin carry the hint cookie; the others need not ask.
   useEffect(() => {
-    if (!document.cookie.split("; ").includes(`${ADMIN_HINT_COOKIE}=1`)) {
+    if (!hasAdminHint(document.cookie)) {
       // Never signed in here, or signed out since: any localStorage flags are stale.
       clearLocalAdminFlags();
       setPhase("signed-out");
