@@ -29,7 +29,7 @@ export function nodeSqliteDatabase(database: DatabaseSync): SqliteDatabase {
         if (statements.size < 500) statements.set(sql, statement);
       }
       const { prepared, reader } = statement;
-      const args = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqlite);
+      const args = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
       return {
         reader,
         all: (parameters) => prepared.all(...args(parameters)),
@@ -43,7 +43,8 @@ export function nodeSqliteDatabase(database: DatabaseSync): SqliteDatabase {
   };
 }
 
-function toSqlite(value: unknown): SQLInputValue {
+/** What Kysely binds, as node:sqlite takes it (booleans as 0/1, undefined as NULL). */
+export function toSqliteValue(value: unknown): SQLInputValue {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (value === undefined) return null;
   return value as SQLInputValue;

@@ -10,8 +10,9 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
-import { DatabaseSync, nodeSqliteDatabase } from "./sqlite-adapter.server.ts";
+import { DatabaseSync, nodeSqliteDatabase, toSqliteValue } from "./sqlite-adapter.server.ts";
 import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.server.ts";
+import { type SqliteReaders, startSqliteReaders } from "./sqlite-readers.server.ts";
 import { DatabaseBusyError } from "./unavailable.server.ts";
 
 /**
@@ -21,8 +22,9 @@ import { DatabaseBusyError } from "./unavailable.server.ts";
  * whole process while another process (an operator command, a backup, the sqlite3 shell) holds the
  * write lock. And Kysely's own SQLite driver runs every query through one connection behind one
  * mutex, so a write waiting for the lock would still hold up every read queued behind it. So:
- * - two connections, both with busy timeout 0: reads outside a transaction go to the reader, which
- *   WAL lets run while another process writes; everything else goes to the writer;
+ * - connections with busy timeout 0: reads outside a transaction go to reader threads
+ *   (sqlite-readers.server.ts), which WAL lets run while this or another process writes, and which
+ *   keep a long scan off the event loop; everything else goes to the writer;
  * - a transaction takes the write lock up front (`BEGIN IMMEDIATE`); when another process holds it,
  *   the attempt is retried with an asynchronous backoff, the writer free for others in between, until
  *   `writeWaitMs`, then DatabaseBusyError (answered 503). Once BEGIN IMMEDIATE succeeds, WAL mode
@@ -96,7 +98,8 @@ class SplitSqliteDriver implements Driver {
   readonly #options: SqliteDialectOptions;
   #writerHandle!: DatabaseSync;
   #writer!: ReturnType<typeof nodeSqliteDatabase>;
-  #reader!: ReturnType<typeof nodeSqliteDatabase>;
+  /** Reader threads; none for an in-memory database, which exists once per connection. */
+  #readers: SqliteReaders | undefined;
   #checkpointer: Checkpointer | undefined;
   readonly #lock = new WriterLock();
 
@@ -108,9 +111,10 @@ class SplitSqliteDriver implements Driver {
     const { path, synchronous } = this.#options;
     this.#writerHandle = openHandle(path, synchronous);
     this.#writer = nodeSqliteDatabase(this.#writerHandle);
-    // An in-memory database exists once per connection: reads must use the same one.
-    this.#reader = path === ":memory:" ? this.#writer : nodeSqliteDatabase(openHandle(path, synchronous));
-    if (path !== ":memory:") this.#checkpointer = startCheckpointer(path);
+    if (path === ":memory:") return;
+    this.#readers = startSqliteReaders(path, { waitMs: this.#options.writeWaitMs });
+    this.#checkpointer = startCheckpointer(path);
+    await this.#readers.ready;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -134,8 +138,8 @@ class SplitSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.#readers?.close();
     await this.#checkpointer?.stop();
-    if (this.#reader !== this.#writer) this.#reader.close();
     this.#writer.close();
   }
 
@@ -182,8 +186,9 @@ class SplitSqliteDriver implements Driver {
     return this.#writerHandle;
   }
 
-  run(target: "reader" | "writer", query: CompiledQuery): QueryResult<unknown> {
-    const statement = (target === "reader" ? this.#reader : this.#writer).prepare(query.sql);
+  /** Runs a statement on the writer connection, on the event loop. */
+  run(query: CompiledQuery): QueryResult<unknown> {
+    const statement = this.#writer.prepare(query.sql);
     const parameters = query.parameters;
     if (statement.reader) return { rows: statement.all(parameters) as unknown[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
@@ -193,6 +198,12 @@ class SplitSqliteDriver implements Driver {
       rows: [],
     };
   }
+
+  /** Runs a read outside a transaction on a reader thread (the writer for an in-memory database). */
+  async read(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (!this.#readers) return this.run(query);
+    return { rows: await this.#readers.all(query.sql, query.parameters.map(toSqliteValue)) };
+  }
 }
 
 function onlyReads(query: CompiledQuery): boolean {
@@ -201,7 +212,7 @@ function onlyReads(query: CompiledQuery): boolean {
   return query.query?.kind === "RawNode" && /^\s*select\b/i.test(query.sql);
 }
 
-/** One Kysely "connection": a route to the reader or the writer, holding the writer during a transaction. */
+/** One Kysely "connection": a route to the readers or the writer, holding the writer during a transaction. */
 class RoutedConnection implements DatabaseConnection {
   readonly #driver: SplitSqliteDriver;
   #inTransaction = false;
@@ -211,9 +222,9 @@ class RoutedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.#inTransaction) return this.#driver.run("writer", query) as QueryResult<R>;
+    if (this.#inTransaction) return this.#driver.run(query) as QueryResult<R>;
     if (onlyReads(query)) return this.#readWithRetry(query) as Promise<QueryResult<R>>;
-    return this.#driver.withWriter(() => this.#driver.run("writer", query)) as Promise<QueryResult<R>>;
+    return this.#driver.withWriter(() => this.#driver.run(query)) as Promise<QueryResult<R>>;
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -259,7 +270,7 @@ class RoutedConnection implements DatabaseConnection {
     // so a few short asynchronous retries suffice.
     for (let attempt = 0; ; attempt++) {
       try {
-        return this.#driver.run("reader", query);
+        return await this.#driver.read(query);
       } catch (error) {
         if (!isSqliteBusy(error) || attempt >= 20) throw error;
         await sleep(5 * (attempt + 1));

@@ -628,7 +628,7 @@ describe("services without SMTP", () => {
           sourcePage: "/",
         },
       );
-      await waitFor(() => receiver.received.length === 1, 3000);
+      await waitFor(() => receiver.received.length === 1, 10_000);
       const body = JSON.parse(receiver.received[0]?.body ?? "");
       expect(receiver.received[0]?.verified).toBe(true);
       // The lead as GET /api/admin/leads/:id returns it.
