@@ -120,7 +120,7 @@ export function startSqliteReaders(
     const running = readers.filter((reader): reader is Reader => reader !== undefined);
     const idle = running.find((reader) => reader.pending.size === 0);
     if (idle) return idle;
-    const free = readers.findIndex((reader) => reader === undefined);
+    const free = readers.indexOf(undefined);
     if (free !== -1) return spawn(free);
     return running.reduce((best, reader) => (reader.pending.size < best.pending.size ? reader : best));
   };
