@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 // SQLite copies its write-ahead log back into the database file ("checkpoints") from whichever
@@ -21,48 +22,101 @@ export const RESTART_WAL_BYTES = 4 * 1024 * 1024;
 /** Past this, the worker also truncates the log file, so a burst does not leave it large on disk. */
 export const TRUNCATE_WAL_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Reader threads keep snapshots open in the log (sqlite-readers.server.ts), and a RESTART
+ * checkpoint waits for every one of them, blocking the app's writers meanwhile. So before one, new
+ * reads are held back and the running ones finish (at most this long; they take milliseconds).
+ */
+export const READER_DRAIN_MS = 250;
+
+/** What the checkpointer needs of the reader threads: a moment with none of them reading. */
+export type ReaderBarrier = { pause(maxWaitMs: number): Promise<void>; resume(): void };
+
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
 const { DatabaseSync } = require("node:sqlite");
-const { statSync } = require("node:fs");
-const { path, intervalMs, restartBytes, truncateBytes } = workerData;
-// A short busy wait, in this thread only: a RESTART checkpoint waits for a gap between commits.
-const db = new DatabaseSync(path, { timeout: 200 });
+// A short busy wait, in this thread only: a RESTART checkpoint waits for the writer's transaction.
+const db = new DatabaseSync(workerData.path, { timeout: 200 });
 db.exec("PRAGMA wal_autocheckpoint = 0");
-const walSize = () => { try { return statSync(path + "-wal").size; } catch { return 0; } };
-const timer = setInterval(() => {
+parentPort.on("message", (mode) => {
+  if (mode === "stop") {
+    db.close();
+    parentPort.close();
+    return;
+  }
   try {
-    const size = walSize();
-    const mode = size > truncateBytes ? "TRUNCATE" : size > restartBytes ? "RESTART" : "PASSIVE";
     db.exec("PRAGMA wal_checkpoint(" + mode + ")");
   } catch {
     // Busy (another process writes, a reader holds an old snapshot): next time.
   }
-}, intervalMs);
-parentPort.on("message", () => { clearInterval(timer); db.close(); parentPort.close(); });
+  parentPort.postMessage("done");
+});
 `;
 
 export type Checkpointer = { stop(): Promise<void> };
 
-/** Starts checkpointing `path`'s log from a worker thread; `stop()` ends it (the database closes). */
+/**
+ * Checkpoints `path`'s log from a worker thread every `intervalMs`; `stop()` ends it (the database
+ * closes). The event loop only decides the mode from the log's size and, before a RESTART, holds
+ * the reader threads back; the copying itself happens in the worker.
+ */
 export function startCheckpointer(
   path: string,
   {
     intervalMs = CHECKPOINT_INTERVAL_MS,
     restartBytes = RESTART_WAL_BYTES,
     truncateBytes = TRUNCATE_WAL_BYTES,
-  } = {},
+    readers,
+  }: { intervalMs?: number; restartBytes?: number; truncateBytes?: number; readers?: ReaderBarrier } = {},
 ): Checkpointer {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { path, intervalMs, restartBytes, truncateBytes },
-  });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path } });
   // A forgotten stop() must not keep a process (a CLI, a test run) alive.
   worker.unref();
+  let broken = false;
   // A failure in the worker leaves checkpoints to SQLite's close; it must not crash the server.
-  worker.on("error", () => {});
+  worker.on("error", () => {
+    broken = true;
+  });
+  let running: Promise<void> | undefined;
+
+  const checkpoint = async (mode: string) => {
+    const done = new Promise<void>((resolve) => {
+      const finish = () => {
+        worker.off("message", finish);
+        worker.off("exit", finish);
+        resolve();
+      };
+      worker.on("message", finish);
+      worker.once("exit", finish);
+    });
+    worker.postMessage(mode);
+    await done;
+  };
+
+  const tick = async () => {
+    const size = walSize(path);
+    const mode = size > truncateBytes ? "TRUNCATE" : size > restartBytes ? "RESTART" : "PASSIVE";
+    if (mode === "PASSIVE" || !readers) return checkpoint(mode);
+    await readers.pause(READER_DRAIN_MS);
+    try {
+      await checkpoint(mode);
+    } finally {
+      readers.resume();
+    }
+  };
+
+  const timer = setInterval(() => {
+    if (running || broken) return;
+    running = tick().finally(() => {
+      running = undefined;
+    });
+  }, intervalMs);
+  timer.unref();
+
   return {
     async stop() {
+      clearInterval(timer);
+      await running;
       // Keep the process alive until the worker has closed its connection (a command ending with
       // `await database.close()` would otherwise exit with that await unsettled).
       worker.ref();
@@ -72,4 +126,12 @@ export function startCheckpointer(
       await worker.terminate();
     },
   };
+}
+
+function walSize(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
 }

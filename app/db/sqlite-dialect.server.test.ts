@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "./database.server.ts";
+import { startSqliteReaders } from "./sqlite-readers.server.ts";
 import { DatabaseBusyError, isDatabaseUnavailable } from "./unavailable.server.ts";
 
 // ADR 008: SQLite never waits on the event loop. Another connection stands in for another process:
@@ -205,5 +206,42 @@ describe("SQLite reads in reader threads", () => {
     expect((await sql<{ body: string }>`select body from notes`.execute(database.db)).rows).toEqual([
       { body: "one" },
     ]);
+  });
+});
+
+describe("the reader threads' barrier before a RESTART checkpoint", () => {
+  it("lets running reads finish, holds new ones back, and sends them on resume", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sqlite-barrier-"));
+    const file = join(dir, "test.sqlite");
+    const setup = new DatabaseSync(file);
+    setup.exec("PRAGMA journal_mode = WAL; create table notes (body text); insert into notes values ('one')");
+    const readers = startSqliteReaders(file);
+    try {
+      await readers.ready;
+      const events: string[] = [];
+      const scan = readers
+        .all(
+          "select (with recursive c(x) as (select 1 union all select x + 1 from c where x < 500000) select count(*) from c) as n",
+          [],
+        )
+        .then(() => events.push("running read done"));
+      const paused = readers.pause(10_000).then(() => events.push("paused"));
+      const held = readers.all("select body from notes", []).then((rows) => {
+        events.push("held read done");
+        return rows;
+      });
+      await paused;
+      // The barrier opened only once the running read had finished, and the new read waits.
+      expect(events).toEqual(["running read done", "paused"]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(events).toEqual(["running read done", "paused"]);
+      readers.resume();
+      expect(await held).toEqual([{ body: "one" }]);
+      await scan;
+    } finally {
+      await readers.close();
+      setup.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -113,7 +113,7 @@ class SplitSqliteDriver implements Driver {
     this.#writer = nodeSqliteDatabase(this.#writerHandle);
     if (path === ":memory:") return;
     this.#readers = startSqliteReaders(path, { waitMs: this.#options.writeWaitMs });
-    this.#checkpointer = startCheckpointer(path);
+    this.#checkpointer = startCheckpointer(path, { readers: this.#readers });
     await this.#readers.ready;
   }
 
@@ -138,8 +138,8 @@ class SplitSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.#readers?.close();
     await this.#checkpointer?.stop();
+    await this.#readers?.close();
     this.#writer.close();
   }
 

@@ -62,6 +62,12 @@ export const MIN_READ_WAIT_MS = 5000;
 export type SqliteReaders = {
   /** Resolves once the first reader thread has its connection open. */
   ready: Promise<void>;
+  /**
+   * Holds new reads back until resume(), and resolves once no read is running (or after
+   * `maxWaitMs`): a RESTART checkpoint then finds no reader in the log (sqlite-checkpointer).
+   */
+  pause(maxWaitMs: number): Promise<void>;
+  resume(): void;
   /** Runs one SELECT on the least busy reader thread; rejects with the SQLite error it met. */
   all(sql: string, parameters: readonly unknown[]): Promise<unknown[]>;
   close(): Promise<void>;
@@ -81,6 +87,10 @@ export function startSqliteReaders(
   const readers: Array<Reader | undefined> = new Array(threads).fill(undefined);
   let nextId = 0;
   let closed = false;
+  let paused = false;
+  /** Reads that arrived while paused, sent on resume(). */
+  let held: Array<() => void> = [];
+  let drained: (() => void) | undefined;
 
   const spawn = (slot: number): Reader => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path } });
@@ -113,6 +123,7 @@ export function startSqliteReaders(
     clearTimeout(request.timer);
     reader.pending.delete(id);
     if (reader.pending.size === 0) reader.worker.unref();
+    if (drained && readers.every((each) => !each || each.pending.size === 0)) drained();
   };
 
   /** An idle reader, else a new thread in a free slot, else the one with the shortest queue. */
@@ -125,6 +136,13 @@ export function startSqliteReaders(
     return running.reduce((best, reader) => (reader.pending.size < best.pending.size ? reader : best));
   };
 
+  function resume(): void {
+    paused = false;
+    const waiting = held;
+    held = [];
+    for (const send of waiting) send();
+  }
+
   const first = spawn(0);
   const ready = new Promise<void>((resolve) => {
     // A thread that fails to start is reported by the first read; start-up must not hang on it.
@@ -136,20 +154,42 @@ export function startSqliteReaders(
     ready,
     all(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
       if (closed) return Promise.reject(new Error("The database is closed"));
-      const reader = leastBusy();
-      const id = nextId++;
       return new Promise<unknown[]>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          settle(reader, id);
-          reject(new DatabaseBusyError());
-        }, readWaitMs);
-        reader.pending.set(id, { resolve, reject, timer });
-        reader.worker.ref();
-        reader.worker.postMessage({ id, sql, parameters });
+        const deadline = Date.now() + readWaitMs;
+        const send = () => {
+          if (closed) return reject(new Error("The database is closed"));
+          const reader = leastBusy();
+          const id = nextId++;
+          const timer = setTimeout(
+            () => {
+              settle(reader, id);
+              reject(new DatabaseBusyError());
+            },
+            Math.max(0, deadline - Date.now()),
+          );
+          reader.pending.set(id, { resolve, reject, timer });
+          reader.worker.ref();
+          reader.worker.postMessage({ id, sql, parameters });
+        };
+        if (paused) held.push(send);
+        else send();
       });
     },
+    async pause(maxWaitMs: number): Promise<void> {
+      paused = true;
+      if (readers.every((reader) => !reader || reader.pending.size === 0)) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        drained = resolve;
+        timer = setTimeout(resolve, maxWaitMs);
+      });
+      clearTimeout(timer);
+      drained = undefined;
+    },
+    resume,
     async close(): Promise<void> {
       closed = true;
+      resume();
       await Promise.all(
         readers.map(async (reader) => {
           if (!reader) return;
