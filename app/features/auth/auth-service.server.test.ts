@@ -128,7 +128,7 @@ describeEachDatabase("auth service", (use) => {
     });
     // The account itself is fine from elsewhere.
     expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "ok" });
-  });
+  }, 60_000); // 21 real password hashes: a generous bound for a busy two-core machine.
 
   it("counts an IPv6 client by its /64", async () => {
     const auth = service();
