@@ -1,6 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
+import { site } from "#app/features/content/site.ts";
 import { INVESTOR_MESSAGE } from "#app/features/leads/lead-constants.ts";
 import {
   expectNoA11yViolations,
@@ -149,6 +150,65 @@ async function postWithoutJs(page: Page, button: Locator, expectedUrl: (url: URL
 }
 
 // ----------------------------------------------------------------------------------------------
+// The thank-you panel (issue 11): one lasting confirmation above each form, with and without JavaScript.
+
+const THANKS_HEADING = "Thank you — your request is with us";
+
+type TeamContact = { email: string; phone: { display: string; e164: string } };
+const DEMO_CONTACT: TeamContact = site.company;
+const INVESTOR_CONTACT: TeamContact = site.investorContact;
+
+/**
+ * The panel is shown above the form's fields with its heading, says what happens next, when to expect
+ * a reply and how to reach the team; after a scripted submission focus is on its heading.
+ */
+async function expectThankYouPanel(
+  page: Page,
+  formId: string,
+  contact: TeamContact,
+  { focused }: { focused: boolean },
+) {
+  const form = page.locator(`form#${formId}`);
+  const panel = form.getByRole("region", { name: THANKS_HEADING });
+  await panel.waitFor({ timeout: 5_000 });
+  await expect(panel.count()).resolves.toBe(1);
+  const heading = panel.getByRole("heading", { name: THANKS_HEADING, exact: true });
+  await expect(heading.isVisible()).resolves.toBe(true);
+  await expect(panel.getByRole("heading", { name: "What happens next" }).isVisible()).resolves.toBe(true);
+  await expect(panel.getByRole("listitem").count()).resolves.toBe(3);
+  const text = (await panel.textContent()) ?? "";
+  expect(text).toContain("When to expect a reply");
+  expect(text).toContain(`Within ${site.replyWithin}.`);
+  const mail = panel.getByRole("link", { name: contact.email, exact: true });
+  await expect(mail.getAttribute("href")).resolves.toContain(`mailto:${contact.email}?subject=`);
+  const tel = panel.getByRole("link", { name: contact.phone.display, exact: true });
+  await expect(tel.getAttribute("href")).resolves.toBe(`tel:${contact.phone.e164}`);
+
+  // Above the form: the whole panel sits over the first field.
+  const panelBox = await panel.boundingBox();
+  const fieldBox = await form.getByRole("textbox").first().boundingBox();
+  expect(panelBox && fieldBox, "panel and first field are rendered").toBeTruthy();
+  if (panelBox && fieldBox) expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(fieldBox.y);
+  // In view below the 80 px sticky header: where the no-JavaScript redirect's anchor lands, and
+  // where a script scrolls it.
+  await expect
+    .poll(async () => Math.round((await panel.boundingBox())?.y ?? -1), { timeout: 5_000 })
+    .toBe(80);
+
+  if (focused) {
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe(`${formId}-thanks-title`);
+  }
+}
+
+/** Sending the form again (empty, so refused in the browser) replaces the panel with the errors. */
+async function expectPanelGoneOnResubmit(page: Page, formId: string, button: Locator) {
+  await button.click();
+  const fullName = field(page.locator(`form#${formId}`), "Full Name");
+  await expect.poll(() => fullName.getAttribute("aria-invalid"), { timeout: 5_000 }).toBe("true");
+  await expect(page.getByRole("region", { name: THANKS_HEADING }).count()).resolves.toBe(0);
+}
+
+// ----------------------------------------------------------------------------------------------
 // Demo request form: the home page variant and the /demo page variant.
 
 type DemoCase = {
@@ -223,6 +283,9 @@ for (const demo of DEMO_CASES) {
       for (const label of ["Full Name", "Email", "Company", "Phone", "Message"]) {
         await expect(field(form(page), label).inputValue(), label).resolves.toBe("");
       }
+      // The lasting thank-you, with the spec's words in it (the toast's too, as without JavaScript).
+      await expectThankYouPanel(page, demo.formId, DEMO_CONTACT, { focused: true });
+      await expect(readText(result(page))).resolves.toBe(demo.success);
 
       const rows = storedLeads(email);
       expect(rows).toHaveLength(1);
@@ -236,6 +299,7 @@ for (const demo of DEMO_CASES) {
         is_spam: 0,
         status: "new",
       });
+      await expectPanelGoneOnResubmit(page, demo.formId, submit(page));
       await opened.close();
     });
 
@@ -341,6 +405,7 @@ for (const demo of DEMO_CASES) {
       for (const label of ["Full Name", "Email", "Company", "Phone", "Message"]) {
         await expect(field(form(page), label).inputValue(), label).resolves.toBe("");
       }
+      await expectThankYouPanel(page, demo.formId, DEMO_CONTACT, { focused: false });
       expect(storedLeads(email)).toMatchObject([
         {
           full_name: "Dev Patel",
@@ -443,6 +508,7 @@ describe("demo request form: the server has the final word", () => {
     await expect
       .poll(() => readText(page.locator("#demo-request-form-result")))
       .toBe("✅ Demo request submitted successfully!");
+    await expectThankYouPanel(page, "demo-request-form", DEMO_CONTACT, { focused: false });
     expect(storedLeads(email)).toHaveLength(1);
     await opened.close();
   });
@@ -529,6 +595,8 @@ describe("investor interest form", () => {
         await expect(box(page, label).isChecked(), label).resolves.toBe(false);
       }
       await expect(details.isDisabled()).resolves.toBe(true);
+      await expectThankYouPanel(page, "investor-interest-form", INVESTOR_CONTACT, { focused: true });
+      await expect(readText(result(page))).resolves.toBe(INVESTOR_SUCCESS);
 
       expect(storedLeads(email)).toMatchObject([
         {
@@ -547,6 +615,7 @@ describe("investor interest form", () => {
           status: "new",
         },
       ]);
+      await expectPanelGoneOnResubmit(page, "investor-interest-form", submit(page));
       await opened.close();
     });
 
@@ -656,6 +725,7 @@ describe("investor interest form", () => {
       await expect(readText(result(page))).resolves.toBe(INVESTOR_SUCCESS);
       await expect(field(form(page), "Full Name").inputValue()).resolves.toBe("");
       await expect(box(page, "Introducer").isChecked()).resolves.toBe(false);
+      await expectThankYouPanel(page, "investor-interest-form", INVESTOR_CONTACT, { focused: false });
       expect(storedLeads(email)).toMatchObject([
         {
           full_name: "Jonas Berg",
@@ -712,6 +782,30 @@ describe("investor interest form", () => {
       expect(storedLeads(email)).toEqual([]);
       await opened.close();
     });
+  });
+});
+
+describe("the thank-you panel", () => {
+  it.each([
+    ["/", "demo-request-form", "Request Demo"],
+    ["/demo", "demo-form", "Submit Request"],
+    ["/invest", "investor-interest-form", "Register Interest"],
+  ])("on %s has no accessibility violations at desktop width and 375 px", async (path, formId, label) => {
+    const opened = await openPage(path);
+    const { page } = opened;
+    const form = page.locator(`form#${formId}`);
+    await fill(form, {
+      "Full Name": "Amara Okafor",
+      Email: uniqueEmail("thanks-axe"),
+      Company: "Okafor Build Ltd",
+      Phone: "020 7946 0000",
+    });
+    await form.getByRole("button", { name: label }).click();
+    await form.getByRole("region", { name: THANKS_HEADING }).waitFor({ timeout: 5_000 });
+    await expectNoA11yViolations(page);
+    await page.setViewportSize(MOBILE);
+    await expectNoA11yViolations(page);
+    await opened.close();
   });
 });
 

@@ -2,6 +2,11 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentPages } from "#app/features/content/navigation.ts";
 import { site } from "#app/features/content/site.ts";
+import {
+  CONFIDENTIALITY_NOTICE,
+  RISK_WARNING,
+  TERMS_DISCUSSED_DIRECTLY,
+} from "#app/features/investor-deck/deck-content.ts";
 import { ARTICLES, type ExpectedArticle } from "./content-fixtures.ts";
 import {
   expectNoA11yViolations,
@@ -160,6 +165,8 @@ const ROUTES: RouteCase[] = [
       "Investments of this nature carry risks to your capital. Please Invest Aware.",
       site.investorContact.name,
       site.investorContact.email,
+      // Issue 11: the same answer as the deck's 'Terms' (the round's size is not in the deck).
+      TERMS_DISCUSSED_DIRECTLY,
     ],
     async content(page) {
       const main = page.getByRole("main");
@@ -192,15 +199,20 @@ const ROUTES: RouteCase[] = [
   {
     path: "/investor-deck",
     h1: "Investor Presentation",
-    keyTexts: ["Open Investor Presentation", "Return to Homepage", "Confidential"],
+    keyTexts: ["Open Investor Presentation", "Return to Homepage", CONFIDENTIALITY_NOTICE],
     async content(page) {
       const main = page.getByRole("main");
       const open = main.getByRole("link", { name: "Open Investor Presentation" });
       await expectVisible(page, open);
       await expect(hrefOf(open)).resolves.toBe("/investor-deck-pdf");
       await expect(hrefOf(main.getByRole("link", { name: "Return to Homepage" }))).resolves.toBe("/");
-      await expectVisible(page, main.getByText(/must not be copied, forwarded or disclosed/));
-      await expectVisible(page, main.getByText(/^Confidential\.?$/));
+      // SPEC section 2's confidentiality footer, worded for a document anyone can download (issue 11):
+      // the PDF's own footer words and the risk warning.
+      const notice = main.getByRole("complementary", { name: "Confidentiality notice" });
+      await expectVisible(page, notice);
+      await expect(notice.innerText()).resolves.toBe(`${CONFIDENTIALITY_NOTICE} ${RISK_WARNING}`);
+      // What the deck covers agrees with it: amount and terms are discussed directly.
+      await expectVisible(page, main.getByText(/amount and terms are discussed directly with investors/));
     },
   },
   {

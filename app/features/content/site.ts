@@ -28,6 +28,8 @@ export const site = {
     phone: { display: "+44 7700 900418", e164: "+447700900418" },
     email: "investors@clausebridge.co.uk",
   },
+  /** How soon the team answers a demo request or investor enquiry: the promise the forms' thank-you makes. */
+  replyWithin: "one working day",
   /** Where the product is hosted; baked into canonical URLs at build time (PUBLIC_URL overrides). */
   defaultPublicUrl: "https://www.clausebridge.co.uk",
   privacyPolicyVersion: "1 April 2025",

@@ -6,15 +6,23 @@ import { stats, valueLeakage } from "#app/features/content/stats.ts";
 // revenue or valuation, and every market figure names its public source.
 
 /** Bump when the content changes: it is the PDF's CreationDate, so the same content gives the same bytes. */
-export const DECK_DATE = new Date("2025-06-01T09:00:00Z");
+export const DECK_DATE = new Date("2026-11-25T09:00:00Z");
 
 export const deckTitle = `${site.productName} Investor Presentation`;
 
 /** e.g. `clausebridge-investor-presentation.pdf`. */
 export const deckFileName = `${site.productName.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-investor-presentation.pdf`;
 
+/**
+ * SPEC section 2's confidentiality footer, on every page of the PDF and on /investor-deck. Anyone can
+ * download the deck, so it asks rather than claims: no "Confidential" stamp, no consent terms.
+ */
 export const CONFIDENTIALITY_NOTICE =
-  "Confidential — prepared for prospective investors. Not an offer of securities.";
+  "Prepared for prospective investors. Please do not redistribute. Not an offer of securities.";
+
+/** Where the round's size and terms are found: not in any document, in conversation. */
+export const TERMS_DISCUSSED_DIRECTLY =
+  "Amount, structure and terms are discussed directly with interested investors, subject to their own due diligence and advice.";
 
 export const RISK_WARNING = "Investments of this nature carry risks to your capital. Please Invest Aware.";
 
@@ -194,8 +202,8 @@ export const ask = {
     "Hire engineering, construction and customer success talent",
     "Invest in security and data protection from day one",
   ],
-  terms:
-    "Amount, structure and terms are discussed directly with interested investors, subject to their own due diligence and advice.",
+  /** The one statement of terms: /invest and /investor-deck say the same (issue 11). */
+  terms: TERMS_DISCUSSED_DIRECTLY,
 };
 
 export const contact = {

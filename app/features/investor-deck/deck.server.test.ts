@@ -3,7 +3,13 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
 import { renderInvestorDeck, slides } from "./deck.server.ts";
-import { CONFIDENTIALITY_NOTICE, deckFileName, features, RISK_WARNING } from "./deck-content.ts";
+import {
+  CONFIDENTIALITY_NOTICE,
+  deckFileName,
+  features,
+  RISK_WARNING,
+  TERMS_DISCUSSED_DIRECTLY,
+} from "./deck-content.ts";
 
 /**
  * The text shown on each page, one line per text run. pdfkit writes the standard fonts' text as
@@ -82,6 +88,18 @@ describe("renderInvestorDeck", () => {
     expect(all).toContain(RISK_WARNING);
     const { name, email, phone } = site.investorContact;
     for (const value of [name, email, phone.display]) expect(pages.at(-1)).toContain(value);
+  });
+
+  // Issue 11: anyone can download the deck, so its footer asks rather than claims confidentiality,
+  // and it gives the round's size nowhere: terms are discussed directly, as /invest says.
+  test("asks readers not to redistribute it and says terms are discussed directly", () => {
+    expect(CONFIDENTIALITY_NOTICE).toBe(
+      "Prepared for prospective investors. Please do not redistribute. Not an offer of securities.",
+    );
+    const all = pages.join("\n");
+    expect(all).not.toMatch(/confidential/i);
+    // Wrapped lines joined back into sentences.
+    expect(all.replace(/\s+/g, " ")).toContain(TERMS_DISCUSSED_DIRECTLY);
   });
 });
 

@@ -6,9 +6,11 @@ import { toast } from "#app/components/ui/toast-store.ts";
 import { HONEYPOT_FIELD, LEAD_LIMITS } from "./lead-constants.ts";
 import { defaultText, formText, type LeadOutcome, useLeadForm } from "./lead-form-client.ts";
 import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
+import { type Confirmation, ThankYouPanel } from "./thank-you-panel.tsx";
 
 // SPEC sections 2, 4, 5 and 8: the demo request form, in the home page's variant (inline result,
-// 'Submitting...') and the /demo page's (toasts, 'Processing...'). Both post the same fields.
+// 'Submitting...') and the /demo page's (toasts, 'Processing...'). Both post the same fields, and
+// both thank the visitor with the same panel, carrying their own confirmation words.
 
 type Variant = "home" | "page";
 
@@ -21,6 +23,7 @@ const PAGE_SUCCESS = {
   title: "Success!",
   description: "Your demo request has been submitted successfully. We'll contact you soon.",
 } as const;
+const HOME_SUCCESS = "✅ Demo request submitted successfully!";
 const PAGE_FAILURE_TITLE = "Something went wrong";
 const PAGE_FAILURE_FALLBACK = "Please try again later.";
 
@@ -35,19 +38,24 @@ function toBody(data: FormData) {
   };
 }
 
-/** The home variant's inline result line (SPEC section 8), or null. */
-function homeResult(outcome: LeadOutcome): string | null {
+/** The home variant's inline error line (SPEC section 8), or null. */
+function homeError(outcome: LeadOutcome): string | null {
   switch (outcome.kind) {
-    case "success":
-      return "✅ Demo request submitted successfully!";
     case "failed":
       return `❌ Error: ${outcome.message}`;
     case "network":
       return `❌ Network error: ${outcome.message}`;
+    case "success":
     case "invalid":
       return null;
   }
 }
+
+/** What the thank-you panel repeats of the spec: the home form's inline line, the /demo toast. */
+const CONFIRMATION: Record<Variant, Confirmation> = {
+  home: { text: HOME_SUCCESS },
+  page: { title: PAGE_SUCCESS.title, text: PAGE_SUCCESS.description },
+};
 
 export function DemoRequestForm({
   variant,
@@ -66,9 +74,10 @@ export function DemoRequestForm({
     toBody,
     onOutcome(outcome) {
       if (variant === "home") {
-        // The result sits above the fields: bring it into view, unless an invalid field took focus.
+        // An error sits above the fields: bring it into view, unless an invalid field took focus.
+        // (A success took focus to the thank-you panel already.)
         const fieldErrors = outcome.kind === "invalid" || outcome.kind === "failed" ? outcome.errors : {};
-        if (Object.keys(fieldErrors).length === 0) messageRef.current?.focus();
+        if (outcome.kind !== "success" && Object.keys(fieldErrors).length === 0) messageRef.current?.focus();
         return;
       }
       if (outcome.kind === "success") toast(PAGE_SUCCESS);
@@ -83,29 +92,36 @@ export function DemoRequestForm({
   });
   const { errors, defaults, result } = form;
 
-  // Without JavaScript there are no toasts: the page variant shows the same words inline.
-  let message: { tone: "success" | "error"; title?: string; text: string } | null = null;
-  if (result && variant === "home") {
-    const text = homeResult(result);
-    if (text) message = { tone: result.kind === "success" ? "success" : "error", text };
-  } else if (result && !form.viaScript) {
-    message =
-      result.kind === "success"
-        ? { tone: "success", title: PAGE_SUCCESS.title, text: PAGE_SUCCESS.description }
-        : {
-            tone: "error",
-            title: PAGE_FAILURE_TITLE,
-            text: (result.kind !== "invalid" && result.message) || PAGE_FAILURE_FALLBACK,
-          };
+  // A success shows the thank-you panel (with the spec's words, toast or not). Errors show inline on
+  // the home variant; on the page variant only without JavaScript, where there are no toasts.
+  const succeeded = result?.kind === "success";
+  let message: { title?: string; text: string } | null = null;
+  if (result && !succeeded && variant === "home") {
+    const text = homeError(result);
+    if (text) message = { text };
+  } else if (result && !succeeded && !form.viaScript) {
+    message = {
+      title: PAGE_FAILURE_TITLE,
+      text: (result.kind !== "invalid" && result.message) || PAGE_FAILURE_FALLBACK,
+    };
   }
 
   const fieldId = (name: string) => `${id}-${name}`;
   return (
     <form id={id} action={`${action}#${id}`} className="relative grid gap-6" {...form.formProps}>
       <div>
-        <FormMessage id={`${id}-result`} ref={messageRef} tone={message?.tone} title={message?.title}>
-          {message?.text}
-        </FormMessage>
+        {succeeded ? (
+          <ThankYouPanel
+            audience="demo"
+            formId={id}
+            confirmation={CONFIRMATION[variant]}
+            headingRef={form.thanksHeadingRef}
+          />
+        ) : (
+          <FormMessage id={`${id}-result`} ref={messageRef} title={message?.title}>
+            {message?.text}
+          </FormMessage>
+        )}
         <RequiredNote />
       </div>
       <div className="grid gap-6 md:grid-cols-2">

@@ -14,6 +14,7 @@ import {
 } from "./lead-constants.ts";
 import { defaultText, formText, useLeadForm } from "./lead-form-client.ts";
 import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
+import { ThankYouPanel } from "./thank-you-panel.tsx";
 
 // SPEC sections 3, 4, 5 and 8: the investor interest form on /invest, sent to the same API as a
 // demo request with requestType 'investor' and the fixed message.
@@ -63,19 +64,17 @@ export function InvestorInterestForm({ id, action }: { id: string; action: strin
   const defaultTypes = Array.isArray(defaults.investorType) ? defaults.investorType : [];
   const [otherTicked, setOtherTicked] = useState(defaultTypes.includes("other"));
 
-  // Without JavaScript there are no toasts: the same words appear inline. A failure that is not about
-  // a field (too many requests, storage down) also says what happened.
-  let message: { tone: "success" | "error"; title: string; text: string; detail?: string } | null = null;
-  if (result && !form.viaScript) {
-    message =
-      result.kind === "failed"
-        ? {
-            tone: "error",
-            title: FAILURE.title,
-            text: FAILURE.description,
-            detail: Object.keys(result.errors).length > 0 ? undefined : result.message,
-          }
-        : { tone: "success", title: SUCCESS.title, text: SUCCESS.description };
+  // A success shows the thank-you panel, which repeats the toast's words (and stands in for it without
+  // JavaScript). Without JavaScript a failure shows the toast's words inline; one that is not about a
+  // field (too many requests, storage down) also says what happened.
+  const succeeded = result?.kind === "success";
+  let message: { title: string; text: string; detail?: string } | null = null;
+  if (result?.kind === "failed" && !form.viaScript) {
+    message = {
+      title: FAILURE.title,
+      text: FAILURE.description,
+      detail: Object.keys(result.errors).length > 0 ? undefined : result.message,
+    };
   }
 
   const fieldId = (name: string) => `${id}-${name}`;
@@ -89,14 +88,23 @@ export function InvestorInterestForm({ id, action }: { id: string; action: strin
       onReset={() => setOtherTicked(defaultTypes.includes("other"))}
     >
       <div>
-        <FormMessage id={`${id}-result`} tone={message?.tone} title={message?.title}>
-          {message ? (
-            <>
-              <p>{message.text}</p>
-              {message.detail ? <p className="mt-1">{message.detail}</p> : null}
-            </>
-          ) : null}
-        </FormMessage>
+        {succeeded ? (
+          <ThankYouPanel
+            audience="investor"
+            formId={id}
+            confirmation={{ title: SUCCESS.title, text: SUCCESS.description }}
+            headingRef={form.thanksHeadingRef}
+          />
+        ) : (
+          <FormMessage id={`${id}-result`} title={message?.title}>
+            {message ? (
+              <>
+                <p>{message.text}</p>
+                {message.detail ? <p className="mt-1">{message.detail}</p> : null}
+              </>
+            ) : null}
+          </FormMessage>
+        )}
         <RequiredNote />
       </div>
       <div className="grid gap-6 md:grid-cols-2">

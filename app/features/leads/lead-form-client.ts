@@ -1,10 +1,11 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useActionData, useLocation } from "react-router";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { LeadFormActionData } from "./lead-http.server.ts";
 import type { FieldErrors, RequestType } from "./lead-schema.ts";
 import type { LeadOutcome } from "./lead-submit.ts";
+import { revealThankYou } from "./thank-you-panel.tsx";
 
 // What the lead forms share in the browser: the state a form shows before, during and after a
 // submission. The no-JavaScript path (a plain POST to the page's own action) feeds the same state
@@ -65,6 +66,7 @@ export function useLeadForm({ requestType, toBody, onOutcome }: LeadFormOptions)
   const [outcome, setOutcome] = useState<LeadOutcome | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
   const [defaults, setDefaults] = useState(actionData?.values ?? {});
+  const thanksHeadingRef = useRef<HTMLHeadingElement>(null);
   const submittedWithoutJs = new URLSearchParams(search).get(SUBMITTED_PARAM) === requestType;
 
   // The success page of the no-JavaScript path is /page?submitted=…: drop the query from the address
@@ -99,11 +101,14 @@ export function useLeadForm({ requestType, toBody, onOutcome }: LeadFormOptions)
     });
     // After the re-render the defaults are empty, so reset() clears every field and box.
     if (result.kind === "success") form.reset();
-    // NOTE: disabling the submit button while pending dropped keyboard focus to <body>.
-    (
-      form.querySelector<HTMLElement>('[aria-invalid="true"]') ??
-      form.querySelector<HTMLElement>('[type="submit"]')
-    )?.focus();
+    // NOTE: disabling the submit button while pending dropped keyboard focus to <body>. A success
+    // takes it to the thank-you panel instead.
+    if (result.kind === "success") revealThankYou(thanksHeadingRef.current);
+    else
+      (
+        form.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+        form.querySelector<HTMLElement>('[type="submit"]')
+      )?.focus();
     onOutcome?.(result);
   }
 
@@ -120,6 +125,8 @@ export function useLeadForm({ requestType, toBody, onOutcome }: LeadFormOptions)
     /** True when `result` came from the script (toasts can tell it), false after a plain POST. */
     viaScript: outcome !== null,
     defaults,
+    /** For the thank-you panel's heading (ThankYouPanel's headingRef). */
+    thanksHeadingRef,
     formProps: {
       method: "post",
       onSubmit,

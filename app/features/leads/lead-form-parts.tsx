@@ -32,18 +32,17 @@ export function PrivacyNotice() {
 }
 
 /**
- * The form's result region. Always rendered (an empty live region first, then its content) so
- * screen readers announce what appears in it; focusable so a script can bring it into view.
+ * The form's error region (a success shows the thank-you panel instead). Always rendered otherwise
+ * (an empty live region first, then its content) so screen readers announce what appears in it;
+ * focusable so a script can bring it into view.
  */
 export function FormMessage({
   id,
-  tone,
   title,
   children,
   ref,
 }: {
   id: string;
-  tone?: "success" | "error";
   title?: string;
   children?: ReactNode;
   ref?: Ref<HTMLDivElement>;
@@ -58,9 +57,7 @@ export function FormMessage({
       className={cn(
         "rounded-md outline-offset-2",
         // Empty, it takes no room; it stays in the page so a screen reader tracks it as a live region.
-        !empty && "mb-4 border-l-4 p-4",
-        tone === "success" && "border-success bg-green-50 text-success",
-        tone === "error" && "border-danger bg-red-50 text-danger",
+        !empty && "mb-4 border-l-4 border-danger bg-red-50 p-4 text-danger",
       )}
     >
       {title ? <p className="font-semibold">{title}</p> : null}

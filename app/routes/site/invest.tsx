@@ -5,6 +5,7 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
+import { TERMS_DISCUSSED_DIRECTLY } from "#app/features/investor-deck/deck-content.ts";
 import { InvestorInterestForm } from "#app/features/leads/investor-interest-form.tsx";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import type { Route } from "./+types/invest";
@@ -109,11 +110,11 @@ export default function Invest() {
           ))}
         </ul>
         <p className="mt-10 max-w-3xl leading-7 text-ink-muted">
-          The round size, terms and our plans in detail are set out in the{" "}
+          Our plans are set out in more detail in the{" "}
           <Link to="/investor-deck" className={contactLink}>
             investor presentation
-          </Link>{" "}
-          and discussed directly with interested investors.
+          </Link>
+          . {TERMS_DISCUSSED_DIRECTLY}
         </p>
       </Section>
 

@@ -5,13 +5,14 @@ import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
+import { CONFIDENTIALITY_NOTICE, RISK_WARNING } from "#app/features/investor-deck/deck-content.ts";
 import type { Route } from "./+types/investor-deck";
 
 export const meta: Route.MetaFunction = () =>
   getMeta({
     title: "Investor Presentation",
     path: "/investor-deck",
-    description: `Open the ${site.productName} investor presentation: the contract management problem in construction, our product, market, business model, team and the current raise.`,
+    description: `Open the ${site.productName} investor presentation: the contract management problem in construction, our product, market, business model, team and what the investment is for.`,
   });
 
 const DECK_URL = "/investor-deck-pdf";
@@ -22,7 +23,7 @@ const deckContents = [
   "The market: main contractors, subcontractors and developers, starting in the UK",
   "Business model and route to market",
   "The team and our plan for the next stage",
-  "The raise: the round we are seeking and how the funds will be used",
+  "The ask: what the investment is for; amount and terms are discussed directly with investors",
 ] as const;
 
 /**
@@ -51,7 +52,7 @@ export default function InvestorDeck() {
           { label: "Invest", to: "/invest" },
           { label: "Investor Presentation" },
         ]}
-        intro={`Our investor presentation sets out the opportunity behind ${site.productName}, AI-powered contract management for the construction industry, and the round we are raising.`}
+        intro={`Our investor presentation sets out the opportunity behind ${site.productName}, AI-powered contract management for the construction industry, and what we are raising investment to do.`}
       >
         <div className="mt-10 flex flex-wrap items-center gap-4">
           <a
@@ -105,12 +106,10 @@ export default function InvestorDeck() {
         </p>
       </Section>
 
+      {/* SPEC section 2's confidentiality footer, in the same words as every page of the PDF. */}
       <aside aria-label="Confidentiality notice" className="border-t border-line bg-surface-muted">
         <p className="mx-auto max-w-7xl px-4 py-8 text-sm leading-6 text-ink-muted sm:px-6">
-          <strong className="font-semibold text-ink">Confidential.</strong> The investor presentation is
-          provided by {site.company.legalName} for information only to prospective investors. It must not be
-          copied, forwarded or disclosed to any other person without our prior written consent. It is not an
-          offer or invitation to buy shares. Investments of this nature carry risks to your capital.
+          {CONFIDENTIALITY_NOTICE} {RISK_WARNING}
         </p>
       </aside>
     </>
