@@ -1,19 +1,19 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { DataTable } from "#app/components/ui/data-table.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
 import {
   ApiKeyInputError,
   createApiKey,
   listApiKeys,
   revokeApiKey,
 } from "#app/features/leads/api-keys.server.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/api-keys";
@@ -35,9 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     keys: keys.map((key) => ({
       ...key,
-      created: formatLeadDate(key.createdAt),
-      lastUsed: key.lastUsedAt ? formatLeadDate(key.lastUsedAt) : null,
-      revoked: key.revokedAt ? formatLeadDate(key.revokedAt) : null,
+      created: formatDateTime(key.createdAt),
+      lastUsed: key.lastUsedAt ? formatDateTime(key.lastUsedAt) : null,
+      revoked: key.revokedAt ? formatDateTime(key.revokedAt) : null,
     })),
     confirm: keys.find((key) => key.id === confirmId && !key.revokedAt) ?? null,
     revokedNotice: url.searchParams.get("notice") === "revoked",

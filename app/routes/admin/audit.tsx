@@ -1,11 +1,6 @@
 import { useState } from "react";
 import { data, Link } from "react-router";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { retryAfterHeader } from "#app/features/audits/audit-http.server.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "#app/features/audits/audit-service.server.ts";
 import {
@@ -21,8 +16,13 @@ import { AuditRunner } from "#app/features/audits/ui/audit-runner.tsx";
 import { AUDIT_TEXT, type AuditIntent, urlRequiredText } from "#app/features/audits/ui/audit-texts.ts";
 import type { AuditRow } from "#app/features/audits/ui/audit-view.ts";
 import { PerformanceCard } from "#app/features/audits/ui/performance-card.tsx";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { publicUrl } from "#app/features/content/public-url.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/audit";
@@ -48,7 +48,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 function toRow(record: SecurityAuditRecord): AuditRow {
   return {
     id: record.id,
-    date: formatLeadDate(record.date),
+    date: formatDateTime(record.date),
     isoDate: record.date,
     url: record.url,
     score: record.score,
@@ -79,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       loadError: false,
       audits,
       details: detailsId === null ? null : (audits.find((audit) => String(audit.id) === detailsId) ?? null),
-      latestCheck: latest ? { result: latest, date: formatLeadDate(latest.date) } : null,
+      latestCheck: latest ? { result: latest, date: formatDateTime(latest.date) } : null,
     };
   } catch (error) {
     console.error("Admin audit page: loading the stored audits failed", error);

@@ -1,24 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
+import { Pagination } from "#app/components/back-office/pagination.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
-import { formatLeadDate, LEAD_STATUS_OPTIONS, statusLabel } from "#app/features/admin-ui/lead-format.ts";
-import {
-  changeStatusFromForm,
-  parseLeadId,
-  readNotice,
-  withNotice,
-} from "#app/features/admin-ui/lead-forms.server.ts";
-import { LeadStatusControl } from "#app/features/admin-ui/lead-status-control.tsx";
-import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
-import { Banner, NoticeBanner } from "#app/features/admin-ui/notice-banner.tsx";
-import { Pagination } from "#app/features/admin-ui/pagination.tsx";
-import { StatusBadge } from "#app/features/admin-ui/status-badge.tsx";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
 import {
   assignableStaff,
   type BulkAction,
@@ -26,7 +16,14 @@ import {
   UnknownOwnerError,
 } from "#app/features/leads/lead-admin.server.ts";
 import { parseBulk, parseListQuery } from "#app/features/leads/lead-admin-http.server.ts";
+import {
+  changeStatusFromForm,
+  parseLeadId,
+  readNotice,
+  withNotice,
+} from "#app/features/leads/lead-forms.server.ts";
 import { ReturningBadge, SpamLevelBadge, TypeBadge } from "#app/features/leads/ui/lead-badges.tsx";
+import { LEAD_STATUS_OPTIONS, statusLabel } from "#app/features/leads/ui/lead-format.ts";
 import {
   DEFAULT_PAGE_SIZE,
   type ListView,
@@ -35,7 +32,12 @@ import {
   sortToggle,
   viewParams,
 } from "#app/features/leads/ui/lead-list-url.ts";
+import { LeadStatusControl } from "#app/features/leads/ui/lead-status-control.tsx";
+import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
+import { StatusBadge } from "#app/features/leads/ui/status-badge.tsx";
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { getServices } from "#app/services.server.ts";
@@ -110,7 +112,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         spamReasons: lead.spamReasons,
         // Formatted here so the browser hydrates exactly the server's text; the day and the time
         // go on two lines in the table.
-        ...splitDate(formatLeadDate(lead.createdAt)),
+        ...splitDate(formatDateTime(lead.createdAt)),
       })),
     };
   } catch (error) {

@@ -1,18 +1,16 @@
 import type { ReactNode } from "react";
 import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, useNavigation } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
-import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
-import {
-  CONFIRM_DELETE_PARAM,
-  DeleteLeadButton,
-  DeleteLeadConfirmation,
-} from "#app/features/admin-ui/delete-lead.tsx";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
+import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { assignableStaff, UnknownOwnerError } from "#app/features/leads/lead-admin.server.ts";
+import { leadDetail } from "#app/features/leads/lead-admin-http.server.ts";
+import { NOTE_MAX_LENGTH } from "#app/features/leads/lead-constants.ts";
 import {
   changeStatusFromForm,
   deleteFromForm,
@@ -20,17 +18,20 @@ import {
   parseLeadId,
   readNotice,
   withNotice,
-} from "#app/features/admin-ui/lead-forms.server.ts";
-import { LeadStatusControl } from "#app/features/admin-ui/lead-status-control.tsx";
-import { Banner, NoticeBanner } from "#app/features/admin-ui/notice-banner.tsx";
-import { StatusBadge } from "#app/features/admin-ui/status-badge.tsx";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { assignableStaff, UnknownOwnerError } from "#app/features/leads/lead-admin.server.ts";
-import { leadDetail } from "#app/features/leads/lead-admin-http.server.ts";
-import { NOTE_MAX_LENGTH } from "#app/features/leads/lead-constants.ts";
+} from "#app/features/leads/lead-forms.server.ts";
 import { addNote, NoteBodySchema } from "#app/features/leads/lead-notes.server.ts";
 import type { TimelineEntry } from "#app/features/leads/lead-timeline.server.ts";
+import {
+  CONFIRM_DELETE_PARAM,
+  DeleteLeadButton,
+  DeleteLeadConfirmation,
+} from "#app/features/leads/ui/delete-lead.tsx";
 import { ReturningBadge, SpamLevelBadge, TypeBadge } from "#app/features/leads/ui/lead-badges.tsx";
+import { LeadStatusControl } from "#app/features/leads/ui/lead-status-control.tsx";
+import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
+import { StatusBadge } from "#app/features/leads/ui/status-badge.tsx";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/lead-detail";
@@ -53,13 +54,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { history: _history, notes: _notes, timeline, otherSubmissions, ...lead } = detail;
   return {
-    lead: { ...lead, created: formatLeadDate(lead.createdAt), updated: formatLeadDate(lead.updatedAt) },
+    lead: { ...lead, created: formatDateTime(lead.createdAt), updated: formatDateTime(lead.updatedAt) },
     owner: staff.find((member) => member.id === lead.ownerId) ?? null,
     staff,
-    timeline: timeline.map((entry) => ({ ...entry, when: formatLeadDate(entry.at) })),
+    timeline: timeline.map((entry) => ({ ...entry, when: formatDateTime(entry.at) })),
     otherSubmissions: otherSubmissions.map((other) => ({
       ...other,
-      created: formatLeadDate(other.createdAt),
+      created: formatDateTime(other.createdAt),
     })),
     confirmDelete: url.searchParams.has(CONFIRM_DELETE_PARAM),
     notice: readNotice(url),

@@ -8,9 +8,9 @@ import {
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import { DASHBOARD_PATH } from "./admin-paths.ts";
-import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
 
 export const CONFIRM_DELETE_PARAM = "confirm-delete";
 
