@@ -28,3 +28,10 @@ export function statusBadgeClass(status: string): string {
 export function statusLabel(status: string): string {
   return status.charAt(0).toUpperCase() + status.slice(1);
 }
+
+/** Where a lead came from, in words: "the website form on /demo", "the API", "the API key “HubSpot”". */
+export function sourceText(source: string, sourcePage: string | null): string {
+  if (source === "form") return `the website form${sourcePage ? ` on ${sourcePage}` : ""}`;
+  if (source === "api") return "the API";
+  return `the API key “${source}”`;
+}
