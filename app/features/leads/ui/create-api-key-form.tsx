@@ -1,20 +1,15 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import { API_KEYS_PATH } from "../api-key-paths.ts";
 
 /** Names and makes a key (`intent=create`); after a refusal it keeps the name, after a key it starts empty. */
 export function CreateApiKeyForm({ defaultName, created }: { defaultName: string; created: boolean }) {
-  const navigation = useNavigation();
-  const creating = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
+  const creating = usePendingIntent("create");
   return (
-    <section
-      aria-labelledby="create-heading"
-      className="rounded-xl border border-line bg-white p-6 shadow-sm"
-    >
-      <h2 id="create-heading" className="text-xl font-semibold">
-        Create a key
-      </h2>
+    <SectionCard id="create-heading" title="Create a key">
       <Form method="post" action={API_KEYS_PATH} className="mt-4 flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value="create" />
         <div className="grid min-w-64 flex-1 gap-1.5 sm:max-w-md">
@@ -36,6 +31,6 @@ export function CreateApiKeyForm({ defaultName, created }: { defaultName: string
           {creating ? "Creating..." : "Create key"}
         </Button>
       </Form>
-    </section>
+    </SectionCard>
   );
 }

@@ -2,8 +2,8 @@ import { Form } from "react-router";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
+import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import { NOTE_MAX_LENGTH } from "../lead-constants.ts";
-import { usePendingIntent } from "./use-pending-intent.ts";
 
 /**
  * A note for the lead's timeline, posted as `intent=note`. After a refusal it keeps the draft and is

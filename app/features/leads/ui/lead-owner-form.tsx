@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
+import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import type { StaffMember } from "../lead-admin.server.ts";
-import { usePendingIntent } from "./use-pending-intent.ts";
 
 /**
  * Who works the lead, posted as `intent=owner`. A disabled colleague is offered only while they

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
+import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import type { Lead } from "../lead-repository.server.ts";
-import { usePendingIntent } from "./use-pending-intent.ts";
 
 /** Staff's word on the spam verdict, posted as `intent=spam`: "Not spam" and "Mark as spam" as they apply. */
 export function LeadSpamForm({ lead, action }: { lead: Pick<Lead, "spamLevel" | "isSpam">; action: string }) {
