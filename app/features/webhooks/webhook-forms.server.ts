@@ -1,5 +1,4 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import type { PublicUser } from "#app/features/auth/users.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import { parseWebhookId } from "./webhook-api.server.ts";
@@ -29,7 +28,8 @@ const withNotice = (notice: WebhookNotice, anchor = "") =>
 export async function webhookFormAction(
   request: Request,
   context: Readonly<RouterContextProvider>,
-  user: PublicUser,
+  /** The signed-in admin, named in the webhook it creates. */
+  user: { username: string },
 ) {
   const form = await readForm(request);
   const services = await getServices(context);

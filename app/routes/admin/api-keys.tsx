@@ -1,20 +1,14 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { Button } from "#app/components/ui/button.tsx";
-import { DataTable } from "#app/components/ui/data-table.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { Banner } from "#app/components/back-office/banner.tsx";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import {
-  ApiKeyInputError,
-  createApiKey,
-  listApiKeys,
-  revokeApiKey,
-} from "#app/features/leads/api-keys.server.ts";
-import { readForm } from "#app/lib/http.server.ts";
+import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { CONFIRM_REVOKE_PARAM } from "#app/features/leads/api-key-paths.ts";
+import { listApiKeys } from "#app/features/leads/api-keys.server.ts";
+import { apiKeyFormAction } from "#app/features/leads/api-keys-forms.server.ts";
+import { ApiKeyList, RevokeApiKeyConfirmation } from "#app/features/leads/ui/api-key-list.tsx";
+import { CreateApiKeyForm } from "#app/features/leads/ui/create-api-key-form.tsx";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/api-keys";
 
@@ -24,20 +18,17 @@ import type { Route } from "./+types/api-keys";
 
 export const meta: Route.MetaFunction = () => adminMeta("API keys");
 
-const PATH = "/admin/api-keys";
-const CONFIRM_PARAM = "revoke";
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { database, env } = await getServices(context);
   const url = new URL(request.url);
   const keys = await listApiKeys(database.db);
-  const confirmId = Number(url.searchParams.get(CONFIRM_PARAM));
+  const confirmId = Number(url.searchParams.get(CONFIRM_REVOKE_PARAM));
   return {
     keys: keys.map((key) => ({
       ...key,
-      created: formatLeadDate(key.createdAt),
-      lastUsed: key.lastUsedAt ? formatLeadDate(key.lastUsedAt) : null,
-      revoked: key.revokedAt ? formatLeadDate(key.revokedAt) : null,
+      created: formatDateTime(key.createdAt),
+      lastUsed: key.lastUsedAt ? formatDateTime(key.lastUsedAt) : null,
+      revoked: key.revokedAt ? formatDateTime(key.revokedAt) : null,
     })),
     confirm: keys.find((key) => key.id === confirmId && !key.revokedAt) ?? null,
     revokedNotice: url.searchParams.get("notice") === "revoked",
@@ -46,35 +37,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** `intent=create` (`name`): answers with the new key, shown once; `intent=revoke` (`id`). */
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const user = adminUser(context);
-  const form = await readForm(request);
-  const { database } = await getServices(context);
-  if (form.get("intent") === "create") {
-    try {
-      const created = await createApiKey(database.db, form.get("name") ?? "", user);
-      return { created: { name: created.name, key: created.key }, error: null, name: "" };
-    } catch (error) {
-      if (error instanceof ApiKeyInputError)
-        return data({ created: null, error: error.message, name: form.get("name") ?? "" }, { status: 400 });
-      throw error;
-    }
-  }
-  if (form.get("intent") === "revoke") {
-    const id = Number(form.get("id"));
-    if (!Number.isSafeInteger(id) || !(await revokeApiKey(database.db, id, user)))
-      throw data("API key not found", { status: 404 });
-    throw redirect(`${PATH}?notice=revoked`);
-  }
-  return data({ created: null, error: "Unknown action.", name: "" }, { status: 400 });
+  return apiKeyFormAction(request, context, adminUser(context));
 }
 
 export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps) {
   const { keys, confirm, revokedNotice, limitPerMinute, apiUrl } = loaderData;
-  const navigation = useNavigation();
-  const creating = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
@@ -108,102 +77,15 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
           <strong className="font-semibold">Key revoked.</strong> Requests with it are refused from now on.
         </Banner>
       ) : null}
-      {confirm ? (
-        <Banner tone="info">
-          <p>
-            Revoke “{confirm.name}” ({confirm.keyPrefix}…)? Integrations using it stop at once.
-          </p>
-          <Form method="post" action={PATH} className="mt-3 flex flex-wrap gap-2">
-            <input type="hidden" name="intent" value="revoke" />
-            <input type="hidden" name="id" value={confirm.id} />
-            <Button type="submit" variant="danger" size="sm">
-              Revoke key
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={PATH}>Cancel</Link>
-            </Button>
-          </Form>
-        </Banner>
-      ) : null}
+      {confirm ? <RevokeApiKeyConfirmation apiKey={confirm} /> : null}
 
-      <section
-        aria-labelledby="create-heading"
-        className="rounded-xl border border-line bg-white p-6 shadow-sm"
-      >
-        <h2 id="create-heading" className="text-xl font-semibold">
-          Create a key
-        </h2>
-        <Form method="post" action={PATH} className="mt-4 flex flex-wrap items-end gap-3">
-          <input type="hidden" name="intent" value="create" />
-          <div className="grid min-w-64 flex-1 gap-1.5 sm:max-w-md">
-            <label htmlFor="key-name" className="font-semibold">
-              Name
-            </label>
-            <Input
-              id="key-name"
-              name="name"
-              required
-              minLength={2}
-              maxLength={60}
-              placeholder="e.g. HubSpot sync"
-              defaultValue={actionData?.name ?? ""}
-              key={actionData?.created ? "created" : "draft"}
-            />
-          </div>
-          <Button type="submit" disabled={creating}>
-            {creating ? "Creating..." : "Create key"}
-          </Button>
-        </Form>
-      </section>
+      <CreateApiKeyForm defaultName={actionData?.name ?? ""} created={Boolean(actionData?.created)} />
 
       <section aria-labelledby="keys-heading" className="grid gap-3">
         <h2 id="keys-heading" className="text-xl font-semibold">
           Keys
         </h2>
-        {keys.length === 0 ? (
-          <p className="rounded-xl border border-line bg-white px-6 py-10 text-center text-ink-muted">
-            No API keys yet.
-          </p>
-        ) : (
-          <DataTable columns={["Name", "Key", "Created", "Last used", "Status", "Actions"]}>
-            {keys.map((key) => (
-              <tr key={key.id} className="border-t border-line align-middle">
-                <th scope="row" className="px-4 py-3 font-semibold break-words">
-                  {key.name}
-                </th>
-                <td className="px-4 py-3 font-mono whitespace-nowrap">{key.keyPrefix}…</td>
-                <td className="px-4 py-3">
-                  {key.created}
-                  <span className="block text-ink-muted">by {key.createdBy}</span>
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap">
-                  {key.lastUsed ?? <span className="text-ink-muted">Never</span>}
-                </td>
-                <td className="px-4 py-3">
-                  {key.revoked ? (
-                    <span className="text-ink-muted">
-                      Revoked {key.revoked}
-                      {key.revokedBy ? ` by ${key.revokedBy}` : ""}
-                    </span>
-                  ) : (
-                    <span className="rounded bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900">
-                      Active
-                    </span>
-                  )}
-                </td>
-                <td className="px-4 py-3">
-                  {key.revoked ? null : (
-                    <Button asChild variant="outline" size="sm">
-                      <Link to={`?${CONFIRM_PARAM}=${key.id}`}>
-                        Revoke<span className="sr-only"> {key.name}</span>
-                      </Link>
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-        )}
+        <ApiKeyList keys={keys} />
       </section>
     </div>
   );

@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
-import { useConfirmedAdminFlags } from "#app/features/admin-ui/admin-flags.ts";
-import { adminUser, guardAdminRequest } from "#app/features/admin-ui/admin-guard.server.ts";
+import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
+import { adminUser, guardAdminRequest } from "#app/features/auth/admin-guard.server.ts";
 import type { Route } from "./+types/guarded-layout";
 
 // SPEC section 2, route protection, decided by the server: every page below (documents, data

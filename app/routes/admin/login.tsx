@@ -1,12 +1,12 @@
 import { data, redirect } from "react-router";
-import { useFollowAdminFlag } from "#app/features/admin-ui/admin-flags.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { safeAdminNext } from "#app/features/admin-ui/admin-paths.ts";
-import { LoginForm } from "#app/features/admin-ui/login-form.tsx";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { Banner } from "#app/components/back-office/banner.tsx";
+import { useFollowAdminFlag } from "#app/features/auth/admin-flags.ts";
 import { attemptLogin } from "#app/features/auth/auth-http.server.ts";
 import { assertSameOrigin, getCurrentUser } from "#app/features/auth/guard.server.ts";
+import { safeAdminNext } from "#app/features/auth/safe-admin-next.ts";
 import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
+import { LoginForm } from "#app/features/auth/ui/login-form.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import type { Route } from "./+types/login";
 

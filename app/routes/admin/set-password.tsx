@@ -1,9 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { LOGIN_PATH } from "#app/features/admin-ui/admin-paths.ts";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import {
   findSetPasswordLink,
@@ -14,6 +11,9 @@ import { LINK_GONE_MESSAGE, PASSWORDS_DIFFER } from "#app/features/auth/staff-me
 import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
 import { NewPasswordFields } from "#app/features/auth/ui/new-password-fields.tsx";
 import { passwordProblem, UserInputError } from "#app/features/auth/users.server.ts";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { LOGIN_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/set-password";
@@ -34,7 +34,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { database } = await getServices(context);
   const link = await findSetPasswordLink(database.db, params.token);
   if (!link) return data({ link: null }, { status: 404 });
-  return { link: { username: link.username, expires: formatLeadDate(link.expiresAt) } };
+  return { link: { username: link.username, expires: formatDateTime(link.expiresAt) } };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

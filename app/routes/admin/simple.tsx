@@ -1,11 +1,15 @@
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { SimpleViewer } from "#app/features/admin-ui/simple-viewer.tsx";
+import { clearLocalAdminFlags, storeAdminFlags } from "#app/features/auth/admin-flags.ts";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { SimpleViewer } from "#app/features/leads/ui/simple-viewer.tsx";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { Route } from "./+types/simple";
 
 // SPEC section 2 /admin/simple. Rendered in the browser only: its data comes from the JSON API.
 
 export const meta: Route.MetaFunction = () => adminMeta("Simple Lead Viewer");
+
+// The viewer signs in by itself: the auth feature's localStorage hints, handed to the leads feature's viewer.
+const ADMIN_HINTS = { store: storeAdminFlags, clear: clearLocalAdminFlags };
 
 export default function SimpleAdmin() {
   const hydrated = useHydrated();
@@ -14,7 +18,7 @@ export default function SimpleAdmin() {
       <h1 className="text-3xl font-bold tracking-tight">Simple Lead Viewer</h1>
       {/* Not <noscript>: this also covers the moment before the script has loaded, and a script that fails to. */}
       {hydrated ? (
-        <SimpleViewer />
+        <SimpleViewer hints={ADMIN_HINTS} />
       ) : (
         <p className="rounded-lg border border-line bg-white px-4 py-3 leading-6">
           This viewer needs JavaScript and starts once it has loaded. Without JavaScript, sign in on the{" "}

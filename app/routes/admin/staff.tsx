@@ -1,10 +1,6 @@
 import { data, Link, redirect } from "react-router";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/features/admin-ui/admin-paths.ts";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
-import { LogoutButton } from "#app/features/admin-ui/logout-button.tsx";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { Banner } from "#app/components/back-office/banner.tsx";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { listStaff } from "#app/features/auth/staff.server.ts";
@@ -18,10 +14,14 @@ import {
 import { parseStaffId } from "#app/features/auth/staff-http.server.ts";
 import { STAFF_PATH } from "#app/features/auth/staff-paths.ts";
 import { CreateStaffForm } from "#app/features/auth/ui/create-staff-form.tsx";
+import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { formatDay } from "#app/features/auth/ui/staff-format.ts";
 import { StaffHistory } from "#app/features/auth/ui/staff-history.tsx";
 import { CONFIRM_DISABLE_PARAM, RESET_PARAM, StaffList } from "#app/features/auth/ui/staff-list.tsx";
 import type { StaffActionData } from "#app/features/auth/ui/staff-view.ts";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/staff";
@@ -52,10 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isAdmin: member.isAdmin,
       disabled: member.disabled,
       passwordSet: member.passwordSet,
-      lastSignIn: member.lastSignInAt ? formatLeadDate(member.lastSignInAt) : null,
+      lastSignIn: member.lastSignInAt ? formatDateTime(member.lastSignInAt) : null,
       added: formatDay(member.createdAt),
     })),
-    events: events.map((event) => ({ ...event, when: formatLeadDate(event.createdAt) })),
+    events: events.map((event) => ({ ...event, when: formatDateTime(event.createdAt) })),
     notice: notice
       ? { notice: notice.notice, username: members.find((one) => one.id === notice.id)?.username }
       : null,

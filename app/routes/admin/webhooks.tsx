@@ -1,10 +1,10 @@
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
-import { adminUser } from "#app/features/admin-ui/admin-guard.server.ts";
-import { adminMeta } from "#app/features/admin-ui/admin-meta.ts";
-import { BackOfficeBar } from "#app/features/admin-ui/back-office-bar.tsx";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
+import { Banner } from "#app/components/back-office/banner.tsx";
+import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { CreateWebhookForm } from "#app/features/webhooks/ui/create-webhook-form.tsx";
 import { SecretReveal } from "#app/features/webhooks/ui/secret-reveal.tsx";
 import { WebhookCard, type WebhookCardData } from "#app/features/webhooks/ui/webhook-card.tsx";

@@ -3,7 +3,7 @@ import { Form, useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { failureMessage, NETWORK_ERROR, sendJson } from "#app/features/admin-ui/api-client.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { PerformanceResult } from "../audit-types.ts";

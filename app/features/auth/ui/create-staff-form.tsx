@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { USERNAME_INPUT_PATTERN, USERNAME_RULE } from "../password-rules.ts";
 import { STAFF_PATH } from "../staff-paths.ts";

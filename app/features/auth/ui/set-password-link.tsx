@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { formatLeadDate } from "#app/features/admin-ui/lead-format.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 
 /**
@@ -47,7 +47,7 @@ export function SetPasswordLinkPanel({
       </h3>
       <p className="leading-6">
         Send this one-time link to <strong className="font-semibold">{link.username}</strong> so they can
-        choose a password. It is shown only now, works once, and expires on {formatLeadDate(link.expiresAt)}{" "}
+        choose a password. It is shown only now, works once, and expires on {formatDateTime(link.expiresAt)}{" "}
         (UK time).
       </p>
       {/* Text, not an input: all of it shows, and one click selects it whole (user-select: all). */}

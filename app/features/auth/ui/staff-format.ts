@@ -53,7 +53,7 @@ export function initials(username: string): string {
   return letters.toUpperCase();
 }
 
-// NOTE: the back office's zone (see admin-ui/lead-format.ts), so server and browser agree.
+// NOTE: the back office's zone (see lib/format-date.ts), so server and browser agree.
 const dayFormat = new Intl.DateTimeFormat("en-US", {
   month: "short",
   day: "numeric",

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -8,7 +9,6 @@ import {
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
-import { Banner } from "#app/features/admin-ui/notice-banner.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { STAFF_PATH } from "../staff-paths.ts";

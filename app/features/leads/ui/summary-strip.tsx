@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { LEAD_STATUS_OPTIONS, statusBadgeClass, statusLabel } from "#app/features/admin-ui/lead-format.ts";
 import { cn } from "#app/lib/cn.ts";
+import { LEAD_STATUS_OPTIONS, statusBadgeClass, statusLabel } from "./lead-format.ts";
 import { formatDuration } from "./lead-list-url.ts";
 
 export type SummaryView = {

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import {
   MAX_WEBHOOK_URL_LENGTH,
   parseCreateWebhook,
@@ -25,8 +26,7 @@ export function CreateWebhookForm({
   serverErrors?: WebhookFieldErrors;
   values?: { url: string; events: string[] };
 }) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
+  const pending = usePendingIntent("create");
   const [clientErrors, setClientErrors] = useState<WebhookFieldErrors | null>(null);
   const errors = clientErrors ?? serverErrors ?? {};
   const chosen = values?.events ?? ["lead.created"];

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { DASHBOARD_PATH } from "./admin-paths.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { LogoutButton } from "./logout-button.tsx";
 
 /** The top of every back-office page below the dashboard: the way back, and Logout. */

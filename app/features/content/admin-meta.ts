@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { pageTitle } from "#app/features/content/meta.ts";
+import { pageTitle } from "./meta.ts";
 
 /** Title and noindex for a back-office page (robots.txt also disallows /admin; this covers links). */
 export function adminMeta(title: string): MetaDescriptor[] {

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
+import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -8,9 +9,9 @@ import {
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import { DASHBOARD_PATH } from "./admin-paths.ts";
-import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
 
 export const CONFIRM_DELETE_PARAM = "confirm-delete";
 
@@ -100,5 +101,17 @@ export function DeleteLeadConfirmation({ lead, action }: { lead: { fullName: str
         </Button>
       </Form>
     </section>
+  );
+}
+
+/** The lead page's card for an erasure request, with its delete button. */
+export function EraseLeadCard({ lead }: { lead: { id: number; fullName: string } }) {
+  return (
+    <SectionCard id="erase-heading" title="Erase this lead">
+      <p className="mt-2 mb-4 leading-6 text-ink-muted">
+        For an erasure request: removes the lead, its notes and its history for good.
+      </p>
+      <DeleteLeadButton lead={lead} />
+    </SectionCard>
   );
 }

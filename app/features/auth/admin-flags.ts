@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { DASHBOARD_PATH, safeAdminNext } from "./admin-paths.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { safeAdminNext } from "./safe-admin-next.ts";
 
 // SPEC sections 3 and 4: after login the original client kept `adminUser` (the user as JSON) and
 // `isAdmin` ('true') in localStorage, and its login page went straight to the dashboard when the flag

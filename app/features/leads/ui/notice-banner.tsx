@@ -1,6 +1,5 @@
-import type { ReactNode } from "react";
-import { cn } from "#app/lib/cn.ts";
-import type { Notice } from "./lead-forms.server.ts";
+import { Banner } from "#app/components/back-office/banner.tsx";
+import type { Notice } from "../lead-forms.server.ts";
 
 const NOTICES: Record<Notice, { title: string; text: string }> = {
   updated: { title: "Lead updated", text: "The lead status has been updated successfully." },
@@ -20,33 +19,5 @@ export function NoticeBanner({ notice }: { notice: Notice | null }) {
     <Banner tone="success">
       <strong className="font-semibold">{title}.</strong> {text}
     </Banner>
-  );
-}
-
-export function Banner({
-  tone,
-  children,
-  className,
-  id,
-}: {
-  tone: "success" | "error" | "info";
-  children: ReactNode;
-  className?: string;
-  id?: string;
-}) {
-  return (
-    <div
-      id={id}
-      role={tone === "error" ? "alert" : "status"}
-      className={cn(
-        "rounded-lg border px-4 py-3 leading-6",
-        tone === "success" && "border-success bg-green-50 text-success",
-        tone === "error" && "border-danger bg-red-50 text-danger",
-        tone === "info" && "border-line bg-white text-ink",
-        className,
-      )}
-    >
-      {children}
-    </div>
   );
 }

@@ -1,7 +1,7 @@
-import type { PublicUser } from "#app/features/auth/users.server.ts";
-import { isLeadStatus, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
-import { LEAD_STATUSES } from "#app/features/leads/lead-repository.server.ts";
 import { routePath } from "#app/lib/body-limits.ts";
+import { isLeadStatus, type LeadAdmin } from "./lead-admin.server.ts";
+import type { Actor } from "./lead-events.server.ts";
+import { LEAD_STATUSES } from "./lead-repository.server.ts";
 
 // The back-office forms as they arrive without JavaScript (the JSON API serves the script): each
 // answers with what the route's action sends back.
@@ -20,7 +20,7 @@ export async function changeStatusFromForm(
   leadAdmin: LeadAdmin,
   id: number | null,
   form: URLSearchParams,
-  actor: PublicUser,
+  actor: Actor,
 ): Promise<FormOutcome> {
   const status = form.get("status");
   if (!isLeadStatus(status)) {

@@ -1,6 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
-import { requireAdminPage } from "#app/features/auth/guard.server.ts";
-import type { PublicUser } from "#app/features/auth/users.server.ts";
+import { requireAdminPage } from "./guard.server.ts";
+import type { PublicUser } from "./users.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 

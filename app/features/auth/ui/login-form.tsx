@@ -1,14 +1,14 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
+import { NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import { storeAdminFlags } from "./admin-flags.ts";
-import { safeAdminNext } from "./admin-paths.ts";
-import { NETWORK_ERROR, sendJson } from "./api-client.ts";
-import { Banner } from "./notice-banner.tsx";
+import { storeAdminFlags } from "../admin-flags.ts";
+import { safeAdminNext } from "../safe-admin-next.ts";
 
 // SPEC sections 2, 5 and 8: the admin login form. With JavaScript it signs in through
 // POST /api/login and moves on without a reload; without, it posts to the login page's action.

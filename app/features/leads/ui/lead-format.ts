@@ -1,25 +1,7 @@
-import type { LeadStatus } from "#app/features/leads/lead-repository.server.ts";
+import type { LeadStatus } from "../lead-repository.server.ts";
 
-// How the back office shows a lead's date and status (SPEC sections 4 and 9), on the server and in
-// the browser alike.
-
-// NOTE: an explicit zone, so the server's render and the browser's agree whatever their clocks say.
-const leadDateFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZone: "Europe/London",
-});
-
-/** "Nov 21, 2026, 10:05 AM" (UK time). */
-export function formatLeadDate(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  // ICU versions differ on the space before AM/PM (newer ones use U+202F): one plain space everywhere.
-  return leadDateFormat.format(date).replace(/[\u202f\u00a0]/g, " ");
-}
+// How the back office shows a lead's status (SPEC sections 4 and 9), on the server and in the
+// browser alike.
 
 /**
  * Badge colours: new blue, contacted yellow, qualified green, unqualified red, anything else grey.
@@ -45,4 +27,11 @@ export function statusBadgeClass(status: string): string {
 /** SPEC section 4: the first letter capitalised. */
 export function statusLabel(status: string): string {
   return status.charAt(0).toUpperCase() + status.slice(1);
+}
+
+/** Where a lead came from, in words: "the website form on /demo", "the API", "the API key “HubSpot”". */
+export function sourceText(source: string, sourcePage: string | null): string {
+  if (source === "form") return `the website form${sourcePage ? ` on ${sourcePage}` : ""}`;
+  if (source === "api") return "the API";
+  return `the API key “${source}”`;
 }

@@ -2,10 +2,10 @@ import { type FormEvent, useState } from "react";
 import { Form, useNavigate } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
+import { LOGIN_PATH } from "#app/lib/admin-paths.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import { clearLocalAdminFlags } from "./admin-flags.ts";
-import { LOGIN_PATH } from "./admin-paths.ts";
-import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
+import { clearLocalAdminFlags } from "../admin-flags.ts";
 
 /**
  * SPEC sections 2, 4 and 8: signs out, then goes to /admin/login. With JavaScript through

@@ -3,8 +3,8 @@ import { Form, useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
+import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import { failureMessage, NETWORK_ERROR, sendJson } from "./api-client.ts";
 import { LEAD_STATUS_OPTIONS, statusLabel } from "./lead-format.ts";
 
 const UPDATED = { title: "Lead updated", description: "The lead status has been updated successfully." };

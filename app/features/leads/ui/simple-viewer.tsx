@@ -1,13 +1,12 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import type { Lead } from "#app/features/leads/lead-repository.server.ts";
+import { sendJson } from "#app/lib/api-client.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
-import { clearLocalAdminFlags, storeAdminFlags } from "./admin-flags.ts";
-import { sendJson } from "./api-client.ts";
-import { formatLeadDate } from "./lead-format.ts";
-import { Banner } from "./notice-banner.tsx";
+import type { Lead } from "../lead-repository.server.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 // SPEC section 2 /admin/simple: a standalone lead viewer driven from the browser. Credentials are
@@ -23,6 +22,12 @@ type Phase = "checking" | "signed-out" | "signed-in";
 type SimpleUser = { id: number; username: string; isAdmin: boolean };
 type LeadsState = { leads: Lead[]; total: number };
 
+/**
+ * SPEC sections 3-4's localStorage hints, which the auth feature keeps: the route passes them in
+ * (one object for the page's life, so the session check below runs once).
+ */
+export type AdminHints = { store: (user: SimpleUser) => void; clear: () => void };
+
 function isAdminUser(value: unknown): value is SimpleUser {
   return (
     typeof value === "object" &&
@@ -36,7 +41,7 @@ function isAdminUser(value: unknown): value is SimpleUser {
   );
 }
 
-export function SimpleViewer() {
+export function SimpleViewer({ hints }: { hints: AdminHints }) {
   const [phase, setPhase] = useState<Phase>("checking");
   const [user, setUser] = useState<SimpleUser | null>(null);
   const [data, setData] = useState<LeadsState | null>(null);
@@ -68,7 +73,7 @@ export function SimpleViewer() {
   useEffect(() => {
     if (!document.cookie.split("; ").includes(`${ADMIN_HINT_COOKIE}=1`)) {
       // Never signed in here, or signed out since: any localStorage flags are stale.
-      clearLocalAdminFlags();
+      hints.clear();
       setPhase("signed-out");
       return;
     }
@@ -78,12 +83,12 @@ export function SimpleViewer() {
         const body: unknown = response.ok ? await response.json() : null;
         if (!live) return;
         if (isAdminUser(body)) {
-          storeAdminFlags(body);
+          hints.store(body);
           setUser(body);
           setPhase("signed-in");
           void loadLeads();
         } else {
-          clearLocalAdminFlags();
+          hints.clear();
           setPhase("signed-out");
         }
       })
@@ -95,7 +100,7 @@ export function SimpleViewer() {
     return () => {
       live = false;
     };
-  }, [loadLeads]);
+  }, [loadLeads, hints]);
 
   async function login(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -119,12 +124,12 @@ export function SimpleViewer() {
       if (!isAdminUser(body)) {
         // A staff account without admin rights: do not leave its session open here.
         await sendJson("/api/logout", "POST").catch(() => {});
-        clearLocalAdminFlags();
+        hints.clear();
         setLoginError(NOT_ADMIN);
         return;
       }
       // SPEC sections 3-4: the user and the isAdmin flag, as hints (the server decides).
-      storeAdminFlags(body);
+      hints.store(body);
       setUser(body);
       setPhase("signed-in");
       void loadLeads();
@@ -142,7 +147,7 @@ export function SimpleViewer() {
       setError(NETWORK_ERROR);
       return;
     }
-    clearLocalAdminFlags();
+    hints.clear();
     setUser(null);
     setData(null);
     setError(null);
@@ -238,7 +243,7 @@ function LeadCards({ leads, total }: LeadsState) {
                 <dt className="font-semibold">Phone</dt>
                 <dd>{lead.phone}</dd>
                 <dt className="font-semibold">Date</dt>
-                <dd>{formatLeadDate(lead.createdAt)}</dd>
+                <dd>{formatDateTime(lead.createdAt)}</dd>
               </dl>
               {lead.message ? (
                 <p className="text-sm leading-6 whitespace-pre-wrap break-words">{lead.message}</p>

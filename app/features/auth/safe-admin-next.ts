@@ -1,8 +1,7 @@
+import { DASHBOARD_PATH, LOGIN_PATH } from "#app/lib/admin-paths.ts";
+
 // Where the back office sends people after signing in, shared by the login page's action (no
 // JavaScript) and its script.
-
-export const DASHBOARD_PATH = "/admin/dashboard";
-export const LOGIN_PATH = "/admin/login";
 
 /**
  * `next` when it is a path of this site's back office, else the dashboard. Anything else (another

@@ -1,0 +1,43 @@
+import { Link } from "react-router";
+
+/** The rest of the back office, one card each above the leads. */
+const BACK_OFFICE_PAGES = [
+  {
+    to: "/admin/audit",
+    title: "Website audits",
+    text: "Run security and performance checks of the public site and review past results.",
+  },
+  {
+    to: "/admin/api-keys",
+    title: "API keys",
+    text: "Let a CRM or a partner's form send leads to the API, each under its own name.",
+  },
+  {
+    to: "/admin/staff",
+    title: "Staff accounts",
+    text: "Add colleagues, reset passwords, disable accounts and see who signed in when.",
+  },
+  {
+    to: "/admin/webhooks",
+    title: "Webhooks",
+    text: "Send new and changed leads to your CRM or other tools, and see each delivery.",
+  },
+] as const;
+
+/** The dashboard's way to every other back-office page. */
+export function BackOfficeNav() {
+  return (
+    <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+      {BACK_OFFICE_PAGES.map((card) => (
+        <Link
+          key={card.to}
+          to={card.to}
+          className="group block rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow hover:shadow-md"
+        >
+          <span className="text-lg font-semibold text-brand group-hover:underline">{card.title}</span>
+          <span className="mt-1 block leading-6 text-ink-muted">{card.text}</span>
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,149 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
+import { readForm } from "#app/lib/http.server.ts";
+import { getServices } from "#app/services.server.ts";
+import { assignableStaff, type BulkAction, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
+import { parseBulk, parseListQuery } from "./lead-admin-http.server.ts";
+import type { Actor } from "./lead-events.server.ts";
+import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
+import { DEFAULT_PAGE_SIZE, type ListView, listHref, PAGE_SIZES } from "./ui/lead-list-url.ts";
+
+// The /admin/dashboard page's server side (SPEC section 2, grown into the sales team's workspace in
+// issue 10): the view read from the URL, one page of leads with the summary and the staff to assign,
+// and the forms it posts without JavaScript.
+
+type Context = Readonly<RouterContextProvider>;
+
+/**
+ * The dashboard's data for the view in `request`'s URL. Throws a redirect for a hand-edited query
+ * or a page past the end; answers 503 with an empty page when the database cannot be read.
+ */
+export async function loadLeadDashboard(request: Request, context: Context, user: Actor) {
+  const url = new URL(request.url);
+  const parsed = parseListQuery(url, { pageSize: DEFAULT_PAGE_SIZE, userId: user.id });
+  // A hand-edited query (page=abc, status=bogus): start again from the unfiltered first page.
+  if (!parsed.ok) throw redirect(DASHBOARD_PATH);
+  const query = parsed.query;
+  const pageSize = (PAGE_SIZES as readonly number[]).includes(query.pageSize)
+    ? query.pageSize
+    : DEFAULT_PAGE_SIZE;
+  const view: ListView = {
+    status: query.status,
+    q: query.q || undefined,
+    spam: query.spam,
+    owner: url.searchParams.get("owner") || undefined,
+    type: query.type,
+    from: query.from,
+    to: query.to,
+    sort: query.sort,
+    order: query.order,
+    pageSize,
+  };
+  const base = {
+    username: user.username,
+    userId: user.id,
+    view,
+    page: query.page,
+    pageSize,
+    notice: readNotice(url),
+  };
+
+  try {
+    const { database, leadSummary } = await getServices(context);
+    const [result, summary, staff] = await Promise.all([
+      listLeads(database.db, { ...query, ids: undefined, pageSize }),
+      leadSummary.get(),
+      assignableStaff(database.db),
+    ]);
+    const pageCount = Math.ceil(result.total / pageSize);
+    // Past the end (the last lead of a page was just erased, an old bookmark): show the last page.
+    if (result.total > 0 && query.page > pageCount) throw redirect(listHref(DASHBOARD_PATH, view, pageCount));
+    return {
+      ...base,
+      loadError: false,
+      summary,
+      staff,
+      total: result.total,
+      pageCount,
+      leads: result.leads.map((lead) => ({
+        id: lead.id,
+        fullName: lead.fullName,
+        company: lead.company,
+        email: lead.email,
+        phone: lead.phone,
+        type: lead.type,
+        status: lead.status,
+        ownerName: lead.ownerName,
+        ownerDisabled: lead.ownerDisabled,
+        returning: lead.returning,
+        spamLevel: lead.spamLevel,
+        spamReasons: lead.spamReasons,
+        // Formatted here so the browser hydrates exactly the server's text; the day and the time
+        // go on two lines in the table.
+        ...splitDate(formatDateTime(lead.createdAt)),
+      })),
+    };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("Admin dashboard: loading leads failed", error);
+    return data(
+      { ...base, loadError: true, summary: null, staff: [], total: 0, pageCount: 0, leads: [] },
+      { status: 503 },
+    );
+  }
+}
+
+/** "Nov 21, 2026, 10:05 AM" as its day ("Nov 21, 2026,") and its time, for two lines in the table. */
+function splitDate(formatted: string): { createdDay: string; createdTime: string } {
+  const cut = formatted.lastIndexOf(", ");
+  return cut < 0
+    ? { createdDay: formatted, createdTime: "" }
+    : { createdDay: formatted.slice(0, cut + 1), createdTime: formatted.slice(cut + 2) };
+}
+
+/** `bulk` values as the form's one select sends them: `status:new`, `owner:7`, `owner:none`, `spam:true`. */
+function bulkFromForm(form: URLSearchParams) {
+  const [action, raw = ""] = (form.get("do") ?? "").split(":");
+  const value =
+    action === "spam" ? raw === "true" : action === "owner" ? (raw === "none" ? null : Number(raw)) : raw;
+  return parseBulk({ ids: form.getAll("ids").map(Number), action, value });
+}
+
+/**
+ * The forms without JavaScript: `intent=status` (`id`, `status`), `intent=spam` (`id`, `value`), and
+ * `intent=bulk` (`ids`, `do`). Each redirects back to the same view with a notice.
+ */
+export async function leadDashboardAction(request: Request, context: Context, user: Actor) {
+  const form = await readForm(request);
+  const { leadAdmin } = await getServices(context);
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  switch (form.get("intent")) {
+    case "status": {
+      const outcome = await changeStatusFromForm(leadAdmin, parseLeadId(form.get("id")), form, user);
+      if (!outcome.ok) return data({ message: outcome.message }, { status: outcome.status });
+      throw redirect(withNotice(back, "updated"));
+    }
+    case "spam": {
+      const id = parseLeadId(form.get("id"));
+      const lead = id === null ? undefined : await leadAdmin.setSpam(id, form.get("value") === "true", user);
+      if (!lead) return data({ message: "Lead not found." }, { status: 404 });
+      throw redirect(withNotice(back, lead.isSpam ? "spam" : "not-spam"));
+    }
+    case "bulk": {
+      const parsed = bulkFromForm(form);
+      if (!parsed.ok) return data({ message: parsed.message }, { status: 400 });
+      const { ids, action: kind, value } = parsed.bulk;
+      try {
+        await leadAdmin.bulk(ids, { action: kind, value } as BulkAction, user);
+      } catch (error) {
+        if (error instanceof UnknownOwnerError) return data({ message: error.message }, { status: 400 });
+        throw error;
+      }
+      throw redirect(withNotice(back, "bulk"));
+    }
+    default:
+      return data({ message: "Unknown action." }, { status: 400 });
+  }
+}

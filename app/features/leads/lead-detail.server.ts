@@ -1,0 +1,115 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
+import { readForm } from "#app/lib/http.server.ts";
+import { getServices } from "#app/services.server.ts";
+import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
+import { leadDetail } from "./lead-admin-http.server.ts";
+import type { Actor } from "./lead-events.server.ts";
+import {
+  changeStatusFromForm,
+  deleteFromForm,
+  type Notice,
+  parseLeadId,
+  readNotice,
+  withNotice,
+} from "./lead-forms.server.ts";
+import { addNote, NoteBodySchema } from "./lead-notes.server.ts";
+import { CONFIRM_DELETE_PARAM } from "./ui/delete-lead.tsx";
+
+// The /admin/leads/:id page's server side: one lead as sales work it, with its owner, timeline and
+// the person's other submissions, and the forms it posts (with or without JavaScript).
+
+type Context = Readonly<RouterContextProvider>;
+
+const notFound = () => data("Lead not found", { status: 404 });
+
+/** The lead `rawId` names, its dates formatted for the page; throws a 404 when there is none. */
+export async function loadLeadDetail(request: Request, context: Context, rawId: string | undefined) {
+  const id = parseLeadId(rawId);
+  if (id === null) throw notFound();
+  const { database } = await getServices(context);
+  const [detail, staff] = await Promise.all([leadDetail(database.db, id), assignableStaff(database.db)]);
+  if (!detail) throw notFound();
+  const url = new URL(request.url);
+  const { history: _history, notes: _notes, timeline, otherSubmissions, ...lead } = detail;
+  return {
+    lead: { ...lead, created: formatDateTime(lead.createdAt), updated: formatDateTime(lead.updatedAt) },
+    owner: staff.find((member) => member.id === lead.ownerId) ?? null,
+    staff,
+    timeline: timeline.map((entry) => ({ ...entry, when: formatDateTime(entry.at) })),
+    otherSubmissions: otherSubmissions.map((other) => ({
+      ...other,
+      created: formatDateTime(other.createdAt),
+    })),
+    confirmDelete: url.searchParams.has(CONFIRM_DELETE_PARAM),
+    notice: readNotice(url),
+  };
+}
+
+/**
+ * Without JavaScript (and with it, through React Router's forms): `intent` is `status`, `owner`
+ * (`ownerId`, empty for unassigned), `spam` (`value` true or false), `note` (`body`) or `delete`.
+ */
+export async function leadDetailAction(
+  request: Request,
+  context: Context,
+  rawId: string | undefined,
+  user: Actor,
+) {
+  const id = parseLeadId(rawId);
+  const form = await readForm(request);
+  const { database, leadAdmin } = await getServices(context);
+  const here = new URL(request.url).pathname;
+  const done = (notice: Notice) => redirect(withNotice(here, notice));
+  switch (form.get("intent")) {
+    case "delete": {
+      const outcome = await deleteFromForm(leadAdmin, id);
+      if (!outcome.ok) throw data(outcome.message, { status: outcome.status });
+      throw redirect(withNotice(DASHBOARD_PATH, "deleted"));
+    }
+    case "status": {
+      const outcome = await changeStatusFromForm(leadAdmin, id, form, user);
+      if (!outcome.ok) {
+        if (outcome.status === 404) throw notFound();
+        return data({ message: outcome.message, field: "status" }, { status: outcome.status });
+      }
+      throw done("updated");
+    }
+    case "owner": {
+      const raw = form.get("ownerId") ?? "";
+      const ownerId = raw === "" ? null : Number(raw);
+      if (ownerId !== null && (!Number.isSafeInteger(ownerId) || ownerId < 1))
+        return data({ message: "Choose a staff member or Unassigned.", field: "owner" }, { status: 400 });
+      try {
+        if (id === null || !(await leadAdmin.setOwner(id, ownerId, user))) throw notFound();
+      } catch (error) {
+        if (error instanceof UnknownOwnerError)
+          return data({ message: error.message, field: "owner" }, { status: 400 });
+        throw error;
+      }
+      throw done("owner");
+    }
+    case "spam": {
+      const spam = form.get("value") === "true";
+      if (id === null || !(await leadAdmin.setSpam(id, spam, user))) throw notFound();
+      throw done(spam ? "spam" : "not-spam");
+    }
+    case "note": {
+      const parsed = NoteBodySchema.safeParse(form.get("body") ?? "");
+      if (!parsed.success)
+        return data(
+          {
+            message: parsed.error.issues[0]?.message ?? "Invalid note.",
+            field: "note",
+            body: form.get("body") ?? "",
+          },
+          { status: 400 },
+        );
+      if (id === null || !(await addNote(database.db, id, parsed.data, user))) throw notFound();
+      throw done("note");
+    }
+    default:
+      return data({ message: "Unknown action." }, { status: 400 });
+  }
+}

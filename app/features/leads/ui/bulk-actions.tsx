@@ -1,0 +1,81 @@
+import { Form } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { useHydrated } from "#app/lib/use-hydrated.ts";
+import type { StaffMember } from "../lead-admin.server.ts";
+import { LEAD_STATUS_OPTIONS, statusLabel } from "./lead-format.ts";
+
+/** The bulk form's id: the table's tick boxes belong to it from outside it (`form=`). */
+export const BULK_FORM = "bulk-form";
+
+/**
+ * One action for every ticked lead: a status, an owner, or the spam verdict; or an export of just
+ * those. Without JavaScript the ticked boxes are posted as they are.
+ */
+export function BulkActions({
+  action,
+  staff,
+  tickedCount,
+}: {
+  /** The page's URL (with its query), whose action takes `intent=bulk`, `ids` and `do`. */
+  action: string;
+  staff: StaffMember[];
+  tickedCount: number;
+}) {
+  const hydrated = useHydrated();
+  return (
+    <Form
+      id={BULK_FORM}
+      method="post"
+      action={action}
+      className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-white p-3 shadow-sm"
+    >
+      <input type="hidden" name="intent" value="bulk" />
+      <p className="min-w-40 text-sm font-semibold" aria-live="polite">
+        {hydrated ? `${tickedCount} ticked` : "With the ticked leads:"}
+      </p>
+      <div className="grid gap-1">
+        <label htmlFor="bulk-do" className="sr-only">
+          Action for the ticked leads
+        </label>
+        <NativeSelect id="bulk-do" name="do" compact className="min-w-56" defaultValue="status:contacted">
+          <optgroup label="Set status">
+            {LEAD_STATUS_OPTIONS.map((status) => (
+              <option key={status} value={`status:${status}`}>
+                Status: {statusLabel(status)}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Assign">
+            {staff
+              .filter((member) => !member.disabled)
+              .map((member) => (
+                <option key={member.id} value={`owner:${member.id}`}>
+                  Assign to {member.username}
+                </option>
+              ))}
+            <option value="owner:none">Unassign</option>
+          </optgroup>
+          <optgroup label="Spam">
+            <option value="spam:true">Mark as spam</option>
+            <option value="spam:false">Not spam</option>
+          </optgroup>
+        </NativeSelect>
+      </div>
+      <Button type="submit" size="sm" disabled={hydrated && tickedCount === 0}>
+        Apply to ticked
+      </Button>
+      <Button
+        type="submit"
+        size="sm"
+        variant="outline"
+        formMethod="get"
+        formAction="/api/admin/leads/export"
+        formTarget="_blank"
+        disabled={hydrated && tickedCount === 0}
+      >
+        Export ticked
+      </Button>
+    </Form>
+  );
+}

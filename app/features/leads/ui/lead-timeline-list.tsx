@@ -1,0 +1,79 @@
+import type { ReactNode } from "react";
+import { SectionCard } from "#app/components/back-office/section-card.tsx";
+import type { TimelineEntry } from "../lead-timeline.server.ts";
+import { sourceText } from "./lead-format.ts";
+import { StatusBadge } from "./status-badge.tsx";
+
+/** One line of the timeline, in words. */
+function describe(entry: TimelineEntry): ReactNode {
+  const who = (actor: string | null) => <strong className="font-semibold">{actor ?? "The product"}</strong>;
+  switch (entry.kind) {
+    case "submitted":
+      return <>Submitted through {sourceText(entry.source, entry.sourcePage)}</>;
+    case "status":
+      return (
+        <span className="inline-flex flex-wrap items-center gap-1.5">
+          {who(entry.actor)} changed the status <StatusBadge status={entry.from} />
+          <span aria-hidden="true">→</span>
+          <span className="sr-only">to</span>
+          <StatusBadge status={entry.to} />
+        </span>
+      );
+    case "note":
+      return (
+        <>
+          {who(entry.actor)} added a note
+          <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2 whitespace-pre-wrap">
+            {entry.body}
+          </span>
+        </>
+      );
+    case "owner_changed":
+      return entry.to ? (
+        <>
+          {who(entry.actor)} assigned it to <strong className="font-semibold">{entry.to}</strong>
+          {entry.from ? ` (was ${entry.from})` : ""}
+        </>
+      ) : (
+        <>
+          {who(entry.actor)} unassigned it{entry.from ? ` (was ${entry.from})` : ""}
+        </>
+      );
+    case "spam_held":
+      return (
+        <>
+          Held as spam by the spam filter (score {entry.score}): {entry.reasons.join("; ")}
+        </>
+      );
+    case "marked_spam":
+      return <>{who(entry.actor)} marked it as spam</>;
+    case "marked_not_spam":
+      return <>{who(entry.actor)} marked it as not spam</>;
+    case "notification_sent":
+      return <>Sales notification emailed</>;
+    case "notification_failed":
+      return (
+        <>
+          Sales notification failed (attempt {entry.attempt}): {entry.error}
+          {entry.final ? " — not retried" : " — will be retried"}
+        </>
+      );
+  }
+}
+
+/** Everything that happened to the lead, newest first, each with when (already formatted) and who. */
+export function LeadTimelineList({ timeline }: { timeline: (TimelineEntry & { when: string })[] }) {
+  return (
+    <SectionCard id="timeline-heading" title="Timeline">
+      <ol className="mt-4 grid gap-0">
+        {timeline.map((entry) => (
+          <li key={entry.id} className="relative border-l-2 border-line pb-4 pl-5 last:pb-0">
+            <span aria-hidden="true" className="absolute top-1.5 -left-[7px] size-3 rounded-full bg-brand" />
+            <p className="text-sm text-ink-muted">{entry.when}</p>
+            <div className="mt-0.5 leading-6">{describe(entry)}</div>
+          </li>
+        ))}
+      </ol>
+    </SectionCard>
+  );
+}

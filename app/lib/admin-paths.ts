@@ -1,0 +1,5 @@
+// The back office's fixed addresses (routes.ts declares them): the sign-in, the post-login home and
+// the lead list link here from several features, so the constants live outside any one of them.
+
+export const DASHBOARD_PATH = "/admin/dashboard";
+export const LOGIN_PATH = "/admin/login";

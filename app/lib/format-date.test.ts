@@ -1,0 +1,14 @@
+import { describe, expect, test } from "vitest";
+import { formatDateTime } from "./format-date.ts";
+
+describe("formatDateTime", () => {
+  test("short month, day, year, hour and minute in UK time, with plain spaces", () => {
+    expect(formatDateTime("2026-11-21T10:05:00.000Z")).toBe("Nov 21, 2026, 10:05 AM");
+    // British Summer Time is an hour ahead of UTC.
+    expect(formatDateTime("2026-07-01T23:30:00.000Z")).toBe("Jul 2, 2026, 12:30 AM");
+  });
+
+  test("shows text it cannot read as a date unchanged", () => {
+    expect(formatDateTime("yesterday")).toBe("yesterday");
+  });
+});
