@@ -862,6 +862,7 @@ describe("accessibility (axe)", () => {
       await simple.page.getByRole("button", { name: "Login" }).waitFor(WAIT);
       await expectNoA11yViolations(simple.page);
       await simple.close();
-    });
+      // Six pages, each loaded and run through axe: longer than one browser step on a busy machine.
+    }, 90_000);
   }
 });

@@ -362,6 +362,13 @@ describeEachDatabase("webhooks", (use) => {
       await queueWebhookEvent(use().db, { ...event(), lead: { ...LEAD, id: i } });
     const other = await openSecondInstance(use());
     const sentBy: [number, number] = [0, 0];
+    // Each instance's first send waits until the other is sending too, so both must have claimed a
+    // delivery while the other held one: without this, a fast instance could empty the queue alone
+    // on a busy machine and the race would not be tested. The wait is bounded so a broken claim
+    // fails the assertions below instead of hanging.
+    const sending = [false, false];
+    let bothSending = () => {};
+    const bothAreSending = new Promise<void>((resolve) => (bothSending = resolve));
     const instance = (index: 0 | 1, database: AppDatabase) => {
       const send = createWebhookSender({ db: database.db, allowPrivate: loopbackOnly });
       return startOutboxWorker({
@@ -369,6 +376,11 @@ describeEachDatabase("webhooks", (use) => {
         dialect: database.dialect,
         kinds: [WEBHOOK_DELIVERY],
         send: async (message) => {
+          if (!sending[index]) {
+            sending[index] = true;
+            if (sending.every(Boolean)) bothSending();
+            await Promise.race([bothAreSending, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+          }
           await send(message);
           sentBy[index] += 1;
         },
