@@ -14,7 +14,8 @@ import { Worker } from "node:worker_threads";
 export const CHECKPOINT_INTERVAL_MS = 500;
 /**
  * A PASSIVE checkpoint never waits, so under a steady stream of commits it never catches up and the
- * log only grows. Past this size the worker takes a RESTART checkpoint instead: it waits (in its own
+ * log only grows. Once the log in use (as that PASSIVE reports it) is past this size, the worker
+ * takes a RESTART checkpoint in the same tick: it waits (in its own
  * thread) for a gap between commits, copies everything and makes the next commit start the log
  * afresh. Writers meanwhile get SQLITE_BUSY and retry asynchronously (ADR 008), for milliseconds.
  */
@@ -38,18 +39,21 @@ const { DatabaseSync } = require("node:sqlite");
 // A short busy wait, in this thread only: a RESTART checkpoint waits for the writer's transaction.
 const db = new DatabaseSync(workerData.path, { timeout: 200 });
 db.exec("PRAGMA wal_autocheckpoint = 0");
+const frameBytes = db.prepare("PRAGMA page_size").get().page_size + 24;
 parentPort.on("message", (mode) => {
   if (mode === "stop") {
     db.close();
     parentPort.close();
     return;
   }
+  let logBytes = 0;
   try {
-    db.exec("PRAGMA wal_checkpoint(" + mode + ")");
+    // log: the frames the log holds now; it falls to zero once a commit starts it afresh.
+    logBytes = db.prepare("PRAGMA wal_checkpoint(" + mode + ")").get().log * frameBytes;
   } catch {
     // Busy (another process writes, a reader holds an old snapshot): next time.
   }
-  parentPort.postMessage("done");
+  parentPort.postMessage(logBytes);
 });
 `;
 
@@ -79,24 +83,30 @@ export function startCheckpointer(
   });
   let running: Promise<void> | undefined;
 
-  const checkpoint = async (mode: string) => {
-    const done = new Promise<void>((resolve) => {
-      const finish = () => {
+  /** Runs one checkpoint in the worker; resolves to the bytes of log in use (0 when unknown). */
+  const checkpoint = (mode: string) =>
+    new Promise<number>((resolve) => {
+      const finish = (logBytes?: unknown) => {
         worker.off("message", finish);
         worker.off("exit", finish);
-        resolve();
+        resolve(typeof logBytes === "number" ? logBytes : 0);
       };
       worker.on("message", finish);
       worker.once("exit", finish);
+      worker.postMessage(mode);
     });
-    worker.postMessage(mode);
-    await done;
-  };
 
+  // Decided on the log in use, as the PASSIVE checkpoint reports it, and not on the file's size: a
+  // RESTART starts the log afresh inside the same file, which keeps its size until a TRUNCATE, so
+  // the size would call for a RESTART (holding the readers back) at every tick once past the limit.
   const tick = async () => {
-    const size = walSize(path);
-    const mode = size > truncateBytes ? "TRUNCATE" : size > restartBytes ? "RESTART" : "PASSIVE";
-    if (mode === "PASSIVE" || !readers) return checkpoint(mode);
+    const truncate = walFileSize(path) > truncateBytes;
+    if (!truncate && (await checkpoint("PASSIVE")) <= restartBytes) return;
+    const mode = truncate ? "TRUNCATE" : "RESTART";
+    if (!readers) {
+      await checkpoint(mode);
+      return;
+    }
     await readers.pause(READER_DRAIN_MS);
     try {
       await checkpoint(mode);
@@ -128,7 +138,7 @@ export function startCheckpointer(
   };
 }
 
-function walSize(path: string): number {
+function walFileSize(path: string): number {
   try {
     return statSync(`${path}-wal`).size;
   } catch {
