@@ -1,9 +1,13 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { PAGE_SCRIPT_ENTRIES } from "./app/lib/page-scripts.ts";
+import { pageScripts } from "./scripts/lib/page-scripts-plugin.ts";
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  // pageScripts: the public pages' enhancement script and form islands, a build of their own next to
+  // React Router's (ADR 013).
+  plugins: [tailwindcss(), reactRouter(), pageScripts(PAGE_SCRIPT_ENTRIES)],
   // PUBLIC_URL is baked into canonical URLs, Open Graph tags and the sitemap at build time.
   envPrefix: ["VITE_", "PUBLIC_URL"],
   build: {
@@ -12,16 +16,10 @@ export default defineConfig({
     sourcemap: process.env.BUILD_SOURCEMAP === "1",
     rolldownOptions: {
       output: {
-        // One framework chunk compresses better than many small ones and is cached across pages.
+        // The back office's framework in one chunk: it compresses better than many small ones.
         codeSplitting: {
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            // The site chrome and helpers every public page uses: one file instead of a dozen small
-            // ones, so a phone on a slow link makes fewer requests before the page is interactive.
-            {
-              name: "site",
-              test: /app[\\/](components[\\/](site|ui[\\/](button|toaster|toast-store))|lib|features[\\/]content[\\/](site|navigation|meta|public-url|stats))[\\/.]/,
-            },
           ],
         },
       },

@@ -1,14 +1,20 @@
 import { PassThrough } from "node:stream";
+import pageScripts from "virtual:page-scripts";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
+import stylesheet from "./app.css?inline";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server.ts";
+import { type PublicDocumentAssets, PublicDocumentContext } from "./lib/public-document.tsx";
 import { cspNonceContext } from "./lib/request-context.server.ts";
 
 export const streamTimeout = 5_000;
+
+/** The same stylesheet the back office links to, as text for the public pages (ADR 013). */
+const publicDocument: PublicDocumentAssets = { stylesheet, scripts: pageScripts };
 
 export { clientAddressContext, createServices, servicesContext } from "./services.server.ts";
 // NOTE: server.ts reads the context key from the build (build.entry.module) so that it sets the
@@ -54,7 +60,9 @@ export default function handleRequest(
     );
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      <PublicDocumentContext value={publicDocument}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </PublicDocumentContext>,
       {
         nonce,
         [readyOption]() {

@@ -1,8 +1,18 @@
 import { type ReactNode, useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+} from "react-router";
 import { Toaster } from "#app/components/ui/toaster.tsx";
 import { pageTitle } from "#app/features/content/meta.ts";
 import { databaseUnavailableMiddleware } from "#app/lib/database-unavailable.server.ts";
+import { islandsOf, wantsHydration } from "#app/lib/page-scripts.ts";
+import { InlineStylesheet, PageScripts, usePublicDocumentAssets } from "#app/lib/public-document.tsx";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 
@@ -10,7 +20,6 @@ import stylesheet from "./app.css?url";
 export const middleware: Route.MiddlewareFunction[] = [databaseUnavailableMiddleware];
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
@@ -18,6 +27,13 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: ReactNode }) {
+  // ADR 013: React Router hydrates only the pages whose route asks for it (the back office, whose
+  // layout's handle says `hydrate`). Public pages are static HTML with their stylesheet inline, one
+  // small enhancement script and, on the form pages, the form as an island. In the browser there is
+  // no public document (only the back office is ever hydrated), so it always takes the first branch.
+  const handles = useMatches().map((match) => match.handle);
+  const publicDocument = usePublicDocumentAssets();
+  const hydrate = wantsHydration(handles) || !publicDocument;
   return (
     <html lang="en-GB">
       <head>
@@ -26,6 +42,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#12355b" />
         <Meta />
         <Links />
+        {hydrate ? (
+          <link rel="stylesheet" href={stylesheet} />
+        ) : (
+          <InlineStylesheet css={publicDocument.stylesheet} />
+        )}
       </head>
       <body className="min-h-screen bg-surface font-sans text-ink antialiased">
         <a
@@ -35,8 +56,14 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to main content
         </a>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : (
+          <PageScripts scripts={publicDocument.scripts} islands={islandsOf(handles)} />
+        )}
       </body>
     </html>
   );

@@ -13,7 +13,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./lib/chromium.ts";
-import { JS_BUDGET_GZIP_BYTES, kb, publicPages } from "./lib/page-weight.ts";
+import {
+  CONTENT_PAGE_BUDGET_GZIP_BYTES,
+  FORM_PAGE_BUDGET_GZIP_BYTES,
+  kb,
+  publicPages,
+} from "./lib/page-weight.ts";
 import { runMain, wasInterrupted } from "./lib/run-main.ts";
 import { type RunningServer, startServer as startBuiltServer } from "./lib/server-process.ts";
 import { ensureBuild, measurePages, type PageWeightRow, pageWeightTable } from "./page-weight.ts";
@@ -31,13 +36,14 @@ const CATEGORY_TITLES: Record<CategoryId, string> = {
   "best-practices": "Best Practices",
   seo: "SEO",
 };
-/** Targets of the performance issue: mobile Performance >= 95, the other categories 100. */
+/** Targets of issue 11: mobile 100 in every category, and LCP at most 1.2 s (median of the runs). */
 const TARGETS: Record<CategoryId, number> = {
-  performance: 95,
+  performance: 100,
   accessibility: 100,
   "best-practices": 100,
   seo: 100,
 };
+const LCP_TARGET_MS = 1200;
 
 // --- The parts of Lighthouse's result (LHR) this script reads. ---
 type AuditDetails = { type?: string; items?: unknown[]; [key: string]: unknown };
@@ -108,6 +114,8 @@ type PageResult = {
   /** Runs that failed once and succeeded (or not) when retried. */
   retries?: number;
   error?: string;
+  /** Runs repeated because another process slowed them (their CPU benchmark was low). */
+  repeated?: number;
 };
 
 function usage(): string {
@@ -416,11 +424,17 @@ function targetReport(results: PageResult[], weights: PageWeightRow[]): string[]
         : `- ${CATEGORY_TITLES[category]} ${goal} on every page: NO (${below.map((r) => r.page).join(", ")})`,
     );
   }
-  const heavy = weights.filter((row) => row.gzip > JS_BUDGET_GZIP_BYTES);
+  const slow = results.filter((result) => (result.median?.lcpMs ?? Number.POSITIVE_INFINITY) > LCP_TARGET_MS);
+  lines.push(
+    slow.length === 0
+      ? `- LCP <= ${LCP_TARGET_MS} ms on every page: yes`
+      : `- LCP <= ${LCP_TARGET_MS} ms on every page: NO (${slow.map((r) => `${r.page} ${Math.round(r.median?.lcpMs ?? 0)} ms`).join(", ")})`,
+  );
+  const heavy = weights.filter((row) => row.gzip > row.budget);
   lines.push(
     heavy.length === 0
-      ? "- JavaScript <= 100 KB gzip on every page: yes"
-      : `- JavaScript <= 100 KB gzip on every page: NO (${heavy.map((row) => `${row.page} ${kb(row.gzip)} KB`).join(", ")})`,
+      ? "- JavaScript within its budget on every page (70 KB gzip on a form page, 5 KB on the others): yes"
+      : `- JavaScript within its budget on every page: NO (${heavy.map((row) => `${row.page} ${kb(row.gzip)} KB > ${kb(row.budget)} KB`).join(", ")})`,
   );
   return lines;
 }
@@ -429,21 +443,34 @@ function targetReport(results: PageResult[], weights: PageWeightRow[]): string[]
  * Runs whose CPU benchmark (Lighthouse's benchmarkIndex, measured at the start of each run) fell well
  * below the rest: something else was using the CPU, and their TBT and Performance are not to be trusted.
  */
+/** How many times a run slowed by another process is repeated. */
+const CONTENDED_RUN_REPEATS = 2;
+
+function typicalBenchmarkIndex(results: PageResult[]): number {
+  return median(results.flatMap((result) => result.runs.map((run) => run.benchmarkIndex ?? Number.NaN)));
+}
+
+function isContended(run: RunSummary, typical: number): boolean {
+  return Number.isFinite(typical) && (run.benchmarkIndex ?? typical) < typical * 0.7;
+}
+
 function contentionReport(results: PageResult[]): string[] {
-  const indexes = results.flatMap((result) => result.runs.map((run) => run.benchmarkIndex ?? Number.NaN));
-  const typical = median(indexes);
+  const typical = typicalBenchmarkIndex(results);
   if (!Number.isFinite(typical)) return [];
   const slow = results.flatMap((result) =>
     result.runs
       .map((run, i) => ({ run, i }))
-      .filter(({ run }) => (run.benchmarkIndex ?? typical) < typical * 0.7)
+      .filter(({ run }) => isContended(run, typical))
       .map(({ run, i }) => `${result.page} run ${i + 1} (index ${Math.round(run.benchmarkIndex ?? 0)})`),
   );
-  if (slow.length === 0) return [];
+  const repeated = results.reduce((sum, result) => sum + (result.repeated ?? 0), 0);
+  const lines = repeated > 0 ? [`\n${repeated} run(s) slowed by another process were repeated.`] : [];
+  if (slow.length === 0) return lines;
   return [
-    `\nCPU contention: Lighthouse's benchmark index (median ${Math.round(typical)}) fell below 70 % in: ` +
-      `${slow.join(", ")}. Their TBT/Performance reflect a busy machine; rerun those pages ` +
-      "(--pages) on a quiet machine or use --runs 3+.",
+    ...lines,
+    `\nCPU contention: Lighthouse's benchmark index (median ${Math.round(typical)}) stayed below 70 % in: ` +
+      `${slow.join(", ")}, even when repeated. Their TBT/Performance reflect a busy machine; rerun those ` +
+      "pages (--pages) on a quiet machine.",
   ];
 }
 
@@ -490,13 +517,14 @@ async function main(): Promise<number> {
   const results: PageResult[] = [];
   let lighthouseVersion = "";
   let hostUserAgent = "";
-  for (const [index, page] of pages.entries()) {
-    const url = new URL(page, baseUrl).href;
-    const result: PageResult = { page, url, runs: [], failing: [] };
-    const failingByRun: FailingAudit[][] = [];
+  const failingByPage = new Map<string, FailingAudit[][]>();
+
+  /** One Lighthouse run of `page`; a run that fails is retried once (see below), then it throws. */
+  async function measureRun(result: PageResult, label: string, runName: string) {
+    const { page, url } = result;
     // A run that fails (Chromium's trace can come back without a navigation start, NO_NAVSTART, on a
     // busy machine; Lighthouse itself says "run again") is retried once before it counts as an error.
-    for (let run = 1, attempt = 1; run <= runs; ) {
+    for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       try {
         chrome = await launcher.launch({
@@ -514,50 +542,85 @@ async function main(): Promise<number> {
         if (!outcome) throw new Error("Lighthouse returned no result");
         const { lhr } = outcome;
         if (lhrDir) {
-          const name = `${page === "/" ? "home" : page.slice(1).replaceAll("/", "_")}-run${run}.json`;
+          const name = `${page === "/" ? "home" : page.slice(1).replaceAll("/", "_")}-${runName}.json`;
           writeFileSync(join(lhrDir, name), JSON.stringify(lhr));
         }
         if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
         lighthouseVersion = lhr.lighthouseVersion;
         hostUserAgent = lhr.environment?.hostUserAgent ?? hostUserAgent;
         const summary = summarize(lhr);
-        result.runs.push(summary);
-        failingByRun.push(failingAudits(lhr));
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         const scores = CATEGORIES.map((id) => summary.scores[id] ?? "–").join("/");
-        console.error(`[${index + 1}/${pages.length}] ${page} run ${run}/${runs}: ${scores} (${seconds} s)`);
-        run++;
-        attempt = 1;
-      } catch (error) {
-        const message = (error as Error).message;
-        const retry = attempt < 2 && !wasInterrupted();
         console.error(
-          `[${index + 1}/${pages.length}] ${page} run ${run}/${runs} FAILED: ${message}${retry ? " (retrying)" : ""}`,
+          `${label}: ${scores}, CPU index ${Math.round(summary.benchmarkIndex ?? 0)} (${seconds} s)`,
         );
-        result.retries = (result.retries ?? 0) + (retry ? 1 : 0);
-        if (retry) {
-          attempt++;
-        } else {
-          result.error = message;
-          run++;
-          attempt = 1;
-        }
+        return { summary, failing: failingAudits(lhr) };
+      } catch (error) {
+        const retry = attempt < 2 && !wasInterrupted();
+        console.error(`${label} FAILED: ${(error as Error).message}${retry ? " (retrying)" : ""}`);
+        if (!retry) throw error;
+        result.retries = (result.retries ?? 0) + 1;
       } finally {
         stopChrome();
       }
     }
-    if (result.runs.length > 0) {
-      result.median = medianSummary(result.runs);
-      // Audits of the run whose Performance score is closest to the median (the representative run).
-      const target = result.median.scores.performance ?? 0;
-      let best = 0;
-      result.runs.forEach((run, i) => {
-        const distance = Math.abs((run.scores.performance ?? 0) - target);
-        if (distance < Math.abs((result.runs[best]?.scores.performance ?? 0) - target)) best = i;
-      });
-      result.failing = failingByRun[best] ?? [];
+  }
+
+  for (const [index, page] of pages.entries()) {
+    const url = new URL(page, baseUrl).href;
+    const result: PageResult = { page, url, runs: [], failing: [] };
+    const failingByRun: FailingAudit[][] = [];
+    for (let run = 1; run <= runs; run++) {
+      try {
+        const label = `[${index + 1}/${pages.length}] ${page} run ${run}/${runs}`;
+        const measured = await measureRun(result, label, `run${run}`);
+        result.runs.push(measured.summary);
+        failingByRun.push(measured.failing);
+      } catch (error) {
+        result.error = (error as Error).message;
+      }
     }
+    failingByPage.set(page, failingByRun);
     results.push(result);
+  }
+
+  // Issue 11: a run whose CPU benchmark says another process was using the CPU is repeated (up to
+  // twice), so that the medians describe the pages rather than the machine's load at that moment.
+  for (let round = 1; round <= CONTENDED_RUN_REPEATS && !wasInterrupted(); round++) {
+    const typical = typicalBenchmarkIndex(results);
+    const contended = results.flatMap((result) =>
+      result.runs.flatMap((run, i) => (isContended(run, typical) ? [{ result, i }] : [])),
+    );
+    if (contended.length === 0) break;
+    console.error(`\nRepeating ${contended.length} run(s) slowed by another process (round ${round}) ...`);
+    for (const { result, i } of contended) {
+      try {
+        const measured = await measureRun(
+          result,
+          `${result.page} run ${i + 1} again`,
+          `run${i + 1}-again${round}`,
+        );
+        result.runs[i] = measured.summary;
+        const failing = failingByPage.get(result.page);
+        if (failing) failing[i] = measured.failing;
+        result.repeated = (result.repeated ?? 0) + 1;
+      } catch {
+        // Keep the contended run: it is still a measurement, and the report flags it.
+      }
+    }
+  }
+
+  for (const result of results) {
+    if (result.runs.length === 0) continue;
+    result.median = medianSummary(result.runs);
+    // Audits of the run whose Performance score is closest to the median (the representative run).
+    const target = result.median.scores.performance ?? 0;
+    let best = 0;
+    result.runs.forEach((run, i) => {
+      const distance = Math.abs((run.scores.performance ?? 0) - target);
+      if (distance < Math.abs((result.runs[best]?.scores.performance ?? 0) - target)) best = i;
+    });
+    result.failing = failingByPage.get(result.page)?.[best] ?? [];
   }
   await stopServer();
 
@@ -583,7 +646,14 @@ async function main(): Promise<number> {
       formFactor: "mobile",
       throttling: "simulate",
       runsPerPage: runs,
-      targets: { ...TARGETS, javascriptGzipBytes: JS_BUDGET_GZIP_BYTES },
+      targets: {
+        ...TARGETS,
+        lcpMs: LCP_TARGET_MS,
+        javascriptGzipBytes: {
+          formPages: FORM_PAGE_BUDGET_GZIP_BYTES,
+          otherPages: CONTENT_PAGE_BUDGET_GZIP_BYTES,
+        },
+      },
       pages: results.map((result) => {
         const weight = weights.find((row) => row.page === result.page);
         return {
@@ -592,6 +662,8 @@ async function main(): Promise<number> {
             bytes: weight.bytes,
             gzip: weight.gzip,
             brotli: weight.brotli,
+            budget: weight.budget,
+            lazyGzip: weight.lazyGzip,
             files: weight.files.map(({ url, bytes, gzip, brotli }) => ({ url, bytes, gzip, brotli })),
           },
         };

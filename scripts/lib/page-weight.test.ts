@@ -4,42 +4,49 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
+  budgetFor,
+  CONTENT_PAGE_BUDGET_GZIP_BYTES,
+  FORM_PAGE_BUDGET_GZIP_BYTES,
   htmlFileForPage,
   javascriptForPage,
   publicPages,
   type SizeCache,
-  scriptUrlsInHtml,
+  scriptsInHtml,
 } from "./page-weight.ts";
 
 const FIXTURE_HTML = `<!DOCTYPE html><html><head>
-<link rel="modulepreload" href="/assets/manifest-1.js"/>
-<link href="/assets/entry.client-2.js" rel="modulepreload">
-<link rel="modulepreload" href="/assets/root-3.js"/>
+<link rel="modulepreload" href="/assets/react-2.js"/>
 <link rel="stylesheet" href="/assets/app-4.css"/>
 <link rel="preload" as="image" href="/hero.webp"/>
 <script type="application/ld+json">{"import":"from \\"/assets/not-a-script.js\\""}</script>
+<script type="application/json">{"x":"import('/assets/not-a-script.js')"}</script>
 </head><body>
-<script>window.__ctx = {}; import("/assets/classic-is-ignored.js");</script>
-<script type="module" async="">import "/assets/manifest-1.js";
-import * as route0 from "/assets/root-3.js";
-import * as route1 from '/assets/home-5.js';
-import("/assets/entry.client-2.js");</script>
-<script src="/assets/legacy-6.js?v=1" defer></script>
+<script>window.__ctx = {};</script>
+<script type="module">import "/assets/inline-imported-8.js";
+import("/assets/entry-1.js");</script>
+<script type="module" src="/assets/entry-1.js"></script>
 <script src="https://cdn.example.com/widget.js"></script>
-<script type="module" src="/assets/missing-7.js"></script>
+<script type="module" src="/assets/missing-9.js"></script>
 </body></html>`;
 
 const FILES: Record<string, string> = {
-  "manifest-1.js": `window.__manifest=${JSON.stringify({ routes: { root: { id: "root" } } })};`,
-  "entry.client-2.js": "import{h as e}from'./root-3.js';e();".repeat(20),
-  "root-3.js": "export function h(){return 'hydrate'}",
-  "home-5.js": "export default function Home(){return null}".repeat(50),
-  "legacy-6.js": "console.log('legacy')",
+  "entry-1.js": `import{r as e}from"./react-2.js";import"./shared-3.js";e();const l=()=>import("./lazy-4.js");`,
+  "react-2.js": "export function r(){return 'react'}".repeat(30),
+  "shared-3.js": `export * from "./deep-5.js";`,
+  "lazy-4.js": `import "./react-2.js";import "./lazy-dep-6.js";export default 1;import("./lazier-7.js");`,
+  "deep-5.js": "export const d = 1;",
+  "lazy-dep-6.js": "export const z = 'zod';".repeat(40),
+  "lazier-7.js": "export const toast = 1;",
+  "inline-imported-8.js": "export const manifest = {};",
   "not-a-script.js": "should not be counted",
-  "classic-is-ignored.js": "should not be counted",
 };
 
+const INLINE_CLASSIC = "window.__ctx = {};";
+const INLINE_MODULE = `import "/assets/inline-imported-8.js";\nimport("/assets/entry-1.js");`;
+
 let clientDir = "";
+const file = (name: string) => join(clientDir, "assets", name);
+const gzipOf = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
 
 beforeAll(() => {
   clientDir = mkdtempSync(join(tmpdir(), "page-weight-"));
@@ -51,51 +58,88 @@ afterAll(() => {
   if (clientDir) rmSync(clientDir, { recursive: true, force: true });
 });
 
-describe("scriptUrlsInHtml", () => {
-  test("collects modulepreloads, script src and inline module imports once each, in document order", () => {
-    expect(scriptUrlsInHtml(FIXTURE_HTML)).toEqual([
-      "/assets/manifest-1.js",
-      "/assets/entry.client-2.js",
-      "/assets/root-3.js",
-      "/assets/home-5.js",
-      "/assets/legacy-6.js?v=1",
-      "https://cdn.example.com/widget.js",
-      "/assets/missing-7.js",
-    ]);
+describe("scriptsInHtml", () => {
+  test("collects modulepreloads and script src once each, in document order, and executable inline bodies", () => {
+    expect(scriptsInHtml(FIXTURE_HTML)).toEqual({
+      urls: [
+        "/assets/react-2.js",
+        "/assets/entry-1.js",
+        "https://cdn.example.com/widget.js",
+        "/assets/missing-9.js",
+      ],
+      inline: [
+        { body: INLINE_CLASSIC, module: false },
+        { body: INLINE_MODULE, module: true },
+      ],
+    });
   });
 
-  test("ignores stylesheets, image preloads, JSON data blocks and classic inline scripts", () => {
-    const urls = scriptUrlsInHtml(FIXTURE_HTML);
-    expect(urls).not.toContain("/assets/app-4.css");
-    expect(urls).not.toContain("/hero.webp");
-    expect(urls).not.toContain("/assets/not-a-script.js");
-    expect(urls).not.toContain("/assets/classic-is-ignored.js");
+  test("ignores stylesheets, image preloads, JSON-LD and other data blocks", () => {
+    const { urls, inline } = scriptsInHtml(FIXTURE_HTML);
+    expect(urls.join(" ")).not.toMatch(/app-4\.css|hero\.webp|not-a-script/);
+    expect(inline.map((script) => script.body).join(" ")).not.toContain("not-a-script");
   });
 });
 
 describe("javascriptForPage", () => {
-  test("sums the gzip (level 9) and brotli sizes of every local script", () => {
+  test("counts every script and, recursively, its static imports, each once", () => {
     const result = javascriptForPage(FIXTURE_HTML, clientDir);
-    const counted = ["manifest-1.js", "entry.client-2.js", "root-3.js", "home-5.js", "legacy-6.js"];
-    expect(result.files.map((file) => file.file)).toEqual(
-      counted.map((name) => join(clientDir, "assets", name)),
+    expect(result.files.map((entry) => entry.url)).toEqual([
+      "/assets/react-2.js",
+      "/assets/entry-1.js",
+      "/assets/shared-3.js",
+      "/assets/deep-5.js",
+      "/assets/inline-imported-8.js",
+    ]);
+    expect(result.files.map((entry) => entry.file)).toEqual(
+      ["react-2.js", "entry-1.js", "shared-3.js", "deep-5.js", "inline-imported-8.js"].map(file),
     );
-    const gzip = counted.reduce(
-      (sum, name) => sum + gzipSync(Buffer.from(FILES[name] ?? ""), { level: 9 }).length,
-      0,
-    );
+  });
+
+  test("counts the inline scripts' bodies, and the totals are gzip level 9 per file", () => {
+    const result = javascriptForPage(FIXTURE_HTML, clientDir);
+    expect(result.inline.map((script) => script.gzip)).toEqual([
+      gzipOf(INLINE_CLASSIC),
+      gzipOf(INLINE_MODULE),
+    ]);
+    const counted = ["react-2.js", "entry-1.js", "shared-3.js", "deep-5.js", "inline-imported-8.js"];
+    const gzip = counted.reduce((sum, name) => sum + gzipOf(FILES[name] ?? ""), 0);
+    expect(result.gzip).toBe(gzip + gzipOf(INLINE_CLASSIC) + gzipOf(INLINE_MODULE));
     const bytes = counted.reduce((sum, name) => sum + Buffer.byteLength(FILES[name] ?? ""), 0);
-    expect(result.gzip).toBe(gzip);
-    expect(result.bytes).toBe(bytes);
-    expect(result.brotli).toBe(result.files.reduce((sum, file) => sum + file.brotli, 0));
+    expect(result.bytes).toBe(bytes + INLINE_CLASSIC.length + INLINE_MODULE.length);
     expect(result.brotli).toBeGreaterThan(0);
-    expect(result.brotli).toBeLessThan(bytes);
+  });
+
+  test("reports what a script file loads with import() apart, without counting it", () => {
+    const result = javascriptForPage(FIXTURE_HTML, clientDir);
+    // react-2.js, which lazy-4.js also imports, is already counted.
+    expect(result.lazy.map((entry) => entry.url)).toEqual([
+      "/assets/lazy-4.js",
+      "/assets/lazy-dep-6.js",
+      "/assets/lazier-7.js",
+    ]);
+    expect(result.lazyGzip).toBe(
+      gzipOf(FILES["lazy-4.js"] ?? "") +
+        gzipOf(FILES["lazy-dep-6.js"] ?? "") +
+        gzipOf(FILES["lazier-7.js"] ?? ""),
+    );
+    expect(result.files.map((entry) => entry.url)).not.toContain("/assets/lazy-4.js");
   });
 
   test("reports missing files and other origins without counting them", () => {
     const result = javascriptForPage(FIXTURE_HTML, clientDir);
-    expect(result.missing).toEqual(["/assets/missing-7.js"]);
+    expect(result.missing).toEqual(["/assets/missing-9.js"]);
     expect(result.external).toEqual(["https://cdn.example.com/widget.js"]);
+  });
+
+  test("resolves relative script URLs against the page", () => {
+    const result = javascriptForPage(
+      '<script type="module" src="../assets/deep-5.js"></script>',
+      clientDir,
+      undefined,
+      "/blog/post",
+    );
+    expect(result.files.map((entry) => entry.url)).toEqual(["/assets/deep-5.js"]);
   });
 
   test("never reads outside the client folder", () => {
@@ -104,16 +148,36 @@ describe("javascriptForPage", () => {
     expect(result.gzip).toBe(0);
   });
 
-  test("a shared cache measures each file once across pages", () => {
+  test("a shared cache reads each file once across pages", () => {
     const cache: SizeCache = new Map();
     const first = javascriptForPage(FIXTURE_HTML, clientDir, cache);
-    const second = javascriptForPage('<link rel="modulepreload" href="/assets/root-3.js">', clientDir, cache);
-    expect(cache.size).toBe(first.files.length);
-    expect(second.files[0]).toEqual(first.files.find((file) => file.url === "/assets/root-3.js"));
+    const second = javascriptForPage(
+      '<link rel="modulepreload" href="/assets/react-2.js">',
+      clientDir,
+      cache,
+    );
+    expect(cache.size).toBe(first.files.length + first.lazy.length);
+    expect(second.files[0]).toEqual(first.files.find((entry) => entry.url === "/assets/react-2.js"));
   });
 
   test("a page without scripts ships nothing", () => {
-    expect(javascriptForPage("<p>static</p>", clientDir)).toMatchObject({ files: [], gzip: 0, brotli: 0 });
+    expect(javascriptForPage("<p>static</p>", clientDir)).toMatchObject({
+      files: [],
+      inline: [],
+      lazy: [],
+      gzip: 0,
+      brotli: 0,
+    });
+  });
+});
+
+describe("budgets", () => {
+  test("70 KB on the form pages, 5 KB on every other page", () => {
+    expect(FORM_PAGE_BUDGET_GZIP_BYTES).toBe(70 * 1024);
+    expect(CONTENT_PAGE_BUDGET_GZIP_BYTES).toBe(5 * 1024);
+    for (const page of ["/", "/demo", "/invest"]) expect(budgetFor(page)).toBe(FORM_PAGE_BUDGET_GZIP_BYTES);
+    for (const page of ["/problem", "/blog/a-post", "/investor-deck", "/no-such-page"])
+      expect(budgetFor(page)).toBe(CONTENT_PAGE_BUDGET_GZIP_BYTES);
   });
 });
 

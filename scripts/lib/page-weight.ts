@@ -1,38 +1,64 @@
-// How much JavaScript a prerendered page makes the browser download: every script its HTML refers to
-// (modulepreload links, <script src>, and the static or dynamic imports of inline module scripts),
-// de-duplicated and measured from the built files with gzip level 9 and brotli quality 11.
-// Used by scripts/page-weight.ts (fast, build only) and scripts/lighthouse.ts.
+// How much JavaScript a page makes the browser download before the visitor interacts with it, and
+// what it loads later, measured one way everywhere (issue 11):
+// - counted: every external script (`<script src>`) and `<link rel="modulepreload">`, followed
+//   recursively through their static imports (`import … from`, `export … from`, `import "…"`); the
+//   body of every executable inline script (JSON-LD and other data blocks are not scripts), and what
+//   an inline module script imports, statically or with `import()` (its top level runs at load, as
+//   React Router's hydration script does);
+// - lazy, reported apart and not counted: what a script file loads with `import()`, followed the same
+//   way (zod on a form's first focus, the toast view with the first toast), minus what is counted.
+// Sizes are gzip level 9 (the budget's unit) and brotli quality 11, per file. Used by
+// scripts/page-weight.ts, scripts/lighthouse.ts and the budget test.
 import { existsSync, readFileSync } from "node:fs";
 import { join, normalize, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { initSync, parse } from "es-module-lexer";
 import { listBlogSlugs, staticPublicPaths } from "../../app/features/content/public-paths.ts";
 
-/** Each page's budget in the performance issue: at most 100 KB of gzipped JavaScript. */
-export const JS_BUDGET_GZIP_BYTES = 100 * 1024;
+/** Issue 11's budgets, gzipped JavaScript counted as above: the pages whose form is an island… */
+export const FORM_PAGE_BUDGET_GZIP_BYTES = 70 * 1024;
+/** …and every other public page, whose behaviour is the enhancement script alone. */
+export const CONTENT_PAGE_BUDGET_GZIP_BYTES = 5 * 1024;
+/** The public pages that hydrate a form as an island (ADR 013). */
+export const FORM_PAGES: readonly string[] = ["/", "/demo", "/invest"];
 
-export type ScriptSize = {
-  /** URL path as written in the HTML, e.g. `/assets/root-abc123.js`. */
+/** The budget of a public page: 70 KB for a form page, 5 KB for any other (404s included). */
+export function budgetFor(page: string): number {
+  return FORM_PAGES.includes(page) ? FORM_PAGE_BUDGET_GZIP_BYTES : CONTENT_PAGE_BUDGET_GZIP_BYTES;
+}
+
+type Sizes = { bytes: number; gzip: number; brotli: number };
+
+export type ScriptSize = Sizes & {
+  /** URL path, e.g. `/assets/root-abc123.js` (imports resolved against their importer). */
   url: string;
   /** Absolute path of the built file. */
   file: string;
-  bytes: number;
-  gzip: number;
-  brotli: number;
 };
 
-export type PageJavaScript = {
+export type InlineScriptSize = Sizes & {
+  /** The script's first characters, to tell which one it is. */
+  preview: string;
+};
+
+export type PageJavaScript = Sizes & {
+  /** Script files downloaded before interaction, in the order they are found. */
   files: ScriptSize[];
+  /** Executable inline scripts. */
+  inline: InlineScriptSize[];
+  /** Script files loaded later with `import()`: not in the totals. */
+  lazy: ScriptSize[];
+  lazyGzip: number;
   /** Script URLs the page refers to whose file is not in the client build. */
   missing: string[];
   /** Scripts from another origin: named, not measured. */
   external: string[];
-  bytes: number;
-  gzip: number;
-  brotli: number;
 };
 
-/** Optional memo of measured files, shared across pages so a common chunk is compressed once. */
-export type SizeCache = Map<string, Omit<ScriptSize, "url">>;
+/** Optional memo of measured files and their imports, shared across pages: each file is read once. */
+export type SizeCache = Map<string, ModuleInfo>;
+
+type ModuleInfo = Sizes & { file: string; staticImports: string[]; dynamicImports: string[] };
 
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
@@ -47,18 +73,18 @@ function attributesOf(source: string): Map<string, string> {
   return attributes;
 }
 
-const IMPORT_SPECIFIERS = [
-  /\bimport\s*\(\s*(["'])([^"']+)\1\s*\)/g, // import("/assets/x.js")
-  /\bimport\s*(["'])([^"']+)\1/g, // import "/assets/x.js"
-  /\bfrom\s*(["'])([^"']+)\1/g, // import * as x from "/assets/x.js", export … from
-];
+const EXECUTABLE_TYPES = new Set(["", "module", "text/javascript", "application/javascript"]);
 
-/**
- * Script URLs of an HTML document in document order, de-duplicated: `<link rel="modulepreload">`
- * hrefs, `<script src>`, and module specifiers imported by inline `<script type="module">` bodies.
- */
-export function scriptUrlsInHtml(html: string): string[] {
+type HtmlScripts = {
+  /** `<script src>` and modulepreload hrefs, in document order, each once. */
+  urls: string[];
+  inline: { body: string; module: boolean }[];
+};
+
+/** The scripts an HTML document refers to or carries (without following any import). */
+export function scriptsInHtml(html: string): HtmlScripts {
   const found: { index: number; url: string }[] = [];
+  const inline: HtmlScripts["inline"] = [];
   for (const match of html.matchAll(/<link\b([^>]*)>/gi)) {
     const attributes = attributesOf(match[1] ?? "");
     const rel = (attributes.get("rel") ?? "").toLowerCase().split(/\s+/);
@@ -67,39 +93,36 @@ export function scriptUrlsInHtml(html: string): string[] {
   }
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     const attributes = attributesOf(match[1] ?? "");
+    const type = (attributes.get("type") ?? "").trim().toLowerCase();
+    if (!EXECUTABLE_TYPES.has(type)) continue; // JSON-LD, JSON data, templates: never executed
     const src = attributes.get("src");
-    if (src) {
+    if (src !== undefined) {
       found.push({ index: match.index, url: src });
       continue;
     }
-    if ((attributes.get("type") ?? "").toLowerCase() !== "module") continue;
     const body = match[2] ?? "";
-    const specifiers: { index: number; url: string }[] = [];
-    for (const pattern of IMPORT_SPECIFIERS) {
-      for (const imported of body.matchAll(pattern)) {
-        if (imported[2]) specifiers.push({ index: match.index + imported.index, url: imported[2] });
-      }
-    }
-    found.push(...specifiers);
+    if (body.trim()) inline.push({ body, module: type === "module" });
   }
   found.sort((a, b) => a.index - b.index);
-  return [...new Set(found.map((entry) => entry.url.trim()).filter(Boolean))];
+  return { urls: [...new Set(found.map((entry) => entry.url.trim()).filter(Boolean))], inline };
 }
 
-/** `/assets/x.js?v=1` → `<clientDir>/assets/x.js`; undefined for other origins or paths outside clientDir. */
-function localFileFor(url: string, clientDir: string): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//")) return undefined;
-  const path = url.split(/[?#]/)[0] ?? "";
-  const decoded = decodeURIComponent(path.startsWith("/") ? path : `/${path}`);
+/** Resolves `specifier` against `base` (a URL path); undefined for other origins and bare names. */
+function resolveUrl(specifier: string, base: string): string | undefined {
+  if (!/^(\.{1,2}\/|\/(?!\/))/.test(specifier)) return undefined;
+  const url = new URL(specifier, new URL(base, "http://page.invalid"));
+  return url.origin === "http://page.invalid" ? url.pathname : undefined;
+}
+
+/** `/assets/x.js` → `<clientDir>/assets/x.js`; undefined for paths outside clientDir. */
+function localFileFor(urlPath: string, clientDir: string): string | undefined {
   const root = normalize(clientDir);
-  const file = normalize(join(root, decoded));
+  const file = normalize(join(root, decodeURIComponent(urlPath)));
   return file.startsWith(root + sep) ? file : undefined;
 }
 
-function measure(file: string): Omit<ScriptSize, "url"> {
-  const body = readFileSync(file);
+function sizesOf(body: Buffer): Sizes {
   return {
-    file,
     bytes: body.length,
     gzip: gzipSync(body, { level: 9 }).length,
     brotli: brotliCompressSync(body, {
@@ -111,39 +134,116 @@ function measure(file: string): Omit<ScriptSize, "url"> {
   };
 }
 
+/** The module's imports: static ones (always fetched with it) and literal `import()` specifiers. */
+function importsOf(source: string): { staticImports: string[]; dynamicImports: string[] } {
+  initSync();
+  const [imports] = parse(source);
+  const staticImports: string[] = [];
+  const dynamicImports: string[] = [];
+  for (const entry of imports) {
+    if (entry.n === undefined) continue; // import.meta, or import() of a computed name
+    if (entry.d === -1) staticImports.push(entry.n);
+    else if (entry.d >= 0) dynamicImports.push(entry.n);
+  }
+  return { staticImports, dynamicImports };
+}
+
+function moduleInfo(file: string, cache: SizeCache): ModuleInfo {
+  let info = cache.get(file);
+  if (!info) {
+    const body = readFileSync(file);
+    let imports = { staticImports: [] as string[], dynamicImports: [] as string[] };
+    try {
+      imports = importsOf(body.toString("utf8"));
+    } catch {
+      // Not a module (a classic script): it imports nothing statically.
+    }
+    info = { file, ...sizesOf(body), ...imports };
+    cache.set(file, info);
+  }
+  return info;
+}
+
 /**
- * The JavaScript a page ships: every script its HTML refers to, measured from `clientDir`
- * (build/client). Pass a shared `cache` when measuring many pages.
+ * The JavaScript of a page (see the top of this file), measured from `clientDir` (build/client).
+ * `pagePath` resolves relative script URLs; pass a shared `cache` when measuring many pages.
  */
 export function javascriptForPage(
   html: string,
   clientDir: string,
   cache: SizeCache = new Map(),
+  pagePath = "/",
 ): PageJavaScript {
-  const result: PageJavaScript = { files: [], missing: [], external: [], bytes: 0, gzip: 0, brotli: 0 };
-  const seen = new Set<string>();
-  for (const url of scriptUrlsInHtml(html)) {
-    const file = localFileFor(url, clientDir);
-    if (!file) {
-      result.external.push(url);
+  const result: PageJavaScript = {
+    files: [],
+    inline: [],
+    lazy: [],
+    missing: [],
+    external: [],
+    bytes: 0,
+    gzip: 0,
+    brotli: 0,
+    lazyGzip: 0,
+  };
+  const counted = new Set<string>();
+  const lazyQueue: string[] = [];
+
+  /** Adds the module at `url` and, recursively, its static imports; queues its import()s. */
+  const visit = (url: string, into: ScriptSize[], seen: Set<string>, onDynamic: (url: string) => void) => {
+    const stack = [url];
+    while (stack.length > 0) {
+      const current = stack.shift() as string;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      const file = localFileFor(current, clientDir);
+      if (!file || !existsSync(file)) {
+        if (!result.missing.includes(current)) result.missing.push(current);
+        continue;
+      }
+      const info = moduleInfo(file, cache);
+      into.push({ url: current, file, bytes: info.bytes, gzip: info.gzip, brotli: info.brotli });
+      for (const specifier of info.staticImports) {
+        const imported = resolveUrl(specifier, current);
+        if (imported) stack.push(imported);
+        else if (!result.external.includes(specifier)) result.external.push(specifier);
+      }
+      for (const specifier of info.dynamicImports) {
+        const imported = resolveUrl(specifier, current);
+        if (imported) onDynamic(imported);
+      }
+    }
+  };
+  const queueLazy = (url: string) => lazyQueue.push(url);
+
+  const { urls, inline } = scriptsInHtml(html);
+  for (const src of urls) {
+    const url = resolveUrl(src.split(/[?#]/)[0] ?? "", pagePath);
+    if (!url) {
+      result.external.push(src);
       continue;
     }
-    if (seen.has(file)) continue;
-    seen.add(file);
-    if (!existsSync(file)) {
-      result.missing.push(url);
-      continue;
-    }
-    let size = cache.get(file);
-    if (!size) {
-      size = measure(file);
-      cache.set(file, size);
-    }
-    result.files.push({ url, ...size });
-    result.bytes += size.bytes;
-    result.gzip += size.gzip;
-    result.brotli += size.brotli;
+    visit(url, result.files, counted, queueLazy);
   }
+  for (const script of inline) {
+    result.inline.push({ preview: script.body.trim().slice(0, 60), ...sizesOf(Buffer.from(script.body)) });
+    if (!script.module) continue;
+    const { staticImports, dynamicImports } = importsOf(script.body);
+    for (const specifier of [...staticImports, ...dynamicImports]) {
+      const url = resolveUrl(specifier, pagePath);
+      if (url) visit(url, result.files, counted, queueLazy);
+      else result.external.push(specifier);
+    }
+  }
+  // What is loaded later and not already counted, each file once.
+  const lazySeen = new Set(counted);
+  for (const url of lazyQueue) visit(url, result.lazy, lazySeen, queueLazy);
+
+  for (const part of [...result.files, ...result.inline]) {
+    result.bytes += part.bytes;
+    result.gzip += part.gzip;
+    result.brotli += part.brotli;
+  }
+  result.lazyGzip = result.lazy.reduce((sum, file) => sum + file.gzip, 0);
   return result;
 }
 
@@ -152,6 +252,9 @@ export function publicPages(rootDir: string): string[] {
   const slugs = listBlogSlugs(join(rootDir, "content", "blog"));
   return [...staticPublicPaths, ...slugs.map((slug) => `/blog/${slug}`)];
 }
+
+/** The server-rendered public pages a visitor can meet that are not prerendered: the two 404s. */
+export const NOT_FOUND_PAGES: readonly string[] = ["/this-page-does-not-exist", "/blog/no-such-article"];
 
 /** The prerendered HTML file of a page: `/` → index.html, `/problem` → problem/index.html. */
 export function htmlFileForPage(clientDir: string, pagePath: string): string {

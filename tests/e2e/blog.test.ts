@@ -227,10 +227,6 @@ describe("article share card", () => {
 
   it("shows a tooltip on hover after the 700 ms delay, not before", async () => {
     const { page, close } = await openPage(path);
-    // The tooltip code loads right after hydration and then wraps the share links, which replaces
-    // their elements: wait for it before touching one. (A visitor's pointer keeps moving; a test's
-    // does not.)
-    await page.waitForSelector("[data-tooltips-ready]", { state: "attached" });
     const link = page.getByRole("link", { name: "Share on LinkedIn" });
     await link.scrollIntoViewIfNeeded();
     const tooltip = page.getByRole("tooltip");
@@ -261,12 +257,70 @@ describe("article share card", () => {
     );
     expect(shownAt - hoveredAt).toBeGreaterThanOrEqual(690);
     await expect(tooltip.textContent()).resolves.toBe("Share on LinkedIn");
-    // Radix pairs the screen-reader tooltip with the bubble a sighted visitor sees: its parent.
+    // The screen-reader tooltip sits in the bubble a sighted visitor sees: its parent.
     const bubble = tooltip.locator("..");
     await expect(bubble.isVisible()).resolves.toBe(true);
     await expect(bubble.textContent()).resolves.toContain("Share on LinkedIn");
     const box = await bubble.boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(40);
+    await close();
+  });
+
+  it("asks for the spec's 550 x 400 popup, and leaves modified clicks to the browser", async () => {
+    const { page, close } = await openPage(path);
+    await page.evaluate(() => {
+      const calls: unknown[][] = [];
+      Object.assign(window, { __openCalls: calls });
+      window.open = ((...args: unknown[]) => {
+        calls.push(args);
+        return null;
+      }) as typeof window.open;
+    });
+    const share = page.getByRole("region", { name: "Share this article" });
+    const linkedIn = share.getByRole("link", { name: "Share on LinkedIn" });
+    await linkedIn.click();
+    const href = await linkedIn.getAttribute("href");
+    await expect(
+      page.evaluate(() => (window as unknown as { __openCalls: unknown[][] }).__openCalls),
+    ).resolves.toEqual([[href, "share", "width=550,height=400,noopener"]]);
+    await close();
+  });
+
+  it("opens the next tooltip at once when the last one closed less than 300 ms ago", async () => {
+    const { page, close } = await openPage(path);
+    const share = page.getByRole("region", { name: "Share this article" });
+    const linkedIn = share.getByRole("link", { name: "Share on LinkedIn" });
+    await linkedIn.scrollIntoViewIfNeeded();
+    await linkedIn.hover();
+    await page.getByRole("tooltip").waitFor({ state: "attached", timeout: 5000 });
+    // Timed inside the page, from the pointer reaching the next link to its tooltip.
+    await page.evaluate(() => {
+      const marks: { enteredAt?: number; shownAt?: number } = {};
+      Object.assign(window, { skipMarks: marks });
+      document.addEventListener(
+        "pointerover",
+        (event) => {
+          if ((event.target as Element).closest('[aria-label="Share on Twitter"]'))
+            marks.enteredAt ??= performance.now();
+        },
+        true,
+      );
+      new MutationObserver(() => {
+        if (document.querySelector('[role="tooltip"]')?.textContent === "Share on Twitter")
+          marks.shownAt ??= performance.now();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await share.getByRole("link", { name: "Share on Twitter" }).hover();
+    await expect.poll(() => page.getByRole("tooltip").textContent()).toBe("Share on Twitter");
+    const marks = await page.evaluate(
+      () => (window as unknown as { skipMarks: { enteredAt: number; shownAt: number } }).skipMarks,
+    );
+    expect(marks.shownAt - marks.enteredAt).toBeLessThan(600);
+    // One tooltip at a time, describing the link under the pointer.
+    await expect(page.getByRole("tooltip").count()).resolves.toBe(1);
+    await expect(
+      share.getByRole("link", { name: "Share on Twitter" }).getAttribute("aria-describedby"),
+    ).resolves.toBe(await page.getByRole("tooltip").getAttribute("id"));
     await close();
   });
 });
@@ -335,6 +389,20 @@ describe("feeds and files", () => {
     expect(pages.length).toBeGreaterThan(5);
   });
 
+  it("/investor-deck opens the presentation here when the browser blocks the new tab", async () => {
+    const { page, close } = await openPage("/investor-deck");
+    await page.evaluate(() => {
+      window.open = () => null;
+    });
+    // The PDF itself is checked above; here only where the browser goes.
+    await page.route("**/investor-deck-pdf", (route) =>
+      route.fulfill({ status: 200, contentType: "text/plain", body: "deck" }),
+    );
+    await page.getByRole("link", { name: "Open Investor Presentation" }).click();
+    await page.waitForURL((url) => url.pathname === "/investor-deck-pdf", WAIT);
+    await close();
+  });
+
   it("/investor-deck opens the presentation in a new tab", async () => {
     const { page, context, close } = await openPage("/investor-deck");
     const open = page.getByRole("link", { name: "Open Investor Presentation" });
@@ -348,9 +416,13 @@ describe("feeds and files", () => {
   });
 });
 
-describe("client-side navigation", () => {
-  it("goes from the home page to the blog and an article without reloading the document", async () => {
+describe("moving between public pages", () => {
+  it("loads each page as a document of its own, so the server sees every page view (ADR 013)", async () => {
     const { page, close } = await openPage("/");
+    const documents: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documents.push(new URL(request.url()).pathname);
+    });
     await page.evaluate(() => {
       (window as unknown as { __marker: number }).__marker = 1;
     });
@@ -362,7 +434,10 @@ describe("client-side navigation", () => {
     await page.waitForURL((url) => url.pathname === `/blog/${article.slug}`, WAIT);
     await page.getByRole("heading", { level: 1, name: article.title }).waitFor(WAIT);
     await expect(page.title()).resolves.toBe(`${article.title} | ${site.title}`);
-    await expect(page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).resolves.toBe(1);
+    expect(documents).toEqual(["/blog", `/blog/${article.slug}`]);
+    await expect(page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).resolves.toBe(
+      undefined,
+    );
     await close();
   });
 });

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { site } from "#app/features/content/site.ts";
-import { MOBILE, openPage, setupBrowser } from "./support/browser.ts";
+import { MOBILE, openPage, setupBrowser, waitForHydration } from "./support/browser.ts";
 
 setupBrowser();
 
@@ -45,6 +45,17 @@ describe("header", () => {
     await page.waitForFunction(() => window.location.hash === "#demo");
     await expect(topOf(page, "#demo")).resolves.toBe(80);
     await expect(page.evaluate(() => window.location.pathname)).resolves.toBe("/");
+    await close();
+  });
+
+  it("'Request Demo' stays on /demo and scrolls to its own demo section", async () => {
+    const { page, close } = await openPage("/demo");
+    await page.getByRole("banner").getByRole("link", { name: "Request Demo" }).click();
+    await page.waitForFunction(() => window.location.hash === "#demo");
+    await page.waitForFunction(
+      () => Math.round(document.getElementById("demo")?.getBoundingClientRect().top ?? 0) === 80,
+    );
+    await expect(page.evaluate(() => window.location.pathname)).resolves.toBe("/demo");
     await close();
   });
 
@@ -133,16 +144,19 @@ describe("home page anchors", () => {
   });
 
   it("scrolls smoothly when motion is allowed, and instantly when reduced motion is asked for", async () => {
-    // Sampling frames would depend on the machine's load; the scroll behaviour the page asks for does not.
+    // The browser scrolls to the anchor itself, as the stylesheet asks (ADR 013): no script does. Sampling
+    // frames would depend on the machine's load; the scroll behaviour the page asks for does not.
     async function behavioursOfLearnMore(page: Page) {
       await page.evaluate(() => {
         const calls: unknown[] = [];
-        const scrollTo = window.scrollTo.bind(window);
         Object.assign(window, { __scrollCalls: calls });
-        window.scrollTo = ((options: ScrollToOptions) => {
-          calls.push(options.behavior);
-          scrollTo(options);
-        }) as typeof window.scrollTo;
+        for (const method of ["scrollTo", "scrollBy", "scroll"] as const) {
+          const original = window[method].bind(window);
+          window[method] = ((...args: unknown[]) => {
+            calls.push(method);
+            (original as (...a: unknown[]) => void)(...args);
+          }) as never;
+        }
       });
       await page.getByRole("link", { name: "Learn More" }).click();
       await page.waitForFunction(
@@ -154,10 +168,10 @@ describe("home page anchors", () => {
       };
     }
     const smooth = await openPage("/", { reducedMotion: "no-preference" });
-    await expect(behavioursOfLearnMore(smooth.page)).resolves.toEqual({ script: ["smooth"], css: "smooth" });
+    await expect(behavioursOfLearnMore(smooth.page)).resolves.toEqual({ script: [], css: "smooth" });
     await smooth.close();
     const reduced = await openPage("/", { reducedMotion: "reduce" });
-    await expect(behavioursOfLearnMore(reduced.page)).resolves.toEqual({ script: ["auto"], css: "auto" });
+    await expect(behavioursOfLearnMore(reduced.page)).resolves.toEqual({ script: [], css: "auto" });
     await reduced.close();
   });
 
@@ -165,7 +179,7 @@ describe("home page anchors", () => {
     const { page, close } = await openPage("/");
     await page.evaluate(() => window.scrollTo(0, 900));
     await page.goto(page.url());
-    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await waitForHydration(page);
     await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
     await close();
   });

@@ -1,30 +1,22 @@
-import type { MouseEvent, ReactNode } from "react";
-import { Link } from "react-router";
-import { scrollToAnchor } from "#app/lib/scroll.ts";
+import type { ReactNode } from "react";
 
 /**
- * A link to a section of the home page (`/#id`). When the current page has that section it scrolls
- * there with the 80 px offset instead of navigating; without JavaScript it is a plain link.
+ * A link to a section of the home page (`/#id`). On the home page the browser scrolls there itself,
+ * smoothly and 80 px below the top (app.css); on another page that has the same section
+ * anchor-link.enhance.ts scrolls to it there; anywhere else it opens the home page at that section.
  */
 export function AnchorLink({
   id,
   className,
-  onNavigate,
   children,
 }: {
   id: string;
   className?: string;
-  onNavigate?: () => void;
   children: ReactNode;
 }) {
-  function handleClick(event: MouseEvent<HTMLAnchorElement>) {
-    onNavigate?.();
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
-    if (scrollToAnchor(id)) event.preventDefault();
-  }
   return (
-    <Link to={`/#${id}`} onClick={handleClick} className={className}>
+    <a href={`/#${id}`} className={className}>
       {children}
-    </Link>
+    </a>
   );
 }

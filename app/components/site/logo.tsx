@@ -1,11 +1,13 @@
-import { Link } from "react-router";
 import { site } from "#app/features/content/site.ts";
 
-/** The product mark: a folded document with a bridge arch, and the product name. */
+/**
+ * The product mark: a folded document with a bridge arch, and the product name. A plain link: from
+ * the back office too, the home page is a document of its own, never rendered by the router (ADR 013).
+ */
 export function Logo({ inverse = false }: { inverse?: boolean }) {
   return (
-    <Link
-      to="/"
+    <a
+      href="/"
       className={`flex items-center gap-2 text-lg font-bold tracking-tight ${inverse ? "text-white" : "text-brand"}`}
     >
       <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
@@ -21,6 +23,6 @@ export function Logo({ inverse = false }: { inverse?: boolean }) {
         />
       </svg>
       <span>{site.productName}</span>
-    </Link>
+    </a>
   );
 }

@@ -9,19 +9,13 @@ import { AnchorLink } from "./anchor-link.tsx";
  */
 export function RequestDemoLink({
   className,
-  onNavigate,
   children = "Request Demo",
 }: {
   className?: string;
-  onNavigate?: () => void;
   children?: ReactNode;
 }) {
   return (
-    <AnchorLink
-      id="demo"
-      onNavigate={onNavigate}
-      className={cn(buttonVariants({ variant: "accent", size: "sm" }), className)}
-    >
+    <AnchorLink id="demo" className={cn(buttonVariants({ variant: "accent", size: "sm" }), className)}>
       {children}
     </AnchorLink>
   );

@@ -65,10 +65,9 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/15">
         <p className="mx-auto max-w-7xl px-4 py-6 text-xs text-slate-300 sm:px-6">
-          {/* The year is fixed when the page is prerendered; a page built in December and read in
-              January keeps its text instead of logging a hydration mismatch. */}
-          © <span suppressHydrationWarning>{new Date().getFullYear()}</span> {company.legalName}. Registered
-          in {company.registeredIn}, company number {company.companyNumber}.
+          {/* The year is fixed when the page is prerendered (the footer is never hydrated). */}©{" "}
+          {new Date().getFullYear()} {company.legalName}. Registered in {company.registeredIn}, company number{" "}
+          {company.companyNumber}.
         </p>
       </div>
     </footer>

@@ -1,91 +1,68 @@
-import { useEffect, useId, useState } from "react";
-import { Link } from "react-router";
 import { headerLinks } from "#app/features/content/navigation.ts";
 import { cn } from "#app/lib/cn.ts";
 import { useCurrentPath } from "#app/lib/use-current-path.ts";
 import { Logo } from "./logo.tsx";
 import { RequestDemoLink } from "./request-demo-link.tsx";
 
-/** Matches the spec's 768 px mobile breakpoint and Tailwind's `md`. */
-const DESKTOP_QUERY = "(min-width: 768px)";
-
-type NavItem = { to: string; label: string };
-
-function navItems(showAdminLink: boolean): NavItem[] {
-  return showAdminLink ? [...headerLinks, { to: "/admin/dashboard", label: "Admin" }] : [...headerLinks];
-}
+const ADMIN_LINK = { to: "/admin/dashboard", label: "Admin" } as const;
+/** One header per page, never hydrated: a fixed id is unique. */
+const MENU_ID = "site-menu";
 
 /**
- * The sticky site header. The mobile menu is a native <details> element so it also opens with
- * JavaScript off; with JavaScript it closes on scroll, on link click, on Escape and when the
- * viewport widens past the breakpoint (SPEC section 1).
+ * The sticky site header. The mobile menu is a native <details> element, so it opens with JavaScript
+ * off; site-header.enhance.ts closes it on scroll, link click, Escape and widening past the
+ * breakpoint, and shows the Admin link to a signed-in admin (SPEC section 1).
  */
-export function SiteHeader({ showAdminLink = false }: { showAdminLink?: boolean }) {
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuId = useId();
-  const items = navItems(showAdminLink);
+export function SiteHeader() {
   // Not NavLink: it compares raw paths, and prerendering sees `/features/` (see use-current-path.ts).
   const currentPath = useCurrentPath();
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    const close = () => setMenuOpen(false);
-    const desktop = window.matchMedia(DESKTOP_QUERY);
-    const onWiden = (event: MediaQueryListEvent) => {
-      if (event.matches) close();
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") close();
-    };
-    window.addEventListener("scroll", close, { passive: true });
-    window.addEventListener("keydown", onKey);
-    desktop.addEventListener("change", onWiden);
-    return () => {
-      window.removeEventListener("scroll", close);
-      window.removeEventListener("keydown", onKey);
-      desktop.removeEventListener("change", onWiden);
-    };
-  }, [menuOpen]);
 
   const linkClass = (isActive: boolean) =>
     cn(
       "rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-brand-soft hover:text-brand",
       isActive ? "text-brand underline decoration-accent decoration-2 underline-offset-8" : "text-ink",
     );
+  // The Admin link is in the HTML for everyone, hidden; only the server's answer reveals it.
+  const items = (extraClass?: string) => (
+    <>
+      {headerLinks.map((item) => (
+        <li key={item.to}>
+          <a
+            href={item.to}
+            aria-current={item.to === currentPath ? "page" : undefined}
+            className={cn(linkClass(item.to === currentPath), extraClass)}
+          >
+            {item.label}
+          </a>
+        </li>
+      ))}
+      <li hidden data-admin-link="">
+        <a href={ADMIN_LINK.to} className={cn(linkClass(false), extraClass)}>
+          {ADMIN_LINK.label}
+        </a>
+      </li>
+    </>
+  );
 
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
         <Logo />
         <nav aria-label="Main" className="hidden md:block">
-          <ul className="flex items-center gap-1">
-            {items.map((item) => (
-              <li key={item.to}>
-                <Link
-                  to={item.to}
-                  aria-current={item.to === currentPath ? "page" : undefined}
-                  className={linkClass(item.to === currentPath)}
-                >
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <ul className="flex items-center gap-1">{items()}</ul>
         </nav>
         <div className="flex items-center gap-2">
           <span className="hidden sm:block">
             <RequestDemoLink />
           </span>
-          <details
-            className="group md:hidden"
-            open={menuOpen}
-            onToggle={(event) => setMenuOpen(event.currentTarget.open)}
-          >
+          <details className="group md:hidden" data-mobile-menu="">
             <summary
-              aria-controls={menuId}
+              aria-controls={MENU_ID}
               className="flex size-11 cursor-pointer list-none items-center justify-center rounded-md text-brand hover:bg-brand-soft [&::-webkit-details-marker]:hidden"
             >
-              <span className="sr-only">{menuOpen ? "Close menu" : "Open menu"}</span>
+              {/* The label follows the menu's state in CSS, with or without JavaScript. */}
+              <span className="sr-only group-open:hidden">Open menu</span>
+              <span className="sr-only hidden group-open:inline">Close menu</span>
               <svg
                 aria-hidden="true"
                 viewBox="0 0 24 24"
@@ -100,25 +77,14 @@ export function SiteHeader({ showAdminLink = false }: { showAdminLink?: boolean 
               </svg>
             </summary>
             <nav
-              id={menuId}
+              id={MENU_ID}
               aria-label="Mobile"
               className="absolute inset-x-0 top-16 border-b border-line bg-white shadow-lg"
             >
               <ul className="flex flex-col px-4 py-3">
-                {items.map((item) => (
-                  <li key={item.to}>
-                    <Link
-                      to={item.to}
-                      aria-current={item.to === currentPath ? "page" : undefined}
-                      className={cn(linkClass(item.to === currentPath), "block py-3 text-base")}
-                      onClick={() => setMenuOpen(false)}
-                    >
-                      {item.label}
-                    </Link>
-                  </li>
-                ))}
+                {items("block py-3 text-base")}
                 <li className="pt-2">
-                  <RequestDemoLink className="w-full" onNavigate={() => setMenuOpen(false)} />
+                  <RequestDemoLink className="w-full" />
                 </li>
               </ul>
             </nav>

@@ -1,5 +1,5 @@
+import { ADMIN_HINT_COOKIE } from "#app/lib/admin-hint.ts";
 import { readCookie } from "#app/lib/cookies.ts";
-import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
 
 // The session cookie: `__Host-` prefixed over HTTPS (the browser then refuses it unless Secure, on
 // this exact host, for the whole site), plain `session` over HTTP (local use, tests).

@@ -1,8 +1,6 @@
-import { type MouseEvent, type ReactNode, useSyncExternalStore } from "react";
+import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button.tsx";
-import { toast } from "#app/components/ui/toast-store.ts";
-import { Tooltip, TooltipProvider } from "#app/components/ui/tooltip.tsx";
-import { getShareLinks, SHARE_POPUP_FEATURES, type ShareNetwork } from "./share-links.ts";
+import { getShareLinks, type ShareNetwork } from "./share-links.ts";
 
 // SPEC section 9: share icons are 32 px with a radius of 8 px (Tailwind size-8 and rounded-lg).
 const ICON_SIZE = 32;
@@ -49,44 +47,12 @@ function ShareIcon({ network }: { network: ShareNetwork }) {
   );
 }
 
-function openPopup(event: MouseEvent<HTMLAnchorElement>) {
-  // Let modified clicks (new tab, new window) and middle clicks behave as ordinary links.
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  event.preventDefault();
-  window.open(event.currentTarget.href, "share", SHARE_POPUP_FEATURES);
-}
-
-/** True once hydrated: the copy button needs JavaScript, so the server never renders it. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    () => () => {},
-    () => true,
-    () => false,
-  );
-}
-
-async function copyLink(url: string) {
-  try {
-    await navigator.clipboard.writeText(url);
-    toast({
-      title: "Link copied",
-      description: "The article's address is on your clipboard, ready to paste.",
-    });
-  } catch {
-    toast({
-      title: "Could not copy the link",
-      description: "Your browser blocked the clipboard. Copy the address from the address bar instead.",
-      variant: "destructive",
-    });
-  }
-}
-
 /**
  * Share buttons for an article. Each network is a real link (it works without JavaScript, in a new
- * tab); with JavaScript a plain click opens the network's share page in a small popup instead.
+ * tab); share-card.enhance.ts makes a plain click open the network's share page in a small popup
+ * instead, shows the tooltips and the 'Copy link' button, which needs JavaScript.
  */
 export function ShareCard({ url, title, excerpt }: { url: string; title: string; excerpt?: string }) {
-  const hydrated = useHydrated();
   const links = getShareLinks({ url, title, excerpt });
   return (
     <section aria-labelledby="share-heading" className="rounded-xl border border-line bg-surface-muted p-6">
@@ -96,33 +62,28 @@ export function ShareCard({ url, title, excerpt }: { url: string; title: string;
       <p className="mt-1 text-sm text-ink-muted">
         Know someone who manages construction contracts? Pass it on.
       </p>
-      <TooltipProvider>
-        <ul className="mt-4 flex flex-wrap items-center gap-3">
-          {links.map((link) => (
-            <li key={link.network}>
-              <Tooltip label={link.label}>
-                <a
-                  href={link.href}
-                  aria-label={link.label}
-                  {...(link.popup
-                    ? { target: "_blank", rel: "noopener noreferrer", onClick: openPopup }
-                    : {})}
-                  className={`flex size-8 items-center justify-center rounded-lg text-white transition-opacity hover:opacity-85 ${networkStyles[link.network]}`}
-                >
-                  <ShareIcon network={link.network} />
-                </a>
-              </Tooltip>
-            </li>
-          ))}
-          {hydrated ? (
-            <li>
-              <Button type="button" variant="outline" size="sm" onClick={() => copyLink(url)}>
-                Copy link
-              </Button>
-            </li>
-          ) : null}
-        </ul>
-      </TooltipProvider>
+      <ul className="mt-4 flex flex-wrap items-center gap-3">
+        {links.map((link) => (
+          <li key={link.network}>
+            <a
+              href={link.href}
+              aria-label={link.label}
+              data-tooltip={link.label}
+              {...(link.popup
+                ? { target: "_blank", rel: "noopener noreferrer", "data-share-popup": "" }
+                : {})}
+              className={`flex size-8 items-center justify-center rounded-lg text-white transition-opacity hover:opacity-85 ${networkStyles[link.network]}`}
+            >
+              <ShareIcon network={link.network} />
+            </a>
+          </li>
+        ))}
+        <li hidden data-copy-link={url}>
+          <Button type="button" variant="outline" size="sm">
+            Copy link
+          </Button>
+        </li>
+      </ul>
     </section>
   );
 }

@@ -11,9 +11,6 @@ export type ShareLink = {
   popup: boolean;
 };
 
-/** The popup of SPEC section 7. NOTE: with `noopener`, window.open always returns null. */
-export const SHARE_POPUP_FEATURES = "width=550,height=400,noopener";
-
 /** Share URLs for one article: Facebook, Twitter, LinkedIn and email, in that order. */
 export function getShareLinks({
   url,

@@ -4,7 +4,13 @@ import { Field } from "#app/components/ui/field.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { HONEYPOT_FIELD, LEAD_LIMITS } from "./lead-constants.ts";
-import { defaultText, formText, type LeadOutcome, useLeadForm } from "./lead-form-client.ts";
+import {
+  defaultText,
+  formText,
+  type LeadOutcome,
+  type PostedLeadForm,
+  useLeadForm,
+} from "./lead-form-client.ts";
 import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
 import { type Confirmation, ThankYouPanel } from "./thank-you-panel.tsx";
 
@@ -57,21 +63,21 @@ const CONFIRMATION: Record<Variant, Confirmation> = {
   page: { title: PAGE_SUCCESS.title, text: PAGE_SUCCESS.description },
 };
 
-export function DemoRequestForm({
-  variant,
-  id,
-  action,
-}: {
+export type DemoRequestFormProps = {
   variant: Variant;
   /** The form's id: the anchor the no-JavaScript path returns to, and the fields' id prefix. */
   id: string;
   /** The page's own route, which handles the form without JavaScript. */
   action: string;
-}) {
+  posted: PostedLeadForm;
+};
+
+/** An island (ADR 013): its props travel as JSON from the page to the browser. */
+export function DemoRequestForm({ variant, id, action, posted }: DemoRequestFormProps) {
   const messageRef = useRef<HTMLDivElement>(null);
   const form = useLeadForm({
-    requestType: "demo",
     toBody,
+    posted,
     onOutcome(outcome) {
       if (variant === "home") {
         // An error sits above the fields: bring it into view, unless an invalid field took focus.

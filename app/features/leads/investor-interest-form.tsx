@@ -12,7 +12,7 @@ import {
   type InvestorTypeKey,
   LEAD_LIMITS,
 } from "./lead-constants.ts";
-import { defaultText, formText, useLeadForm } from "./lead-form-client.ts";
+import { defaultText, formText, type PostedLeadForm, useLeadForm } from "./lead-form-client.ts";
 import { FormMessage, Honeypot, LeadTextInput, PrivacyNotice, RequiredNote } from "./lead-form-parts.tsx";
 import { ThankYouPanel } from "./thank-you-panel.tsx";
 
@@ -50,11 +50,14 @@ function toBody(data: FormData) {
   };
 }
 
-export function InvestorInterestForm({ id, action }: { id: string; action: string }) {
+export type InvestorInterestFormProps = { id: string; action: string; posted: PostedLeadForm };
+
+/** An island (ADR 013): its props travel as JSON from the page to the browser. */
+export function InvestorInterestForm({ id, action, posted }: InvestorInterestFormProps) {
   const hydrated = useHydrated();
   const form = useLeadForm({
-    requestType: "investor",
     toBody,
+    posted,
     onOutcome(outcome) {
       if (outcome.kind === "success") toast(SUCCESS);
       else if (outcome.kind !== "invalid") toast({ ...FAILURE, variant: "destructive" });

@@ -1,20 +1,22 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { useActionData, useLocation } from "react-router";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { LeadFormActionData } from "./lead-http.server.ts";
-import type { FieldErrors, RequestType } from "./lead-schema.ts";
+import type { FieldErrors } from "./lead-schema.ts";
 import type { LeadOutcome } from "./lead-submit.ts";
 import { revealThankYou } from "./thank-you-panel.tsx";
 
 // What the lead forms share in the browser: the state a form shows before, during and after a
 // submission. The no-JavaScript path (a plain POST to the page's own action) feeds the same state
-// through useActionData and ?submitted=.
+// through `posted`, which the page renders into the form's island (lead-form-posted.ts).
 
 export type { LeadOutcome };
 
 /** The query a successful no-JavaScript POST redirects to (see the routes' actions). */
 export const SUBMITTED_PARAM = "submitted";
+
+/** What the page's own no-JavaScript POST left for the form: its failure, or `?submitted=`. */
+export type PostedLeadForm = { actionData?: LeadFormActionData; submitted: boolean };
 
 let submitModule: Promise<typeof import("./lead-submit.ts")> | undefined;
 
@@ -47,27 +49,25 @@ export function defaultText(defaults: LeadFormActionData["values"], name: string
 }
 
 type LeadFormOptions = {
-  requestType: RequestType;
   /** The JSON body for the API from the form's fields. */
   toBody: (data: FormData) => Record<string, unknown>;
   /** Toasts and focus: what this form does once an outcome is rendered. */
   onOutcome?: (outcome: LeadOutcome) => void;
+  posted: PostedLeadForm;
 };
 
 /**
  * State and handlers of one lead form. Inputs stay uncontrolled (what the visitor typed before
  * hydration is kept and sent); after a failed no-JavaScript POST they start from the posted values.
  */
-export function useLeadForm({ requestType, toBody, onOutcome }: LeadFormOptions) {
-  const actionData = useActionData<LeadFormActionData>();
-  const { search } = useLocation();
+export function useLeadForm({ toBody, onOutcome, posted }: LeadFormOptions) {
+  const { actionData, submitted: submittedWithoutJs } = posted;
   const hydrated = useHydrated();
   const [pending, setPending] = useState(false);
   const [outcome, setOutcome] = useState<LeadOutcome | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
   const [defaults, setDefaults] = useState(actionData?.values ?? {});
   const thanksHeadingRef = useRef<HTMLHeadingElement>(null);
-  const submittedWithoutJs = new URLSearchParams(search).get(SUBMITTED_PARAM) === requestType;
 
   // The success page of the no-JavaScript path is /page?submitted=…: drop the query from the address
   // bar so a reload or a bookmark shows the page itself, while this render keeps the message.

@@ -1,5 +1,4 @@
 import type { ReactNode, Ref } from "react";
-import { Link } from "react-router";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -23,9 +22,9 @@ export function PrivacyNotice() {
   return (
     <p className="text-sm leading-6 text-ink-muted">
       We use these details only to reply to your request. See our{" "}
-      <Link to="/privacy-policy" className="font-semibold text-brand underline underline-offset-2">
+      <a href="/privacy-policy" className="font-semibold text-brand underline underline-offset-2">
         privacy policy
-      </Link>
+      </a>
       .
     </p>
   );

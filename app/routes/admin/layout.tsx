@@ -1,5 +1,9 @@
 import { Outlet, useNavigation } from "react-router";
 import { Logo } from "#app/components/site/logo.tsx";
+import type { DocumentHandle } from "#app/lib/page-scripts.ts";
+
+// The back office stays a React Router app, hydrated on every page (ADR 013).
+export const handle: DocumentHandle = { hydrate: true };
 
 /** The back office's frame: a slim header, and a loading bar while the next page's data comes. */
 export default function AdminLayout() {

@@ -4,7 +4,10 @@ import { Section } from "#app/components/site/section.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
 import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
+import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
+import { Island } from "#app/islands/island.tsx";
+import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 import type { Route } from "./+types/demo";
 
 export const meta: Route.MetaFunction = () =>
@@ -15,6 +18,9 @@ export const meta: Route.MetaFunction = () =>
   });
 
 const FORM_ID = "demo-form";
+
+// Static HTML apart from the demo request form (ADR 013).
+export const handle: DocumentHandle = { islands: ["demo-request-form"] };
 
 // The demo request form without JavaScript: a failure re-renders this page with the messages.
 export async function action({ request, context }: Route.ActionArgs) {
@@ -52,6 +58,7 @@ const contactLink = "font-semibold text-brand underline underline-offset-2";
 
 export default function Demo() {
   const { company } = site;
+  const posted = usePostedLeadForm("demo");
   return (
     <>
       <PageHero
@@ -72,7 +79,11 @@ export default function Demo() {
               Tell us who you are and a little about the contracts you manage, and we will contact you within
               one working day to find a time that suits you.
             </p>
-            <DemoRequestForm variant="page" id={FORM_ID} action="/demo" />
+            <Island
+              name="demo-request-form"
+              component={DemoRequestForm}
+              props={{ variant: "page", id: FORM_ID, action: "/demo", posted }}
+            />
           </div>
           <div className="flex flex-col gap-6 lg:col-span-2">
             <div className="rounded-xl bg-brand-soft p-8">

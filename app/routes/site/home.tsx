@@ -1,5 +1,4 @@
-import { useEffect } from "react";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import { AnchorLink } from "#app/components/site/anchor-link.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -7,7 +6,10 @@ import { getMeta } from "#app/features/content/meta.ts";
 import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
 import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
+import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
+import { Island } from "#app/islands/island.tsx";
+import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () =>
@@ -17,6 +19,9 @@ export const meta: Route.MetaFunction = () =>
   });
 
 const FORM_ID = "demo-request-form";
+
+// Static HTML apart from the demo request form (ADR 013).
+export const handle: DocumentHandle = { islands: ["demo-request-form"] };
 
 // The demo request form without JavaScript (SPEC section 2: 'Get Started Today' holds the form).
 export async function action({ request, context }: Route.ActionArgs) {
@@ -61,13 +66,7 @@ const highlights = [
 ] as const;
 
 export default function Home() {
-  const location = useLocation();
-
-  // SPEC section 2: the home page opens at the top, unless the visitor asked for a section (#demo).
-  useEffect(() => {
-    if (!location.hash) window.scrollTo(0, 0);
-  }, [location.hash]);
-
+  const posted = usePostedLeadForm("demo");
   return (
     <>
       <section className="relative overflow-hidden bg-brand text-white">
@@ -177,7 +176,11 @@ export default function Home() {
         intro="Tell us a little about your business and the contracts you manage. A member of our team will contact you within one working day to arrange a demonstration."
       >
         <div className="max-w-4xl rounded-xl border border-line bg-white p-6 shadow-sm sm:p-8">
-          <DemoRequestForm variant="home" id={FORM_ID} action="/?index" />
+          <Island
+            name="demo-request-form"
+            component={DemoRequestForm}
+            props={{ variant: "home", id: FORM_ID, action: "/?index", posted }}
+          />
         </div>
       </Section>
     </>

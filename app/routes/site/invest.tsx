@@ -7,7 +7,10 @@ import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
 import { TERMS_DISCUSSED_DIRECTLY } from "#app/features/investor-deck/deck-content.ts";
 import { InvestorInterestForm } from "#app/features/leads/investor-interest-form.tsx";
+import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
+import { Island } from "#app/islands/island.tsx";
+import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 import type { Route } from "./+types/invest";
 
 export const meta: Route.MetaFunction = () =>
@@ -18,6 +21,9 @@ export const meta: Route.MetaFunction = () =>
   });
 
 const FORM_ID = "investor-interest-form";
+
+// Static HTML apart from the investor interest form (ADR 013).
+export const handle: DocumentHandle = { islands: ["investor-interest-form"] };
 
 // The investor interest form without JavaScript: a failure re-renders this page with the messages.
 export async function action({ request, context }: Route.ActionArgs) {
@@ -61,6 +67,7 @@ const useOfFunds = [
 const contactLink = "font-semibold text-brand underline underline-offset-2";
 
 export default function Invest() {
+  const posted = usePostedLeadForm("investor");
   const contact = site.investorContact;
   return (
     <>
@@ -129,7 +136,11 @@ export default function Invest() {
               Leave your details and {contact.name} will contact you shortly to arrange a conversation and
               share our materials.
             </p>
-            <InvestorInterestForm id={FORM_ID} action="/invest" />
+            <Island
+              name="investor-interest-form"
+              component={InvestorInterestForm}
+              props={{ id: FORM_ID, action: "/invest", posted }}
+            />
           </div>
 
           <div className="flex flex-col gap-6">

@@ -1,4 +1,3 @@
-import type { MouseEvent } from "react";
 import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { Section } from "#app/components/site/section.tsx";
@@ -26,22 +25,6 @@ const deckContents = [
   "The ask: what the investment is for; amount and terms are discussed directly with investors",
 ] as const;
 
-/**
- * SPEC section 2: open the deck in a new tab; when the browser blocks the new tab, open it here.
- * NOTE: `window.open(url, "_blank", "noopener")` always returns null (HTML spec), which would make
- * every click also navigate this tab; so the opener link is cut on the returned window instead.
- */
-function openDeck(event: MouseEvent<HTMLAnchorElement>) {
-  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
-  event.preventDefault();
-  const deck = window.open(DECK_URL, "_blank");
-  if (deck) {
-    deck.opener = null;
-    return;
-  }
-  window.location.assign(DECK_URL);
-}
-
 export default function InvestorDeck() {
   return (
     <>
@@ -55,11 +38,12 @@ export default function InvestorDeck() {
         intro={`Our investor presentation sets out the opportunity behind ${site.productName}, AI-powered contract management for the construction industry, and what we are raising investment to do.`}
       >
         <div className="mt-10 flex flex-wrap items-center gap-4">
+          {/* SPEC section 2: a new tab, or this one when the browser blocks it (new-tab-link.enhance.ts). */}
           <a
             href={DECK_URL}
             target="_blank"
             rel="noopener"
-            onClick={openDeck}
+            data-new-tab=""
             className={buttonVariants({ variant: "accent", size: "lg" })}
           >
             Open Investor Presentation

@@ -69,9 +69,21 @@ export async function openPage(path: string, options: PageOptions = {}): Promise
   };
 }
 
-/** app/root.tsx marks <html data-hydrated> once React has hydrated the page. */
+/**
+ * Waits until the page is interactive (ADR 013): a back-office page once React Router has hydrated
+ * it (app/root.tsx marks `<html data-hydrated>`); a public page once its enhancement script has run
+ * (`<html data-enhanced>`, app/entry.enhance.ts) and each of its islands has hydrated (`data-hydrated`
+ * on the island's container, app/islands/hydrate-islands.tsx).
+ */
 export async function waitForHydration(page: Page) {
-  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await page.waitForFunction(() => {
+    const html = document.documentElement;
+    if (html.hasAttribute("data-hydrated")) return true;
+    if (!html.hasAttribute("data-enhanced")) return false;
+    return [...document.querySelectorAll("[data-island]")].every((island) =>
+      island.hasAttribute("data-hydrated"),
+    );
+  });
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");

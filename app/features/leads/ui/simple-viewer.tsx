@@ -3,9 +3,9 @@ import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { hasAdminHint } from "#app/lib/admin-hint.ts";
 import { sendJson } from "#app/lib/api-client.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
-import { ADMIN_HINT_COOKIE } from "#app/lib/use-signed-in-admin.ts";
 import type { Lead } from "../lead-repository.server.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -71,7 +71,7 @@ export function SimpleViewer({ hints }: { hints: AdminHints }) {
   // Who is signed in, as the server sees it (GET /api/user: 401 means nobody). Only browsers that
   // signed in as an admin carry the hint cookie; the others need not ask.
   useEffect(() => {
-    if (!document.cookie.split("; ").includes(`${ADMIN_HINT_COOKIE}=1`)) {
+    if (!hasAdminHint(document.cookie)) {
       // Never signed in here, or signed out since: any localStorage flags are stale.
       hints.clear();
       setPhase("signed-out");

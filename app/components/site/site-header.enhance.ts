@@ -1,0 +1,52 @@
+import { hasAdminHint, isSignedInAdmin } from "#app/lib/admin-hint.ts";
+
+// What the site header does in the browser (SPEC section 1), on every public page: the markup is
+// site-header.tsx.
+
+/** The spec's 768 px mobile breakpoint, Tailwind's `md`. */
+const DESKTOP_QUERY = "(min-width: 768px)";
+
+/** The mobile menu closes on scroll, on a link click, on Escape and when the viewport widens. */
+export function enhanceMobileMenu(root: ParentNode) {
+  const menu = root.querySelector<HTMLDetailsElement>("details[data-mobile-menu]");
+  if (!menu) return;
+  const close = () => {
+    menu.open = false;
+  };
+  const desktop = window.matchMedia(DESKTOP_QUERY);
+  const onWiden = (event: MediaQueryListEvent) => {
+    if (event.matches) close();
+  };
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== "Escape") return;
+    // Focus inside the menu would be lost with it: it goes back to the button that opened it.
+    if (menu.contains(document.activeElement)) menu.querySelector("summary")?.focus();
+    close();
+  };
+  menu.addEventListener("toggle", () => {
+    if (menu.open) {
+      window.addEventListener("scroll", close, { passive: true });
+      window.addEventListener("keydown", onKey);
+      desktop.addEventListener("change", onWiden);
+    } else {
+      window.removeEventListener("scroll", close);
+      window.removeEventListener("keydown", onKey);
+      desktop.removeEventListener("change", onWiden);
+    }
+  });
+  menu.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest("a")) close();
+  });
+}
+
+/**
+ * A signed-in admin also sees an Admin link. Decided by the server (GET /api/user), never by what
+ * the browser stores; only browsers with the sign-in hint cookie ask.
+ */
+export function revealAdminLink(root: ParentNode) {
+  const items = root.querySelectorAll<HTMLElement>("[data-admin-link]");
+  if (items.length === 0 || !hasAdminHint(document.cookie)) return;
+  void isSignedInAdmin().then((admin) => {
+    if (admin) for (const item of items) item.hidden = false;
+  });
+}
