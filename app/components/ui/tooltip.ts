@@ -6,8 +6,9 @@
 
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
-/** Gap between the element and the bubble, and the least margin to the viewport's edges. */
-const OFFSET_PX = 6;
+/** Gap between the element and the bubble: 6 px to the arrow's tip, as before, plus the arrow. */
+const OFFSET_PX = 11;
+/** The least margin between the bubble and the viewport's edges. */
 const EDGE_PX = 8;
 
 type Shown = { trigger: HTMLElement; bubble: HTMLElement };
