@@ -1,29 +1,56 @@
 import type { ReactNode } from "react";
+import { cn } from "#app/lib/cn.ts";
 import { Breadcrumb, type Crumb } from "./breadcrumb.tsx";
 
-/** The dark band at the top of every content page: breadcrumb, heading and intro. */
+/**
+ * The band at the top of a content page: breadcrumb, heading and intro. Navy by default; "light"
+ * gives a page a different opening (the features page opens on its list of capabilities).
+ */
 export function PageHero({
   title,
   intro,
   breadcrumb,
   eyebrow,
+  tone = "brand",
   children,
 }: {
   title: string;
   intro?: ReactNode;
   breadcrumb?: Crumb[];
   eyebrow?: string;
+  tone?: "brand" | "light";
   children?: ReactNode;
 }) {
+  const light = tone === "light";
   return (
-    <section className="bg-brand text-white">
+    <section className={light ? "border-b border-line bg-surface-muted text-ink" : "bg-brand text-white"}>
       <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 md:py-20">
-        {breadcrumb ? <Breadcrumb items={breadcrumb} /> : null}
+        {breadcrumb ? <Breadcrumb items={breadcrumb} inverse={!light} /> : null}
         {eyebrow ? (
-          <p className="mt-6 text-sm font-semibold tracking-wider text-accent uppercase">{eyebrow}</p>
+          <p
+            className={cn(
+              "mt-6 text-sm font-semibold tracking-wider uppercase",
+              light ? "text-accent-ink" : "text-accent",
+            )}
+          >
+            {eyebrow}
+          </p>
         ) : null}
-        <h1 className="mt-3 max-w-4xl text-4xl font-bold tracking-tight text-balance md:text-5xl">{title}</h1>
-        {intro ? <div className="mt-6 max-w-3xl text-lg leading-8 text-slate-100">{intro}</div> : null}
+        <h1
+          className={cn(
+            "mt-3 max-w-4xl text-4xl font-bold tracking-tight text-balance md:text-5xl",
+            light && "text-brand",
+          )}
+        >
+          {title}
+        </h1>
+        {intro ? (
+          <div
+            className={cn("mt-6 max-w-3xl text-lg leading-8", light ? "text-ink-muted" : "text-slate-100")}
+          >
+            {intro}
+          </div>
+        ) : null}
         {children}
       </div>
     </section>

@@ -1,10 +1,19 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { RelatedPages } from "#app/components/site/related-pages.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
+import { ConsolidatedContractVisual } from "#app/features/content/product-visuals/consolidated-contract.tsx";
+import { ConversationalAnswerVisual } from "#app/features/content/product-visuals/conversational-answer.tsx";
+import { DeadlineCalendarVisual } from "#app/features/content/product-visuals/deadline-calendar.tsx";
+import { InsightsDashboardVisual } from "#app/features/content/product-visuals/insights-dashboard.tsx";
+import { PlainLanguageVisual } from "#app/features/content/product-visuals/plain-language.tsx";
+import { Icon } from "#app/features/content/product-visuals/product-frame.tsx";
+import { RoleAccessVisual } from "#app/features/content/product-visuals/role-access.tsx";
 import { site } from "#app/features/content/site.ts";
+import { cn } from "#app/lib/cn.ts";
 import type { Route } from "./+types/features";
 
 export const meta: Route.MetaFunction = () =>
@@ -14,38 +23,56 @@ export const meta: Route.MetaFunction = () =>
     description: `What ${site.productName} does: AI contract consolidation, plain language translation, automated date tracking, conversational search, role-based access and an insights dashboard.`,
   });
 
-const features = [
+const features: {
+  id: string;
+  title: string;
+  Visual: (props: { className?: string }) => ReactNode;
+  text: string;
+  points: readonly string[];
+}[] = [
   {
+    id: "consolidation",
     title: "AI Contract Consolidation",
+    Visual: ConsolidatedContractVisual,
     text: "Upload the original agreement with its schedule of amendments, side letters and variations. The AI links each change to the clause it affects and produces one current version of the contract, with every change traced to its source document.",
     points: ["Works with scanned and digital PDFs", "Change history kept for every clause"],
   },
   {
+    id: "plain-language",
     title: "Plain Language Translation",
+    Visual: PlainLanguageVisual,
     text: "Each key clause is summarised in plain business language: who must do what, by when, and the consequence of not doing it. Summaries sit beside the original wording so nothing is lost in translation.",
     points: ["Payment, retention and liquidated damages explained", "Original clause shown alongside"],
   },
   {
+    id: "date-tracking",
     title: "Automated Date Tracking",
+    Visual: DeadlineCalendarVisual,
     text: "Dates and periods are extracted from the contract as it stands: notice and time-bar periods, payment application and pay-less notice deadlines, retention release, defects periods, insurance renewals and expiry. Reminders go to the people responsible.",
     points: ["Email reminders ahead of each deadline", "Calendar view across all contracts"],
   },
   {
+    id: "conversational-search",
     title: "Conversational Search",
+    Visual: ConversationalAnswerVisual,
     text: "Ask questions the way you would ask a colleague: “What is the cap on liquidated damages on the Riverside subcontract?” or “Which contracts need a notice within seven days of an instruction?” Answers cite the clause they rely on.",
     points: ["Answers across one contract or the whole portfolio", "Every answer linked to its source"],
   },
   {
+    id: "role-based-access",
     title: "Role-Based Access",
+    Visual: RoleAccessVisual,
     text: "Decide who sees what. Site teams see the obligations for their project, buyers see their supply chain agreements and directors see the portfolio, while commercially sensitive terms stay with the people who need them.",
     points: ["Permissions by role and by project", "Sensitive terms limited to named people"],
   },
   {
+    id: "insights-dashboard",
     title: "Insights Dashboard",
+    Visual: InsightsDashboardVisual,
     text: "A portfolio view of your contractual position: deadlines falling due, retention outstanding, uncapped liabilities and onerous amendments, so risk and value are visible before they become a problem.",
     points: ["Upcoming obligations at a glance", "Risk flags across all contracts"],
   },
-] as const;
+];
 
 const results = [
   {
@@ -74,38 +101,75 @@ export default function Features() {
   return (
     <>
       <PageHero
+        tone="light"
         title="Features"
         breadcrumb={[{ label: "Home", to: "/" }, { label: "Features" }]}
         eyebrow="What the platform does"
         intro={`${site.productName} turns signed contracts and their amendments into one current, plain-language record that your whole business can search, act on and report from.`}
-      />
+      >
+        <nav aria-label="Features on this page" className="mt-10">
+          <ul className="flex flex-wrap gap-2">
+            {features.map((feature, index) => (
+              <li key={feature.id}>
+                <a
+                  href={`#${feature.id}`}
+                  className="inline-flex items-center gap-2 rounded-full border border-line bg-white px-4 py-2 text-sm font-semibold text-brand shadow-xs hover:border-brand"
+                >
+                  <span aria-hidden="true" className="font-mono text-xs text-ink-muted">
+                    {String(index + 1).padStart(2, "0")}
+                  </span>
+                  {feature.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </PageHero>
 
       <Section
         id="feature-list"
         title="Six capabilities, one record"
         intro="Each feature works on the consolidated version of the contract, so everything you see reflects the agreement as it stands today."
       >
-        <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {features.map((feature) => (
+        <ol className="space-y-20 md:space-y-28">
+          {features.map((feature, index) => (
             <li
-              key={feature.title}
-              className="flex flex-col rounded-xl border border-line bg-white p-8 shadow-sm"
+              key={feature.id}
+              id={feature.id}
+              className={cn(
+                "grid items-center gap-8 lg:gap-14",
+                // The visual takes the wider column on whichever side it sits.
+                index % 2 === 0
+                  ? "lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]"
+                  : "lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]",
+              )}
             >
-              <h3 className="text-xl font-semibold text-brand">{feature.title}</h3>
-              <p className="mt-3 leading-7 text-ink-muted">{feature.text}</p>
-              <ul className="mt-5 space-y-2 text-sm text-ink">
-                {feature.points.map((point) => (
-                  <li key={point} className="flex gap-2">
-                    <span aria-hidden="true" className="font-bold text-brand">
-                      ✓
-                    </span>
-                    {point}
-                  </li>
-                ))}
-              </ul>
+              <div className={index % 2 === 1 ? "lg:order-last" : undefined}>
+                <p aria-hidden="true" className="font-mono text-sm font-semibold text-accent-ink">
+                  {String(index + 1).padStart(2, "0")} / {String(features.length).padStart(2, "0")}
+                </p>
+                <h3 className="mt-2 text-2xl font-bold tracking-tight text-brand md:text-3xl">
+                  {feature.title}
+                </h3>
+                <p className="mt-4 text-lg leading-8 text-ink-muted">{feature.text}</p>
+                <ul className="mt-6 space-y-3 text-ink">
+                  {feature.points.map((point) => (
+                    <li key={point} className="flex gap-3">
+                      <span
+                        aria-hidden="true"
+                        className="mt-0.5 grid size-5 shrink-0 place-items-center rounded-full bg-brand-soft text-brand"
+                      >
+                        <Icon name="check" className="size-3" />
+                      </span>
+                      {point}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <feature.Visual />
             </li>
           ))}
-        </ul>
+        </ol>
       </Section>
 
       <Section

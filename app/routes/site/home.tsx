@@ -3,6 +3,7 @@ import { AnchorLink } from "#app/components/site/anchor-link.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
+import { HeroProductVisual } from "#app/features/content/product-visuals/hero-visual.tsx";
 import { site } from "#app/features/content/site.ts";
 import { stats } from "#app/features/content/stats.ts";
 import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
@@ -70,12 +71,12 @@ export default function Home() {
   return (
     <>
       <section className="relative overflow-hidden bg-brand text-white">
-        <div className="mx-auto grid max-w-7xl gap-12 px-4 py-20 sm:px-6 md:py-28 lg:grid-cols-5">
-          <div className="lg:col-span-3">
+        <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 md:py-20 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)] lg:gap-10">
+          <div>
             <p className="text-sm font-semibold tracking-wider text-accent uppercase">
               AI-powered contract management for construction
             </p>
-            <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+            <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl xl:text-6xl">
               Turning Contracts Into Strategic Assets
             </h1>
             <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-100">
@@ -92,14 +93,7 @@ export default function Home() {
               </AnchorLink>
             </div>
           </div>
-          <ul className="grid content-center gap-4 lg:col-span-2" aria-label="What changes">
-            {highlights.slice(0, 3).map((item) => (
-              <li key={item.title} className="rounded-lg border border-white/20 bg-white/10 p-5">
-                <p className="font-semibold text-white">{item.title}</p>
-                <p className="mt-1 text-sm leading-6 text-slate-100">{item.text}</p>
-              </li>
-            ))}
-          </ul>
+          <HeroProductVisual />
         </div>
       </section>
 

@@ -1,10 +1,13 @@
 import { Link } from "react-router";
-import { NumberedCard } from "#app/components/site/numbered-card.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { RelatedPages } from "#app/components/site/related-pages.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
+import { DeadlineCalendarVisual } from "#app/features/content/product-visuals/deadline-calendar.tsx";
+import { DocumentIntakeVisual } from "#app/features/content/product-visuals/document-intake.tsx";
+import { InsightsDashboardVisual } from "#app/features/content/product-visuals/insights-dashboard.tsx";
+import { PlainLanguageVisual } from "#app/features/content/product-visuals/plain-language.tsx";
 import { site } from "#app/features/content/site.ts";
 import type { Route } from "./+types/solution";
 
@@ -42,21 +45,26 @@ const principles = [
   },
 ] as const;
 
+// Each step shows the screen where it happens.
 const steps = [
   {
     title: "Upload what you have",
+    Visual: DocumentIntakeVisual,
     text: "Drop in signed contracts and amendments as PDFs or scans, in whatever state your folders are in. No re-keying and no template to fill in.",
   },
   {
     title: "We consolidate and explain",
+    Visual: PlainLanguageVisual,
     text: `${site.productName} links each amendment to the agreement it changes, produces the current version and writes a plain-language summary of the terms that matter.`,
   },
   {
     title: "Your team checks the output",
+    Visual: DeadlineCalendarVisual,
     text: "Every summary and extracted date cites the clause it came from, so your commercial team can verify it quickly before it is shared.",
   },
   {
     title: "Everyone works from the same record",
+    Visual: InsightsDashboardVisual,
     text: "Project teams search, ask questions and receive reminders from one source of truth, and directors see the portfolio on a single dashboard.",
   },
 ] as const;
@@ -76,11 +84,15 @@ export default function Solution() {
         title="Six principles"
         intro="Together they turn a pile of documents into one current, readable record that the whole business can act on."
       >
-        <ol className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+        <ol className="grid gap-x-10 gap-y-12 md:grid-cols-2 lg:grid-cols-3">
           {principles.map((principle, index) => (
-            <NumberedCard key={principle.title} index={index} title={principle.title}>
-              {principle.text}
-            </NumberedCard>
+            <li key={principle.title} className="border-t-2 border-brand pt-5">
+              <p aria-hidden="true" className="font-mono text-sm font-semibold text-accent-ink">
+                {String(index + 1).padStart(2, "0")}
+              </p>
+              <h3 className="mt-1 text-xl font-bold text-brand">{principle.title}</h3>
+              <p className="mt-3 leading-7 text-ink-muted">{principle.text}</p>
+            </li>
           ))}
         </ol>
       </Section>
@@ -91,17 +103,28 @@ export default function Solution() {
         title="How it fits your workflow"
         intro="No change to how you negotiate or sign. We work with the documents you already hold."
       >
-        <ol className="grid gap-6 md:grid-cols-2 lg:grid-cols-4">
+        {/* On wide screens the step numbers ride down one line (the list's ::before), each step's text
+            held in view (sticky) beside its screen. */}
+        <ol className="relative space-y-16 md:space-y-20 lg:before:absolute lg:before:top-2 lg:before:bottom-2 lg:before:left-[21px] lg:before:w-0.5 lg:before:bg-slate-300">
           {steps.map((step, index) => (
-            <li key={step.title} className="rounded-xl bg-white p-6 shadow-sm">
-              <p
-                className="flex size-10 items-center justify-center rounded-full bg-brand font-bold text-white"
-                aria-hidden="true"
-              >
-                {index + 1}
-              </p>
-              <h3 className="mt-4 text-lg font-semibold text-brand">{step.title}</h3>
-              <p className="mt-2 leading-7 text-ink-muted">{step.text}</p>
+            <li
+              key={step.title}
+              className="relative grid gap-8 lg:grid-cols-[minmax(0,4fr)_minmax(0,7fr)] lg:items-start lg:gap-14"
+            >
+              <div className="relative pl-16 lg:sticky lg:top-28">
+                <span
+                  aria-hidden="true"
+                  className="absolute top-0 left-0 grid size-11 place-items-center rounded-full bg-brand text-lg font-bold text-white ring-8 ring-surface-muted"
+                >
+                  {index + 1}
+                </span>
+                <p className="text-sm font-semibold tracking-wider text-accent-ink uppercase">
+                  Step {index + 1} of {steps.length}
+                </p>
+                <h3 className="mt-1 text-2xl font-bold tracking-tight text-brand">{step.title}</h3>
+                <p className="mt-3 text-lg leading-8 text-ink-muted">{step.text}</p>
+              </div>
+              <step.Visual />
             </li>
           ))}
         </ol>

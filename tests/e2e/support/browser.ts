@@ -26,7 +26,17 @@ export type PageOptions = {
   reducedMotion?: "reduce" | "no-preference";
   /** Console errors matching these are expected (e.g. the browser's own 404 report on a 404 page). */
   allowConsoleErrors?: RegExp[];
+  /**
+   * The page as a visitor without JavaScript gets it, while the test can still run asynchronous
+   * code in it: the document arrives with its scripts and module preloads removed (JSON-LD kept).
+   * NOTE: with `javaScript: false` Chromium runs no timers or observer callbacks even for the test's
+   * own evaluate, so axe and PerformanceObserver never finish there.
+   */
+  stripScripts?: boolean;
 };
+
+const SCRIPT =
+  /<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>|<link\b[^>]*rel="modulepreload"[^>]*>/g;
 
 export type OpenedPage = {
   page: Page;
@@ -48,13 +58,24 @@ export async function openPage(path: string, options: PageOptions = {}): Promise
     reducedMotion: options.reducedMotion ?? "reduce",
   });
   const page = await context.newPage();
+  if (options.stripScripts) {
+    await page.route(new URL(path, baseUrl).href, async (route) => {
+      const response = await route.fetch();
+      const { "content-encoding": _encoding, "content-length": _length, ...headers } = response.headers();
+      await route.fulfill({
+        status: response.status(),
+        headers,
+        body: (await response.text()).replace(SCRIPT, ""),
+      });
+    });
+  }
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   const response = await page.goto(new URL(path, baseUrl).href, { waitUntil: "load" });
-  if (options.javaScript !== false) await waitForHydration(page);
+  if (options.javaScript !== false && !options.stripScripts) await waitForHydration(page);
   return {
     page,
     context,
