@@ -113,7 +113,7 @@ export default function Features() {
               <li key={feature.id}>
                 <a
                   href={`#${feature.id}`}
-                  className="inline-flex items-center gap-2 rounded-full border border-line bg-white px-4 py-2 text-sm font-semibold text-brand shadow-xs hover:border-brand"
+                  className="flex h-10 items-center gap-2 rounded-full border border-line bg-white px-4 text-sm font-semibold text-brand shadow-xs hover:border-brand"
                 >
                   <span aria-hidden="true" className="font-mono text-xs text-ink-muted">
                     {String(index + 1).padStart(2, "0")}
@@ -137,14 +137,16 @@ export default function Features() {
               key={feature.id}
               id={feature.id}
               className={cn(
-                "grid items-center gap-8 lg:gap-14",
+                "grid items-start gap-8 lg:gap-14",
                 // The visual takes the wider column on whichever side it sits.
                 index % 2 === 0
                   ? "lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]"
                   : "lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]",
               )}
             >
-              <div className={index % 2 === 1 ? "lg:order-last" : undefined}>
+              {/* Held in view beside its screen, and top-aligned rather than centred so that nothing moves
+                  while the screen's markup arrives. */}
+              <div className={cn("lg:sticky lg:top-28 lg:pt-6", index % 2 === 1 && "lg:order-last")}>
                 <p aria-hidden="true" className="font-mono text-sm font-semibold text-accent-ink">
                   {String(index + 1).padStart(2, "0")} / {String(features.length).padStart(2, "0")}
                 </p>

@@ -71,8 +71,10 @@ export default function Home() {
   return (
     <>
       <section className="relative overflow-hidden bg-brand text-white">
-        <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 md:py-20 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)] lg:gap-10">
-          <div>
+        {/* Top-aligned, not centred: centring the copy against the taller picture would move it when a
+            browser paints the page before the picture's markup has all arrived. */}
+        <div className="mx-auto grid max-w-7xl items-start gap-12 px-4 py-16 sm:px-6 md:py-20 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)] lg:gap-10">
+          <div className="lg:pt-14">
             <p className="text-sm font-semibold tracking-wider text-accent uppercase">
               AI-powered contract management for construction
             </p>

@@ -8,6 +8,7 @@ import { DeadlineCalendarVisual } from "#app/features/content/product-visuals/de
 import { DocumentIntakeVisual } from "#app/features/content/product-visuals/document-intake.tsx";
 import { InsightsDashboardVisual } from "#app/features/content/product-visuals/insights-dashboard.tsx";
 import { PlainLanguageVisual } from "#app/features/content/product-visuals/plain-language.tsx";
+import { RecordDiagram } from "#app/features/content/product-visuals/record-diagram.tsx";
 import { site } from "#app/features/content/site.ts";
 import type { Route } from "./+types/solution";
 
@@ -77,6 +78,7 @@ export default function Solution() {
         breadcrumb={[{ label: "Home", to: "/" }, { label: "Our Approach" }]}
         eyebrow="Post-signature contract management"
         intro={`${site.productName} starts where most contract tools stop: after signature, when the agreement has to be run on site. Six principles shape everything we build.`}
+        aside={<RecordDiagram />}
       />
 
       <Section

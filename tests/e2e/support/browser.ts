@@ -33,6 +33,12 @@ export type PageOptions = {
    * own evaluate, so axe and PerformanceObserver never finish there.
    */
   stripScripts?: boolean;
+  /**
+   * Holds the first paint until the element with this id has been parsed (a `<link rel="expect"
+   * blocking="render">` added to the head). NOTE: on a busy machine Chromium paints a document
+   * half-parsed, at random points; measuring layout shift needs a first paint that is always the same.
+   */
+  renderAfter?: string;
 };
 
 const SCRIPT =
@@ -58,15 +64,18 @@ export async function openPage(path: string, options: PageOptions = {}): Promise
     reducedMotion: options.reducedMotion ?? "reduce",
   });
   const page = await context.newPage();
-  if (options.stripScripts) {
+  if (options.stripScripts || options.renderAfter) {
     await page.route(new URL(path, baseUrl).href, async (route) => {
       const response = await route.fetch();
       const { "content-encoding": _encoding, "content-length": _length, ...headers } = response.headers();
-      await route.fulfill({
-        status: response.status(),
-        headers,
-        body: (await response.text()).replace(SCRIPT, ""),
-      });
+      let body = await response.text();
+      if (options.stripScripts) body = body.replace(SCRIPT, "");
+      if (options.renderAfter)
+        body = body.replace(
+          "<head>",
+          `<head><link rel="expect" href="#${options.renderAfter}" blocking="render">`,
+        );
+      await route.fulfill({ status: response.status(), headers, body });
     });
   }
   const errors: string[] = [];

@@ -129,8 +129,8 @@ function ChangeTrace() {
               key={change.source}
               className={`rounded-md border-l-4 bg-white px-2.5 py-1.5 shadow-xs ${RAIL[change.source]}`}
             >
-              <p className="flex items-center justify-between gap-2 text-xs font-semibold text-ink">
-                <span className="truncate">{amendment.title}</span>
+              <p className="flex items-start justify-between gap-2 text-xs font-semibold text-ink">
+                <span>{amendment.title}</span>
                 <span className="shrink-0 font-mono text-ink-muted">{amendment.mark}</span>
               </p>
               <p className="text-xs leading-5 text-ink-muted">

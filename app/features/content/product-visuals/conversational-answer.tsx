@@ -34,7 +34,10 @@ export function AnswerCard({ className, compact = false }: { className?: string;
 export function ConversationalAnswerScreen({ className }: { className?: string }) {
   return (
     <AppWindow title={`${sample.projectShort} · Ask`} active="ask" className={className}>
-      <ScreenHeader title="Ask about your contracts" detail={`Searching 14 contracts on ${sample.project}`}>
+      <ScreenHeader
+        title="Ask about your contracts"
+        detail={`Searching 14 contracts · ${sample.projectShort}`}
+      >
         <Chip tone="green">Answers cite their clause</Chip>
       </ScreenHeader>
       <div className="space-y-4 bg-surface-muted px-4 py-4">
