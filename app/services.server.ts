@@ -2,6 +2,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
+import { checkReadiness, type Readiness } from "./db/readiness.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
@@ -127,6 +128,8 @@ export type AppServices = {
    * keeps running to its end; shutdown waits for this before closing the database.
    */
   whenIdle(): Promise<void>;
+  /** For `GET /readyz`: the database answers within a second and carries every migration. */
+  readiness(): Promise<Readiness>;
 };
 
 export type BackgroundWork = {
@@ -275,6 +278,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       startBackgroundWork,
       notifyOutbox: () => outboxWorker?.notify(),
       whenIdle: inFlight.whenIdle,
+      readiness: () => checkReadiness(database.db),
     };
   } catch (error) {
     await database.close();

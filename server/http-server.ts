@@ -18,6 +18,36 @@ import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.t
 import { StaticFiles } from "./static-files.ts";
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/** The process is alive (it answers). */
+export const HEALTH_PATH = "/healthz";
+/** The instance can serve: its database answers within a second and is migrated (503 otherwise). */
+export const READY_PATH = "/readyz";
+
+function answerHealth(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  headers: Record<string, string>,
+  services: AppServices,
+): void {
+  const send = (status: number, text: string) => {
+    res.writeHead(status, {
+      ...headers,
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": PRIVATE_NO_STORE,
+    });
+    res.end(req.method === "HEAD" ? undefined : `${text}\n`);
+  };
+  if (path === HEALTH_PATH) {
+    send(200, "ok");
+    return;
+  }
+  void services.readiness().then(
+    (readiness) =>
+      send(readiness.ready ? 200 : 503, readiness.ready ? "ready" : `not ready: ${readiness.reason}`),
+    () => send(503, "not ready"),
+  );
+}
 
 export type AppOptions = { env: Env; build: ServerBuild; buildDir: string; services: AppServices };
 
@@ -142,6 +172,12 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
       // A refused body is never buffered: once the answer is out, Node discards the rest, so a client
       // still sending reads the answer instead of a connection reset.
       return refuse(res, https, refusal.status, refusal.message, refusal.headers, path.startsWith("/api/"));
+    }
+    // For load balancers and orchestrators (issue 13): answered here, before anything that logs,
+    // compresses or renders. GET and HEAD only: the guard above refused other methods' bodies.
+    if ((path === HEALTH_PATH || path === READY_PATH) && (req.method === "GET" || req.method === "HEAD")) {
+      answerHealth(req, res, path, https ? headersHttps : headersPlain, services);
+      return;
     }
     if ((https ? staticHttps : staticHttp).serve(req, res)) return;
     // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods

@@ -277,6 +277,12 @@ describe("PostgreSQL stops answering or goes away", async () => {
         expect(list.ms).toBeLessThan(WAIT_MS + 1000 + 3000);
         // Prerendered public pages need no database.
         expect(page.status).toBe(200);
+        // A load balancer takes the instance out within the readiness bound (1 s), never waiting
+        // for the freeze; the process itself is alive.
+        const ready = await timed(() => fetch(`${server.url}/readyz`));
+        expect(ready.status).toBe(503);
+        expect(ready.ms).toBeLessThan(1000 + 3000);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       } finally {
         proxy.thaw();
       }
@@ -312,6 +318,12 @@ describe("PostgreSQL stops answering or goes away", async () => {
         const leadAnswer = await fetch(`${server.url}/api/demo-request`, lead("down@example.com"));
         expect(leadAnswer.status).toBe(503);
         expect((await fetch(`${server.url}/`)).status).toBe(200);
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(ready.status).toBe(503);
+        expect(await ready.text()).toMatch(
+          /^not ready: the database (is unreachable|did not answer within 1000 ms)\n$/,
+        );
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       } finally {
         proxy.comeBack();
       }

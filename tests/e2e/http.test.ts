@@ -110,3 +110,27 @@ describe("caching and compression", () => {
     expect(response.headers.get("content-type")).toContain("text/plain");
   });
 });
+
+describe("health checks for load balancers (issue 13)", () => {
+  it("/healthz says the process is alive, uncached, and HEAD works too", async () => {
+    const response = await get("/healthz");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("ok\n");
+    expect(response.headers.get("cache-control")).toContain("no-store");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    const head = await fetch(new URL("/healthz", baseUrl), { method: "HEAD" });
+    expect(head.status).toBe(200);
+  });
+
+  it("/readyz says ready when the database answers and is migrated", async () => {
+    const response = await get("/readyz");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("ready\n");
+    expect(response.headers.get("cache-control")).toContain("no-store");
+  });
+
+  it("refuses other methods on the health paths", async () => {
+    const response = await fetch(new URL("/readyz", baseUrl), { method: "DELETE" });
+    expect(response.status).toBe(405);
+  });
+});
