@@ -38,8 +38,14 @@ export const DEFAULT_SQLITE_PATH = "./data/app.sqlite";
  * or `postgresql://` → PostgreSQL with a connection pool.
  */
 export function openDatabase(url: string | undefined, options: DatabaseOptions = {}): AppDatabase {
-  if (url && /^postgres(ql)?:\/\//i.test(url)) return openPostgres(url, options);
-  return openSqlite(url ? url.replace(/^file:(\/\/)?/i, "") : DEFAULT_SQLITE_PATH, options);
+  const sqlitePath = sqlitePathOf(url);
+  return sqlitePath === null ? openPostgres(url ?? "", options) : openSqlite(sqlitePath, options);
+}
+
+/** The SQLite file DATABASE_URL names (as given, unresolved), or null for PostgreSQL. */
+export function sqlitePathOf(url: string | undefined): string | null {
+  if (url && /^postgres(ql)?:\/\//i.test(url)) return null;
+  return url ? url.replace(/^file:(\/\/)?/i, "") : DEFAULT_SQLITE_PATH;
 }
 
 function openSqlite(path: string, options: DatabaseOptions): AppDatabase {
