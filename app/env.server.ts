@@ -25,6 +25,16 @@ const EnvSchema = z
     SQLITE_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
     /** Signs form time tokens; generated and kept in the database when unset. */
     APP_SECRET: z.string().min(32, "APP_SECRET must be at least 32 characters").optional(),
+    /**
+     * Bearer token for GET /metrics. Unset: only direct requests from this machine get the metrics,
+     * and none behind a proxy (TRUST_PROXY > 0).
+     */
+    METRICS_TOKEN: z
+      .string()
+      .min(24, "METRICS_TOKEN must be at least 24 characters")
+      .max(512)
+      .regex(/^\S+$/, "METRICS_TOKEN must not contain spaces")
+      .optional(),
     /** Lead submissions allowed per client address per window (0 turns the limit off). */
     LEAD_RATE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(10),
     LEAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),

@@ -1,3 +1,4 @@
+import type { Registry } from "prom-client";
 import { createContext, type RouterContextProvider } from "react-router";
 import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
@@ -28,6 +29,12 @@ import {
   WEBHOOK_DELIVERY,
 } from "./features/webhooks/webhook-store.server.ts";
 import { createMailTransport, type MailTransport } from "./lib/mailer.server.ts";
+import {
+  metrics,
+  registry as metricsRegistry,
+  setMetricsSources,
+  statusClass,
+} from "./lib/metrics.server.ts";
 import { LEAD_NOTIFICATION } from "./lib/outbox/outbox.server.ts";
 import {
   dispatchByKind,
@@ -130,6 +137,10 @@ export type AppServices = {
   whenIdle(): Promise<void>;
   /** For `GET /readyz`: the database answers within a second and carries every migration. */
   readiness(): Promise<Readiness>;
+  /** The process's Prometheus metrics, for `GET /metrics` (server/metrics-endpoint.ts). */
+  metricsRegistry: Registry;
+  /** The instruments server.ts records requests with (the build's copy, like the registry). */
+  metricsInstruments: { metrics: typeof metrics; statusClass: typeof statusClass };
 };
 
 export type BackgroundWork = {
@@ -149,6 +160,19 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
   });
   try {
     await migrateToLatest(database.db);
+    setMetricsSources({
+      outbox: async () => {
+        const rows = await database.db
+          .selectFrom("outbox")
+          .select(["status", (eb) => eb.fn.countAll().as("count")])
+          .where("status", "in", ["pending", "failed"])
+          .groupBy("status")
+          .execute();
+        const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
+        return { pending: count("pending"), failed: count("failed") };
+      },
+      poolUse: database.poolUse,
+    });
     const secret = await loadAppSecret(database.db, env.APP_SECRET);
     const rateLimiter = createRateLimiter(database.db, {
       limit: env.LEAD_RATE_LIMIT,
@@ -279,6 +303,8 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       notifyOutbox: () => outboxWorker?.notify(),
       whenIdle: inFlight.whenIdle,
       readiness: () => checkReadiness(database.db),
+      metricsRegistry,
+      metricsInstruments: { metrics, statusClass },
     };
   } catch (error) {
     await database.close();

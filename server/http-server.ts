@@ -8,12 +8,14 @@ import type { Env } from "../app/env.server.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
 import type { AppServices } from "../app/services.server.ts";
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
+import { answerMetrics, describeMetricsAccess, METRICS_PATH, metricsAccess } from "./metrics-endpoint.ts";
 import {
   declaresTooLargeBody,
   originFormTarget,
   refuseRequest,
   trailingSlashTarget,
 } from "./request-guard.ts";
+import { matchRoutePattern, routePatterns } from "./route-patterns.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.ts";
 import { StaticFiles } from "./static-files.ts";
 
@@ -90,6 +92,11 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
       `PUBLIC_URL is ${configuredUrl} but the pages were built for ${staticHttp.publicUrl}: run \`npm run build\` with it set, so canonical URLs and feeds point at the right site.`,
     );
   }
+
+  const metricsAccessRule = metricsAccess(env);
+  if (env.LOG_LEVEL !== "silent") console.log(describeMetricsAccess(metricsAccessRule));
+  const patterns = routePatterns(build.routes);
+  const { metrics, statusClass } = services.metricsInstruments;
 
   const app = express();
   app.disable("x-powered-by");
@@ -179,6 +186,25 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
       answerHealth(req, res, path, https ? headersHttps : headersPlain, services);
       return;
     }
+    if (path === METRICS_PATH && (req.method === "GET" || req.method === "HEAD")) {
+      answerMetrics(
+        req,
+        res,
+        metricsAccessRule,
+        services.metricsRegistry,
+        https ? headersHttps : headersPlain,
+      );
+      return;
+    }
+    // Timed from here: what a visitor or a client waits for, by route pattern and status class.
+    const started = performance.now();
+    res.once("finish", () => {
+      const route = path.startsWith("/assets/") ? "/assets/*" : matchRoutePattern(patterns, path);
+      metrics.requests.observe(
+        { route, method: req.method ?? "", status: statusClass(res.statusCode) },
+        (performance.now() - started) / 1000,
+      );
+    });
     if ((https ? staticHttps : staticHttp).serve(req, res)) return;
     // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods
     // and no Access-Control-* headers, instead of reaching React Router, which refuses OPTIONS.

@@ -12,6 +12,8 @@ export type AppDatabase = {
   dialect: DialectName;
   /** Where the data lives, without credentials (safe to log). */
   description: string;
+  /** PostgreSQL only: the connection pool's use right now (for the metrics). */
+  poolUse?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 };
 
@@ -106,6 +108,7 @@ function openPostgres(url: string, options: DatabaseOptions): AppDatabase {
     db,
     dialect: "postgres",
     description: `PostgreSQL ${target.hostname}:${target.port || 5432}${target.pathname}`,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

@@ -1,4 +1,5 @@
 import type { RouterContextProvider } from "react-router";
+import { metrics } from "#app/lib/metrics.server.ts";
 import { getServices } from "#app/services.server.ts";
 import { AuditChildError, runAuditInChild } from "./audit-child.server.ts";
 import type { AuditJobOutcome } from "./audit-job.server.ts";
@@ -67,13 +68,16 @@ export async function runSecurityAudit(
     return { ok: false, status: 400, message: target.details, error: target.error, details: target.details };
   const { database, env, auditSlots } = await getServices(context);
   let outcome: AuditJobOutcome;
+  const timer = metrics.auditDuration.startTimer({ kind: "security" });
   try {
     outcome = await auditSlots.run(() =>
       runAuditInChild({ url: target.url.href, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }, (hosts) =>
         hstsPreloadFor(database.db, hosts),
       ),
     );
+    timer({ outcome: outcome.kind === "result" ? "graded" : "refused" });
   } catch (error) {
+    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
     if (error instanceof AuditBusyError) return busy(error);
     if (error instanceof AuditChildError) {
       if (error.kind === "crash") console.error(`Security audit of ${target.url.host}: ${error.message}`);
@@ -101,12 +105,15 @@ export async function runPerformanceCheckForAdmin(
   if (!target.ok) return { ok: false, status: 400, message: target.details };
   const { database, env, auditSlots } = await getServices(context);
   let result: PerformanceResult;
+  const timer = metrics.auditDuration.startTimer({ kind: "performance" });
   try {
     // Only timings and sizes, no parsing: it runs here, but shares the audits' slots.
     result = await auditSlots.run(() =>
       runPerformanceCheck(target.url.href, { allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }),
     );
+    timer({ outcome: result.error ? "failed" : "measured" });
   } catch (error) {
+    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
     if (error instanceof AuditBusyError) return busy(error);
     throw error;
   }

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { metrics } from "#app/lib/metrics.server.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
 import { type ActiveApiKey, touchApiKey } from "./api-keys.server.ts";
@@ -126,9 +127,15 @@ export function createLeadService({
           const deliveries = await onLeadChange?.(trx, { type: "lead.created", leadId, occurredAt: now });
           if (typeof deliveries === "number" && deliveries > 0) queued = true;
         }
-        return { allowed: true as const, id: leadId, held, queued };
+        return { allowed: true as const, id: leadId, held, queued, level: verdict.level };
       });
       if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };
+      // Counted once committed: a lead the metrics show is a lead in the database.
+      metrics.leadsStored.inc({
+        type: submission.requestType,
+        via: apiKey ? "api_key" : (context.source ?? "api"),
+      });
+      metrics.spamVerdicts.inc({ level: outcome.level });
       return { kind: "stored", id: outcome.id, spam: outcome.held, queued: outcome.queued };
     },
   };

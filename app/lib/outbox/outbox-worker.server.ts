@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DialectName } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { metrics } from "../metrics.server.ts";
 
 /** A claimed outbox row, as a sender sees it. `attempts` counts this one. */
 export type OutboxMessage = { id: number; kind: string; payload: unknown; attempts: number };
@@ -151,6 +152,7 @@ export function createOutboxProcessor({
       .set({ status: "sent", sentAt: now().toISOString(), lockedUntil: null, lastError: null })
       .where("id", "=", message.id)
       .execute();
+    metrics.outboxSends.inc({ kind: message.kind, outcome: "sent" });
     return "sent";
   }
 
@@ -177,6 +179,7 @@ export function createOutboxProcessor({
         giveUp ? "giving up (status 'failed')" : `next attempt at ${retryAt}`
       }`,
     );
+    metrics.outboxSends.inc({ kind: message.kind, outcome: giveUp ? "failed" : "retry" });
     return giveUp ? "failed" : "retry";
   }
 
