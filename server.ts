@@ -6,6 +6,7 @@ import type { ServerBuild } from "react-router";
 import { parseEnv } from "./app/env.server.ts";
 import type { createServices as CreateServices } from "./app/services.server.ts";
 import { createAppServer } from "./server/http-server.ts";
+import { createRequestLog } from "./server/request-log.ts";
 
 // A local .env file (see .env.example) fills in what the real environment does not set.
 if (existsSync(".env")) process.loadEnvFile(".env");
@@ -38,7 +39,13 @@ const services = await (async () => {
 })();
 if (env.LOG_LEVEL !== "silent") console.log(`Database: ${services.database.description}`);
 const backgroundWork = services.startBackgroundWork();
-const server = createAppServer({ env, build, buildDir, services });
+const requestLog = createRequestLog(
+  env.LOG_LEVEL,
+  env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
+);
+// Whatever way the process ends, the buffered lines are written first.
+process.on("exit", () => requestLog.flush());
+const server = createAppServer({ env, build, buildDir, services, requestLog });
 // Keep-alive longer than common proxies' idle timeout so they never reuse a socket we just closed.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;

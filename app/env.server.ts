@@ -12,6 +12,8 @@ const EnvSchema = z
     /** Send Strict-Transport-Security: `auto` when the request arrived over HTTPS, or always/never. */
     HSTS: z.enum(["auto", "always", "off"]).default("auto"),
     LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
+    /** The request log: JSON lines (default), or readable lines (default when NODE_ENV=development). */
+    LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
     /** Absent, a path or `file:` → embedded SQLite (default ./data/app.sqlite); `postgres://` → PostgreSQL. */
     DATABASE_URL: z.string().min(1).optional(),
     /** PostgreSQL connections per app instance. */

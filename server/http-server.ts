@@ -15,6 +15,7 @@ import {
   refuseRequest,
   trailingSlashTarget,
 } from "./request-guard.ts";
+import { type RequestLog, requestIdOf } from "./request-log.ts";
 import { matchRoutePattern, routePatterns } from "./route-patterns.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.ts";
 import { StaticFiles } from "./static-files.ts";
@@ -51,7 +52,14 @@ function answerHealth(
   );
 }
 
-export type AppOptions = { env: Env; build: ServerBuild; buildDir: string; services: AppServices };
+export type AppOptions = {
+  env: Env;
+  build: ServerBuild;
+  buildDir: string;
+  services: AppServices;
+  /** Where the one line per request goes; none in tests that do not look at it. */
+  requestLog?: RequestLog;
+};
 
 type BuildContexts = {
   cspNonceContext: RouterContext<string>;
@@ -74,7 +82,7 @@ function isHttps(req: IncomingMessage, trustProxy: number): boolean {
  * The production HTTP server: prerendered pages and hashed assets straight from memory (the fast
  * path), everything else through Express and the React Router handler with on-the-fly compression.
  */
-export function createAppServer({ env, build, buildDir, services }: AppOptions): Server {
+export function createAppServer({ env, build, buildDir, services, requestLog }: AppOptions): Server {
   const { cspNonceContext, servicesContext, clientAddressContext } = build.entry
     .module as unknown as BuildContexts;
   const sendHstsAlways = env.HSTS === "always";
@@ -167,6 +175,8 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req, env.TRUST_PROXY > 0);
+    res.setHeader("X-Request-Id", requestId);
     const https = isHttps(req, env.TRUST_PROXY);
     // Only a path is a target here: `*` and malformed targets are refused, and an absolute-form
     // target (`GET http://host/x`) is reduced to its path, so nothing below ever sees another site.
@@ -199,11 +209,18 @@ export function createAppServer({ env, build, buildDir, services }: AppOptions):
     // Timed from here: what a visitor or a client waits for, by route pattern and status class.
     const started = performance.now();
     res.once("finish", () => {
-      const route = path.startsWith("/assets/") ? "/assets/*" : matchRoutePattern(patterns, path);
-      metrics.requests.observe(
-        { route, method: req.method ?? "", status: statusClass(res.statusCode) },
-        (performance.now() - started) / 1000,
-      );
+      const seconds = (performance.now() - started) / 1000;
+      const asset = path.startsWith("/assets/");
+      const route = asset ? "/assets/*" : matchRoutePattern(patterns, path);
+      const method = req.method ?? "";
+      metrics.requests.observe({ route, method, status: statusClass(res.statusCode) }, seconds);
+      // Pages and the API; hashed assets would only drown them. No query, body or address.
+      if (!asset) {
+        requestLog?.logger.info(
+          { reqId: requestId, method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 },
+          "request",
+        );
+      }
     });
     if ((https ? staticHttps : staticHttp).serve(req, res)) return;
     // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods

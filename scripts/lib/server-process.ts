@@ -8,6 +8,8 @@ export type RunningServer = {
   pid: number | undefined;
   /** What the server printed (both streams) until it was listening: start-up hints, warnings. */
   startupOutput: string;
+  /** Everything it printed so far (the request log included). */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -54,6 +56,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     pid: child.pid,
     startupOutput: output,
+    output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 
-// GET /metrics (issue 13): who may read it in each configuration, and what it tells.
+// GET /metrics and the request log (issue 13): who may read the metrics in each configuration, what
+// they tell, and what the log says of each request (and never says).
 
 const TOKEN = "metrics-token-for-the-e2e-test-0123456789";
 let dir: string;
@@ -37,7 +38,8 @@ describe("without METRICS_TOKEN, on a machine without a proxy", () => {
 
   it("counts requests by route pattern and status class, and stored leads, for a client on this machine", async () => {
     await fetch(`${server.url}/admin/leads/987654`, { redirect: "manual" });
-    await fetch(`${server.url}/blog/no-such-article-xyz`);
+    // Read to the end: a request is counted once its response has been sent whole.
+    await (await fetch(`${server.url}/blog/no-such-article-xyz`)).text();
     const lead = await fetch(`${server.url}/api/demo-request`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -69,6 +71,46 @@ describe("without METRICS_TOKEN, on a machine without a proxy", () => {
     // Patterns, never what was requested or sent.
     for (const secret of ["987654", "no-such-article-xyz", "metric.person", "Gauge Builders"]) {
       expect(text).not.toContain(secret);
+    }
+  });
+
+  it("logs one JSON line per page and API request, with its id, and nothing a visitor sent", async () => {
+    const page = await fetch(`${server.url}/problem?utm_source=private-query-text`);
+    await page.text();
+    const api = await fetch(`${server.url}/api/demo-request`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ fullName: "Private Body Name" }),
+    });
+    await fetch(`${server.url}/assets/not-logged-asset.js`);
+    const ids = [page, api].map((response) => response.headers.get("x-request-id") ?? "");
+    expect(ids.every((id) => /^[0-9a-f-]{36}$/.test(id))).toBe(true);
+    type Line = {
+      reqId?: string;
+      method?: string;
+      route?: string;
+      status?: number;
+      ms?: number;
+      msg?: string;
+    };
+    const lines = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Line);
+    // The log is written asynchronously: wait (bounded) for both lines.
+    for (let i = 0; i < 50 && ids.some((id) => !lines().some((line) => line.reqId === id)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const [pageLine, apiLine] = ids.map((id) => lines().find((line) => line.reqId === id));
+    expect(pageLine).toMatchObject({ method: "GET", route: "/problem", status: 200, msg: "request" });
+    expect(apiLine).toMatchObject({ method: "POST", route: "/api/demo-request", status: 400 });
+    expect(typeof pageLine?.ms).toBe("number");
+    const requestLines = lines()
+      .filter((line) => line.msg === "request")
+      .map((line) => JSON.stringify(line));
+    for (const secret of ["private-query-text", "Private Body Name", "not-logged-asset", "127.0.0.1"]) {
+      expect(requestLines.join("\n")).not.toContain(secret);
     }
   });
 
