@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 
@@ -22,12 +22,11 @@ export function utcDay(at: Date | string): string {
 export type VisitorIdentity = { clientAddress: string; userAgent: string; host: string };
 
 export function visitorId(salt: string, identity: VisitorIdentity): string {
-  return createHash("sha256")
-    .update(
-      `${salt}\n${identity.clientAddress.slice(0, MAX_ADDRESS_LENGTH)}\n${identity.userAgent}\n${identity.host.toLowerCase()}`,
-    )
-    .digest("hex")
-    .slice(0, VISITOR_ID_LENGTH);
+  // One-shot hash(): about half the cost of createHash() for a string this small.
+  return hash(
+    "sha256",
+    `${salt}\n${identity.clientAddress.slice(0, MAX_ADDRESS_LENGTH)}\n${identity.userAgent}\n${identity.host.toLowerCase()}`,
+  ).slice(0, VISITOR_ID_LENGTH);
 }
 
 export type DailySalts = {
