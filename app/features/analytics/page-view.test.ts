@@ -53,7 +53,7 @@ describe("shouldCount", () => {
     expect(shouldCount(request("/", { "x-moz": "prefetch" }))).toBe(false);
   });
 
-  it("does not count assets, feeds, the sitemap, robots.txt, the PDF or health checks", () => {
+  it("does not count assets, feeds, the sitemap, robots.txt, the PDF, health checks or metrics", () => {
     for (const path of [
       "/assets/root-abc123.js",
       "/assets/app-abc.css",
@@ -66,6 +66,8 @@ describe("shouldCount", () => {
       "/clausebridge-investor-deck.pdf",
       "/health",
       "/healthz",
+      "/readyz",
+      "/metrics",
     ])
       expect(shouldCount(request(path)), path).toBe(false);
   });

@@ -53,7 +53,17 @@ export const PAID_CLICK_IDS = ["gclid", "fbclid", "msclkid"] as const;
 // not counted either (it checks the answer), so these only spare the work.
 const FILE_PATH =
   /\.(?:js|mjs|css|map|json|xml|txt|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|pdf|webmanifest)$/i;
-const EXCLUDED_PREFIXES = ["/assets/", "/admin", "/api", "/investor-deck-pdf", "/health", "/healthz"];
+// /healthz, /readyz and /metrics are the load balancers' and Prometheus's (issue 13, on main).
+const EXCLUDED_PREFIXES = [
+  "/assets/",
+  "/admin",
+  "/api",
+  "/investor-deck-pdf",
+  "/health",
+  "/healthz",
+  "/readyz",
+  "/metrics",
+];
 
 function header(request: PageRequest, name: string): string | undefined {
   const value = request.headers[name];
