@@ -63,13 +63,14 @@ function shutdown(signal: string) {
   shuttingDown = true;
   if (env.LOG_LEVEL !== "silent") console.log(`${signal} received, closing the server`);
   // The outbox worker stops alongside the requests (a send in progress finishes and is recorded);
-  // the database closes only when both are done with it.
+  // the database closes only when both are done with it and the buffered page views are written.
   const backgroundStopped = backgroundWork.stop();
   server.close(() => {
     // Connections are closed, but a submission whose visitor left may still be writing: let it end.
-    Promise.allSettled([backgroundStopped, services.whenIdle()]).then(() =>
-      services.database.close().finally(() => process.exit(0)),
-    );
+    // Then the page views still buffered are written (ADR 014): the last requests are counted too.
+    Promise.allSettled([backgroundStopped, services.whenIdle()])
+      .then(() => services.pageViews.stop())
+      .finally(() => services.database.close().finally(() => process.exit(0)));
   });
   server.closeIdleConnections();
   // Give in-flight requests ten seconds, then stop regardless.

@@ -24,7 +24,13 @@ describe("parseEnv", () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       AUDIT_MAX_RUNNING: 2,
       AUDIT_MAX_QUEUED: 4,
+      ANALYTICS: "on",
     });
+  });
+
+  it("turns analytics off with ANALYTICS=off and refuses other values", () => {
+    expect(parseEnv({ ANALYTICS: "off" }).ANALYTICS).toBe("off");
+    expect(() => parseEnv({ ANALYTICS: "false" })).toThrowError(/ANALYTICS: ANALYTICS must be on or off/);
   });
 
   it("bounds the audit limits: at least one running, a queue of zero or more", () => {

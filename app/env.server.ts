@@ -73,6 +73,11 @@ const EnvSchema = z
       .enum(["true", "false"], "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false")
       .default("false")
       .transform((value) => value === "true"),
+    /**
+     * Cookieless page-view counting (issue 12, ADR 014): `on` counts public page views on the server,
+     * `off` counts nothing.
+     */
+    ANALYTICS: z.enum(["on", "off"], "ANALYTICS must be on or off").default("on"),
     /** Audits (security audits and performance checks) running at once; each audit is a child process. */
     AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
     /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */

@@ -5,6 +5,10 @@ import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { checkReadiness, type Readiness } from "./db/readiness.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import {
+  createPageViewCounter,
+  type PageViewCounter,
+} from "./features/analytics/page-view-counter.server.ts";
 import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
@@ -116,6 +120,12 @@ export type AppServices = {
    */
   staff: { list(): Promise<StaffMember[]> };
   auth: AuthService;
+  /**
+   * Counts public page views (issue 12, ADR 014): the HTTP server asks it about each request and
+   * reports each public page it served; views are written in batches. Shutdown calls its stop()
+   * once the requests are done and before closing the database.
+   */
+  pageViews: PageViewCounter;
   /** Bounds the website audits running and waiting at once (issue 9 point 11). */
   auditSlots: AuditSlots;
   /**
@@ -256,6 +266,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         },
       };
     };
+    const pageViews = createPageViewCounter({
+      db: database.db,
+      enabled: env.ANALYTICS === "on",
+      logger: { error: logError },
+    });
     const startBackgroundWork = (): BackgroundWork => {
       // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {
@@ -264,6 +279,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         pruneDeliveries(database.db, new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).catch(
           (error: Error) => logError(`Pruning webhook deliveries failed: ${error.message}`),
         );
+        // Salts are also pruned when a day's salt is first loaded; this covers an instance with no visits.
+        if (pageViews.enabled)
+          pageViews
+            .prune()
+            .catch((error: Error) => logError(`Pruning analytics salts failed: ${error.message}`));
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
       const outbox = startOutbox();
@@ -293,6 +313,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       leadSummary,
       rateLimiter,
       staff: { list: () => listStaff(database.db) },
+      pageViews,
       auth,
       auditSlots: createAuditSlots({
         maxRunning: env.AUDIT_MAX_RUNNING,

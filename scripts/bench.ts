@@ -1,6 +1,8 @@
 // `npm run bench [-- --duration S] [--connections N] [--path /x] [--warmup S]`
-// Load test of the production build: server.ts, then nginx serving the same build/client folder as a
-// reference, each driven identically by autocannon (in this process) with `Accept-Encoding: br, gzip`.
+// Load test of the production build: server.ts with page-view counting off, then on (issue 12), then
+// nginx serving the same build/client folder as a reference, each driven identically by autocannon
+// (in this process) with `Accept-Encoding: br, gzip`, a desktop browser's User-Agent and a different
+// X-Forwarded-For per request (server.ts runs with TRUST_PROXY=1), so every request is a new visitor.
 // Only 127.0.0.1. Every child process is stopped at the end, on error, on Ctrl-C and on a watchdog.
 //
 // nginx runs with `worker_processes 1`: server.ts is one Node process on one core, the machine has two
@@ -14,6 +16,7 @@ import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { openDatabase } from "../app/db/database.server.ts";
 import { processTreeCpuSeconds } from "./lib/process-cpu.ts";
 import { runMain } from "./lib/run-main.ts";
 import { type RunningServer, startServer } from "./lib/server-process.ts";
@@ -32,6 +35,18 @@ const ACCEPT_ENCODING = "br, gzip";
 const TARGET_RPS = 10_000;
 const TARGET_SHARE_OF_NGINX = 0.4;
 const TARGET_P99_MS = 20;
+/** Issue 12: counting page views keeps this share of the requests/s and of the CPU efficiency. */
+const TARGET_ANALYTICS_SHARE = 0.9;
+
+/** A desktop browser: bots are not counted, so the load must look like a visitor to measure counting. */
+const DESKTOP_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+let visitorNumber = 0;
+/** A different private address on every request: each one a new visitor. */
+function nextForwardedFor(): string {
+  visitorNumber = (visitorNumber + 1) % 16_777_216;
+  return `10.${visitorNumber >> 16}.${(visitorNumber >> 8) & 255}.${visitorNumber & 255}`;
+}
 
 // --- autocannon (CommonJS, no bundled types): the parts used here. ---
 type Histogram = { average: number; p50: number; p97_5: number; p99: number; max: number };
@@ -46,6 +61,7 @@ type AutocannonResult = {
   statusCodeStats?: Record<string, { count: number }>;
 };
 type AutocannonInstance = Promise<AutocannonResult> & { stop: () => void };
+type AutocannonRequest = { headers?: Record<string, string> };
 type Autocannon = (options: {
   url: string;
   connections: number;
@@ -53,10 +69,11 @@ type Autocannon = (options: {
   pipelining: number;
   headers: Record<string, string>;
   timeout: number;
+  requests?: { setupRequest(request: AutocannonRequest): AutocannonRequest }[];
 }) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-type Target = { name: string; baseUrl: string; note: string; pid?: number };
+type Target = { name: string; baseUrl: string; note: string; pid?: number; databaseUrl?: string };
 type Measurement = {
   target: string;
   note: string;
@@ -160,14 +177,33 @@ async function waitUntilServing(url: string, child: ChildProcess, name: string):
 
 let appServer: RunningServer | undefined;
 
-async function startAppServer(): Promise<Target> {
-  appServer = await startServer();
+async function startAppServer(analytics: "on" | "off"): Promise<Target> {
+  // A database of its own per run, so the page views it stored can be counted afterwards.
+  const dir = mkdtempSync(join(tmpdir(), "bench-app-"));
+  tempDirs.push(dir);
+  const databaseUrl = join(dir, "bench.sqlite");
+  appServer = await startServer({ DATABASE_URL: databaseUrl, TRUST_PROXY: "1", ANALYTICS: analytics });
   return {
-    name: "server.ts",
+    name: `server.ts, analytics ${analytics}`,
     baseUrl: appServer.url,
     pid: appServer.pid,
-    note: "Node 24, one process, pages from memory (br/gzip precompressed)",
+    databaseUrl,
+    note: `Node 24, one process, pages from memory (br/gzip precompressed), ANALYTICS=${analytics}, SQLite`,
   };
+}
+
+/** Page views the run stored (read after the server stopped, so its last batch is written). */
+async function storedPageViews(databaseUrl: string): Promise<number> {
+  const database = openDatabase(databaseUrl);
+  try {
+    const row = await database.db
+      .selectFrom("analyticsPageViews")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  } finally {
+    await database.close();
+  }
 }
 
 async function stopAppServer(): Promise<void> {
@@ -289,8 +325,16 @@ async function load(url: string, connections: number, duration: number): Promise
     connections,
     duration,
     pipelining: 1,
-    headers: { "accept-encoding": ACCEPT_ENCODING },
+    headers: { "accept-encoding": ACCEPT_ENCODING, "user-agent": DESKTOP_USER_AGENT },
     timeout: 10,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, "x-forwarded-for": nextForwardedFor() },
+        }),
+      },
+    ],
   });
   try {
     return await running;
@@ -400,7 +444,7 @@ function table(results: Measurement[]): string {
 async function main(): Promise<number> {
   const options = parseOptions();
   ensureBuild();
-  const targetsCount = NGINX ? 2 : 1;
+  const targetsCount = NGINX ? 3 : 2;
   // Watchdog: start-up, warm-up and measurement of each target, plus a generous margin.
   const budgetMs = (targetsCount * (options.warmup + options.duration + 30) + 30) * 1000;
   const watchdog = setTimeout(() => {
@@ -416,7 +460,8 @@ async function main(): Promise<number> {
   );
   console.log(
     `Load: GET ${options.path}, ${options.connections} connections, ${options.duration} s after a ` +
-      `${options.warmup} s warm-up, Accept-Encoding: ${ACCEPT_ENCODING}\n`,
+      `${options.warmup} s warm-up, Accept-Encoding: ${ACCEPT_ENCODING}, a desktop Chrome User-Agent, ` +
+      "X-Forwarded-For different on every request (TRUST_PROXY=1)\n",
   );
 
   if (!NGINX) {
@@ -425,9 +470,14 @@ async function main(): Promise<number> {
     );
   }
   const results: Measurement[] = [];
-  const app = await startAppServer();
-  results.push(await measure(app, options.path, options));
-  await stopAppServer();
+  let storedViews = 0;
+  for (const analytics of ["off", "on"] as const) {
+    const app = await startAppServer(analytics);
+    results.push(await measure(app, options.path, options));
+    // Stopping flushes the views still buffered (clean shutdown), then the database is read.
+    await stopAppServer();
+    if (analytics === "on" && app.databaseUrl) storedViews = await storedPageViews(app.databaseUrl);
+  }
 
   if (NGINX) {
     const nginx = await startNginx(NGINX);
@@ -441,9 +491,24 @@ async function main(): Promise<number> {
   for (const r of results)
     console.log(`- ${r.target}: ${r.note}; ${r.totalRequests.toLocaleString("en-GB")} requests`);
 
-  const appResult = results[0];
+  const verdict = (ok: boolean) => (ok ? "yes" : "NO");
+  const offResult = results[0];
+  const appResult = results[1];
   const reference = results.find((r) => r.target === "nginx");
-  if (!appResult) throw new Error("no measurement");
+  if (!appResult || !offResult) throw new Error("no measurement");
+  const analyticsRps = appResult.requestsPerSecond / offResult.requestsPerSecond;
+  const analyticsCpu = cpuPerRequest(offResult) / cpuPerRequest(appResult);
+  console.log(
+    `\nAnalytics (issue 12): ${storedViews.toLocaleString("en-GB")} page views stored for ` +
+      `${appResult.totalRequests.toLocaleString("en-GB")} measured requests (plus the warm-up's) with counting on`,
+  );
+  console.log(
+    `- counting on / off, requests/s: ${fixed(analyticsRps * 100, 0)} % (target >= ${TARGET_ANALYTICS_SHARE * 100} %: ${verdict(analyticsRps >= TARGET_ANALYTICS_SHARE)})`,
+  );
+  console.log(
+    `- counting on / off, CPU efficiency per request: ${fixed(analyticsCpu * 100, 0)} % ` +
+      `(${fixed(cpuPerRequest(appResult), 0)} vs ${fixed(cpuPerRequest(offResult), 0)} µs; target >= ${TARGET_ANALYTICS_SHARE * 100} %: ${verdict(analyticsCpu >= TARGET_ANALYTICS_SHARE)})`,
+  );
   const share = reference ? appResult.requestsPerSecond / reference.requestsPerSecond : Number.NaN;
   if (reference) {
     console.log(`\nRatio server.ts / nginx (requests/s): ${fixed(share, 2)} (${fixed(share * 100, 0)} %)`);
@@ -458,8 +523,7 @@ async function main(): Promise<number> {
       );
     }
   }
-  const verdict = (ok: boolean) => (ok ? "yes" : "NO");
-  console.log("\nTargets (server.ts):");
+  console.log("\nTargets (server.ts, analytics on):");
   console.log(
     `- >= ${TARGET_RPS.toLocaleString("en-GB")} requests/s: ${verdict(appResult.requestsPerSecond >= TARGET_RPS)} ` +
       `(${Math.round(appResult.requestsPerSecond).toLocaleString("en-GB")})`,
@@ -493,6 +557,7 @@ async function main(): Promise<number> {
       options,
       results,
       ratio: share,
+      analytics: { storedViews, requestsPerSecondRatio: analyticsRps, cpuEfficiencyRatio: analyticsCpu },
       cpuPerRequestRatio: reference ? cpuPerRequest(reference) / cpuPerRequest(appResult) : null,
     };
     writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -8,6 +8,7 @@ import type { Env } from "../app/env.server.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
 import type { AppServices } from "../app/services.server.ts";
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
+import { clientAddress } from "./client-address.ts";
 import { answerMetrics, describeMetricsAccess, METRICS_PATH, metricsAccess } from "./metrics-endpoint.ts";
 import {
   declaresTooLargeBody,
@@ -174,6 +175,18 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     res.end(json ? JSON.stringify({ message }) : `${message}\n`);
   };
 
+  const pageViews = services.pageViews;
+  /** Reports a public page served to this request (the static fast path or a rendered page). */
+  const countPage = (req: IncomingMessage, https: boolean, notFound: boolean) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", `${https ? "https" : "http"}://${req.headers.host}`);
+    } catch {
+      return;
+    }
+    pageViews.count(req, url, { notFound, clientAddress: clientAddress(req, env.TRUST_PROXY) });
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req, env.TRUST_PROXY > 0);
     res.setHeader("X-Request-Id", requestId);
@@ -222,7 +235,11 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
         );
       }
     });
-    if ((https ? staticHttps : staticHttp).serve(req, res)) return;
+    // Cookieless analytics (ADR 014): a GET of a page from a browser that did not opt out, counted
+    // once the answer shows it was a public page (HTML: prerendered, rendered or a 404).
+    const countable = pageViews.enabled && pageViews.shouldCount(req);
+    const onPage = countable ? () => countPage(req, https, false) : undefined;
+    if ((https ? staticHttps : staticHttp).serve(req, res, onPage)) return;
     // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods
     // and no Access-Control-* headers, instead of reaching React Router, which refuses OPTIONS.
     if (req.method === "OPTIONS") {
@@ -240,6 +257,14 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
       });
       res.end();
       return;
+    }
+    if (countable) {
+      res.once("finish", () => {
+        const status = res.statusCode;
+        if (status !== 200 && status !== 304 && status !== 404) return;
+        const type = res.getHeader("content-type");
+        if (typeof type === "string" && type.startsWith("text/html")) countPage(req, https, status === 404);
+      });
     }
     app(req, res);
   };

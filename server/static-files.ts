@@ -48,8 +48,11 @@ export class StaticFiles {
     return this.#files.size;
   }
 
-  /** Sends the file for this request and returns true, or returns false when it is not static. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Sends the file for this request and returns true, or returns false when it is not static.
+   * `onPage` is called when the file sent (or confirmed unchanged, 304) is an HTML page.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, onPage?: () => void): boolean {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const url = req.url ?? "/";
     const queryStart = url.indexOf("?");
@@ -68,10 +71,12 @@ export class StaticFiles {
         cookie ? [...variant.notModifiedHeaders, "Set-Cookie", cookie] : variant.notModifiedHeaders,
       );
       res.end();
+      if (file.html) onPage?.();
       return true;
     }
     res.writeHead(200, cookie ? [...variant.headers, "Set-Cookie", cookie] : variant.headers);
     res.end(req.method === "HEAD" ? undefined : variant.body);
+    if (file.html) onPage?.();
     return true;
   }
 }

@@ -223,6 +223,38 @@ export interface WebhookDeliveriesTable {
   responseBody: string | null;
 }
 
+/** One counted page view (issue 12, ADR 014); no client address, no cookie. */
+export interface AnalyticsPageViewsTable {
+  id: Generated<number>;
+  occurredAt: string;
+  path: string;
+  /** The referring host (this site's own for an internal move); null when none was sent. */
+  referrerHost: string | null;
+  /** The referring path, for referrals from other sites only. */
+  referrerPath: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  /** 1 when a paid click id (gclid, fbclid, msclkid) was present. */
+  paidClick: number;
+  device: "desktop" | "mobile" | "tablet" | "other";
+  browser: string;
+  visitorId: string;
+  /** 1 for a 404 page. */
+  isNotFound: number;
+}
+
+/** The random salt of one UTC day, deleted 48 hours after it was made. */
+export interface AnalyticsSaltsTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** Hex of 32 random bytes. */
+  salt: string;
+  createdAt: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -242,4 +274,6 @@ export interface Database {
   hstsPreload: HstsPreloadTable;
   webhooks: WebhooksTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  analyticsPageViews: AnalyticsPageViewsTable;
+  analyticsSalts: AnalyticsSaltsTable;
 }
