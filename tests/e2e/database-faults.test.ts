@@ -127,16 +127,18 @@ describe("another process holds the SQLite write lock", () => {
       await released;
       return { pages, reads, answer, p99: Math.max(percentile(pages, 99), percentile(reads, 99)) };
     };
-    // A blocked event loop stalls every request for the lock's whole wait (1.5 s here). A p99 over
-    // 50 ms can also come from other test files sharing this 2-core machine for a moment: a second
-    // cycle tells the two apart, where a blocked loop fails both.
+    // A blocked event loop stalls every request for the lock's whole wait (WAIT_MS, 1.5 s here), so
+    // the bound is a third of it: far above what the browser tests sharing this 2-core machine add
+    // to a request for a moment (CI saw a p99 of 88 and 122 ms against an earlier 50 ms bound),
+    // far below a stall. A second cycle absorbs one unlucky moment; a blocked loop fails both.
+    const stallMs = WAIT_MS / 3;
     let run = await measureDuringLock();
-    if (run.p99 >= 50) run = await measureDuringLock();
+    if (run.p99 >= stallMs) run = await measureDuringLock();
     const { pages, reads, answer } = run;
 
     expect(pages.length).toBeGreaterThan(20);
-    expect(percentile(pages, 99)).toBeLessThan(50);
-    expect(percentile(reads, 99)).toBeLessThan(50);
+    expect(percentile(pages, 99)).toBeLessThan(stallMs);
+    expect(percentile(reads, 99)).toBeLessThan(stallMs);
     // Never a hang: answered 503 once the bound passed (the lock outlasts it here)...
     expect(answer.status).toBe(503);
     expect(answer.ms).toBeLessThan(WAIT_MS + 2000);
