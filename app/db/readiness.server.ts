@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { withDeadline } from "../lib/with-deadline.ts";
 import { migrations as allMigrations } from "./migrate.server.ts";
 
 // What `GET /readyz` answers (issue 13): can this instance serve, i.e. does its database answer
@@ -19,13 +20,6 @@ export async function checkReadiness(
   db: Kysely<any>,
   { timeoutMs = READINESS_TIMEOUT_MS, migrations = allMigrations } = {},
 ): Promise<Readiness> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ready: false, reason: `the database did not answer within ${timeoutMs} ms` }),
-      timeoutMs,
-    );
-  });
   const check = (async (): Promise<Readiness> => {
     try {
       await sql`select 1`.execute(db);
@@ -45,9 +39,8 @@ export async function checkReadiness(
       ? { ready: true }
       : { ready: false, reason: `migrations not applied: ${missing.join(", ")}` };
   })();
-  try {
-    return await Promise.race([check, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // The check itself never rejects: only the deadline does, with the reason.
+  return withDeadline(check, timeoutMs, `the database did not answer within ${timeoutMs} ms`).catch(
+    (error: Error): Readiness => ({ ready: false, reason: error.message }),
+  );
 }

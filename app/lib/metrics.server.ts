@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { withDeadline } from "./with-deadline.ts";
 
 // The app's Prometheus metrics (issue 13), served at GET /metrics by server/metrics-endpoint.ts.
 // One registry for the process, created with the build: features count what they do here
@@ -77,20 +78,12 @@ new Gauge({
   registers: [registry],
   async collect() {
     if (!sources.outbox) return;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const counts = await Promise.race([
-        sources.outbox(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error("timeout")), SCRAPE_QUERY_TIMEOUT_MS);
-        }),
-      ]);
+      const counts = await withDeadline(sources.outbox(), SCRAPE_QUERY_TIMEOUT_MS, "outbox count timed out");
       this.set({ status: "pending" }, counts.pending);
       this.set({ status: "failed" }, counts.failed);
     } catch {
       // The database is slow or down: /readyz and the request metrics say so.
-    } finally {
-      clearTimeout(timer);
     }
   },
 });

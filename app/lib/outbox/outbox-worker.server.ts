@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DialectName } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { metrics } from "../metrics.server.ts";
+import { withDeadline } from "../with-deadline.ts";
 
 /** A claimed outbox row, as a sender sees it. `attempts` counts this one. */
 export type OutboxMessage = { id: number; kind: string; payload: unknown; attempts: number };
@@ -143,7 +144,7 @@ export function createOutboxProcessor({
     if (!message) return "idle";
     try {
       if (message.payload === undefined) throw new PermanentSendError("payload is not valid JSON");
-      await withDeadline(send(message), sendTimeoutMs);
+      await withDeadline(send(message), sendTimeoutMs, `send timed out after ${sendTimeoutMs} ms`);
     } catch (error) {
       return recordFailure(message, error);
     }
@@ -287,16 +288,4 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       await active;
     },
   };
-}
-
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`send timed out after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
