@@ -13,6 +13,7 @@ import * as leadWorkspace009 from "./migrations/009-lead-workspace.ts";
 import * as staffAccounts010 from "./migrations/010-staff-accounts.ts";
 import * as webhooks011 from "./migrations/011-webhooks.ts";
 import * as analytics012 from "./migrations/012-analytics.ts";
+import * as leadCounts013 from "./migrations/013-lead-counts.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   "010-staff-accounts": staffAccounts010,
   "011-webhooks": webhooks011,
   "012-analytics": analytics012,
+  "013-lead-counts": leadCounts013,
 };
 
 export class MigrationError extends Error {}

@@ -255,6 +255,20 @@ export interface AnalyticsSaltsTable {
   createdAt: string;
 }
 
+/**
+ * Leads per combination of the list's cheap filters, kept by triggers (migration 013): read-only
+ * for the app. `ownerId` 0 is "unassigned"; a count is the sum over `shard`s.
+ */
+export interface LeadCountsTable {
+  isSpam: number;
+  status: string;
+  ownerId: number;
+  requestType: string;
+  shard: number;
+  /** A bigint: PostgreSQL returns it as a string. */
+  count: number | string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -276,4 +290,5 @@ export interface Database {
   webhookDeliveries: WebhookDeliveriesTable;
   analyticsPageViews: AnalyticsPageViewsTable;
   analyticsSalts: AnalyticsSaltsTable;
+  leadCounts: LeadCountsTable;
 }

@@ -159,10 +159,7 @@ export async function listLeads(
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
       .execute(),
-    filterLeads(
-      db.selectFrom("leads").select((eb) => eb.fn.countAll().as("count")),
-      query,
-    ).executeTakeFirstOrThrow(),
+    countMatchingLeads(db, query),
   ]);
   return {
     leads: rows.map((row) => ({
@@ -171,8 +168,45 @@ export async function listLeads(
       ownerDisabled: Boolean(row.ownerDisabled),
       returning: Boolean(row.returning),
     })),
-    total: Number(count.count),
+    total: count,
   };
+}
+
+/** The filters lead_counts (migration 013) is kept for; any other narrows what it can answer. */
+const COUNTED_FILTERS: ReadonlySet<string> = new Set(["status", "spam", "ownerId", "type"]);
+const LIST_ONLY_KEYS: ReadonlySet<string> = new Set(["sort", "order", "page", "pageSize"]);
+
+/**
+ * How many leads match `filter`. From the trigger-kept lead_counts when the filter uses only the
+ * dimensions it is kept for (the dashboard's usual views: a few rows summed, whatever the number of
+ * leads); otherwise by counting the matching rows.
+ */
+export async function countMatchingLeads(
+  db: Kysely<Database>,
+  filter: LeadFilter | LeadListQuery,
+): Promise<number> {
+  const covered = Object.entries(filter).every(
+    ([key, value]) =>
+      value === undefined ||
+      COUNTED_FILTERS.has(key) ||
+      LIST_ONLY_KEYS.has(key) ||
+      (key === "q" && typeof value === "string" && value.trim() === ""),
+  );
+  if (!covered) {
+    const row = await filterLeads(
+      db.selectFrom("leads").select((eb) => eb.fn.countAll().as("count")),
+      filter,
+    ).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+  const { status, spam = "exclude", ownerId, type } = filter;
+  let counts = db.selectFrom("leadCounts").select((eb) => eb.fn.sum("count").as("count"));
+  if (spam !== "include") counts = counts.where("isSpam", "=", spam === "only" ? 1 : 0);
+  if (status) counts = counts.where("status", "=", status);
+  if (ownerId !== undefined) counts = counts.where("ownerId", "=", ownerId ?? 0);
+  if (type) counts = counts.where("requestType", "=", type);
+  const row = await counts.executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 export async function leadHistory(db: Kysely<Database>, leadId: number): Promise<StatusChange[]> {
@@ -194,12 +228,7 @@ export async function leadHistory(db: Kysely<Database>, leadId: number): Promise
 
 /** How many leads the spam filter (or staff) holds out of the list: the dashboard's "Spam (n)". */
 export async function countHeldSpam(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom("leads")
-    .select((eb) => eb.fn.countAll().as("count"))
-    .where("isSpam", "=", 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countMatchingLeads(db, { spam: "only" });
 }
 
 export type LeadAdminOptions = {

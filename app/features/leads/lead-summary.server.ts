@@ -40,15 +40,17 @@ export async function computeLeadSummary(db: Kysely<Database>, now = new Date())
         eb.fn.sum(eb.case().when("firstResponseMs", "is", null).then(1).else(0).end()).as("waiting"),
       ])
       .executeTakeFirstOrThrow(),
+    // Every lead by status, and the held spam: from the trigger-kept counts (migration 013), a
+    // few rows instead of every lead.
     db
-      .selectFrom("leads")
-      .select(["status", (eb) => eb.fn.countAll().as("count")])
+      .selectFrom("leadCounts")
+      .select(["status", (eb) => eb.fn.sum("count").as("count")])
       .where("isSpam", "=", 0)
       .groupBy("status")
       .execute(),
     db
-      .selectFrom("leads")
-      .select((eb) => eb.fn.countAll().as("count"))
+      .selectFrom("leadCounts")
+      .select((eb) => eb.fn.sum("count").as("count"))
       .where("isSpam", "=", 1)
       .executeTakeFirstOrThrow(),
     recent
@@ -81,7 +83,7 @@ export async function computeLeadSummary(db: Kysely<Database>, now = new Date())
     new7Days: Number(counts.new7 ?? 0),
     new30Days: Number(counts.new30),
     byStatus,
-    heldSpam: Number(held.count),
+    heldSpam: Number(held.count ?? 0),
     speedToLead: { medianMs, responded: respondedCount, waiting: Number(counts.waiting ?? 0) },
     computedAt: now.toISOString(),
   };
