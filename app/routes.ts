@@ -27,6 +27,7 @@ export default [
       route("admin/api-keys", "routes/admin/api-keys.tsx"),
       route("admin/staff", "routes/admin/staff.tsx"),
       route("admin/webhooks", "routes/admin/webhooks.tsx"),
+      route("admin/account", "routes/admin/account.tsx"),
     ]),
     // Public: the person opening a set-password link has no password yet.
     route("admin/set-password/:token", "routes/admin/set-password.tsx"),
@@ -56,6 +57,9 @@ export default [
   route("api/admin/performance-check", "routes/api/admin/performance-check.ts"),
   route("api/admin/users", "routes/api/admin/users.ts"),
   route("api/admin/users/:id", "routes/api/admin/user.ts"),
+  route("api/admin/users/:id/sessions", "routes/api/admin/user-sessions.ts"),
+  route("api/admin/sessions", "routes/api/admin/sessions.ts"),
+  route("api/admin/sessions/:id", "routes/api/admin/session.ts"),
   route("api/admin/webhooks", "routes/api/admin/webhooks.ts"),
   route("api/admin/webhooks/:id", "routes/api/admin/webhook.ts"),
   route("api/admin/webhooks/:id/deliveries", "routes/api/admin/webhook-deliveries.ts"),

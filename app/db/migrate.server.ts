@@ -14,6 +14,7 @@ import * as staffAccounts010 from "./migrations/010-staff-accounts.ts";
 import * as webhooks011 from "./migrations/011-webhooks.ts";
 import * as analytics012 from "./migrations/012-analytics.ts";
 import * as leadCounts013 from "./migrations/013-lead-counts.ts";
+import * as sessionDetails014 from "./migrations/014-session-details.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   "011-webhooks": webhooks011,
   "012-analytics": analytics012,
   "013-lead-counts": leadCounts013,
+  "014-session-details": sessionDetails014,
 };
 
 export class MigrationError extends Error {}

@@ -131,6 +131,12 @@ export interface SessionsTable {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
+  /** Random, public: names the session in the sessions list and its end-session form. */
+  handle: Generated<string>;
+  /** "Firefox on Windows", from the User-Agent at sign-in; null before migration 014. */
+  browser: string | null;
+  /** The client address masked to its network (203.0.113.x, 2001:db8:1::/48). */
+  address: string | null;
 }
 
 /** Who did what to a staff account, and when (staff-events.server.ts). */

@@ -3,3 +3,6 @@
 
 export const DASHBOARD_PATH = "/admin/dashboard";
 export const LOGIN_PATH = "/admin/login";
+
+/** Your own sessions (issue 13). */
+export const ACCOUNT_PATH = "/admin/account";

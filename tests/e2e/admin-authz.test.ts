@@ -213,6 +213,8 @@ const LISTS_ADMIN = new RegExp(`"?${ADMIN.username}"?`);
 const WEBHOOK_URL = "https://hooks.invalid/authz";
 /** A webhook list or log, without any secret. */
 const NO_SECRET_JSON = /^(?![\s\S]*whsec_)\[/;
+/** A well-formed session handle that names no session. */
+const NO_SUCH_SESSION = "0123456789abcdef01234567";
 const ONE_TIME_SECRET = /"secret":"whsec_|data-testid="webhook-secret"[^>]*>whsec_/;
 
 // Issue 10: the webhook calls and page, each refused to anyone but an admin.
@@ -513,6 +515,46 @@ const ROWS: Row[] = [
     "%2Fadmin%2Fstaff",
     { status: [302], location: /^\/admin\/staff\?notice=disabled&id=\d+$/ },
     { changes: "user-disable", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  // Issue 13: your own sessions, and signing someone out everywhere. The matrix names no real
+  // session or account (its callers' sessions must survive): an admin gets 404, anyone else is refused.
+  apiRow(
+    "GET /api/admin/sessions",
+    () => ({ method: "GET", path: "/api/admin/sessions" }),
+    ok(200, { body: /^\[\{"id":"[0-9a-f]{24}","browser":"[^"]+","address":"[^"]+"/ }),
+  ),
+  apiRow(
+    "DELETE /api/admin/sessions/:id",
+    () => ({ method: "DELETE", path: `/api/admin/sessions/${NO_SUCH_SESSION}` }),
+    ok(404, { body: /^\{"message":"Session not found\."\}$/ }),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "DELETE /api/admin/users/:id/sessions",
+    () => ({ method: "DELETE", path: "/api/admin/users/999999/sessions" }),
+    ok(404),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/account",
+    () => ({ method: "GET", path: "/admin/account" }),
+    "%2Fadmin%2Faccount",
+    ok(200, { body: /This browser/ }),
+  ),
+  dataRow("GET /admin/account.data", () => "/admin/account", ok(200, { body: /"lastSeen"/ })),
+  pageRow(
+    "POST /admin/account (end-session form)",
+    () => ({ method: "POST", path: "/admin/account", form: { intent: "end", id: NO_SUCH_SESSION } }),
+    "%2Fadmin%2Faccount",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/staff (sign-out-everywhere form)",
+    () => ({ method: "POST", path: "/admin/staff", form: { intent: "sign-out", id: "999999" } }),
+    "%2Fadmin%2Fstaff",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
   ),
   {
     name: "POST /admin/logout",

@@ -54,6 +54,8 @@ export async function attemptLogin(
     parsed.data.username,
     parsed.data.password,
     context.get(clientAddressContext),
+    new Date(),
+    request.headers.get("user-agent"),
   );
   if (result.kind === "throttled") {
     return {

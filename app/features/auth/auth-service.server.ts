@@ -6,7 +6,10 @@ import { MAX_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword } from "./pas
 import {
   createSession,
   deleteSession,
+  endSessionByHandle,
+  endUserSessions,
   findSessionUser,
+  listSessions,
   pruneSessions,
   type SessionPolicy,
 } from "./sessions.server.ts";
@@ -58,6 +61,7 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
       password: string,
       clientAddress: string,
       now = new Date(),
+      userAgent: string | null = null,
     ): Promise<LoginResult> {
       // A full queue refuses at once: a flood of sign-ins costs no database work either.
       if (!hashing.hasRoom()) return { kind: "busy" };
@@ -83,7 +87,10 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
         return { kind: "invalid" };
       }
       await reservation.succeeded();
-      const { token } = await createSession(db, Number(checked.id), policy, now);
+      const { token } = await createSession(db, Number(checked.id), policy, now, {
+        userAgent,
+        clientAddress,
+      });
       // Shown on the staff page; one small write next to the session's.
       await db
         .updateTable("users")
@@ -106,6 +113,21 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
 
     async logout(token: string | undefined): Promise<void> {
       if (token) await deleteSession(db, token);
+    },
+
+    /** The user's live sessions, `token`'s marked as the current one. */
+    sessions(userId: number, token: string | undefined, now = new Date()) {
+      return listSessions(db, userId, policy, token, now);
+    },
+
+    /** Ends one of the user's sessions by its public handle; false when it is none of theirs. */
+    endSession(userId: number, handle: string): Promise<boolean> {
+      return endSessionByHandle(db, userId, handle);
+    },
+
+    /** Ends every session of the user but `token`'s; how many ended. */
+    endOtherSessions(userId: number, token: string | undefined): Promise<number> {
+      return endUserSessions(db, userId, token);
     },
 
     async prune(now = new Date()): Promise<void> {

@@ -3,10 +3,15 @@ import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import {
   createSession,
   deleteSession,
+  endSessionByHandle,
+  endUserSessions,
   findSessionUser,
   hashToken,
+  listSessions,
   pruneSessions,
 } from "./sessions.server.ts";
+import { signOutEverywhere } from "./staff.server.ts";
+import { listStaffEvents } from "./staff-events.server.ts";
 import { createUser, type PublicUser } from "./users.server.ts";
 
 const MINUTE = 60_000;
@@ -148,5 +153,110 @@ describeEachDatabase("sessions", (use) => {
     const { token } = await createSession(use().db, temporary.id, POLICY, NOW);
     await use().db.deleteFrom("users").where("id", "=", temporary.id).execute();
     expect(await row(token)).toBeUndefined();
+  });
+
+  // Issue 13: the sessions list and ending sessions.
+  const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+  const SAFARI_IPHONE =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+
+  it("lists a user's live sessions with browser and masked network, never the address or token", async () => {
+    const laptop = await createSession(use().db, user.id, POLICY, NOW, {
+      userAgent: FIREFOX_WINDOWS,
+      clientAddress: "203.0.113.77",
+    });
+    const phone = await createSession(use().db, user.id, POLICY, later(MINUTE), {
+      userAgent: SAFARI_IPHONE,
+      clientAddress: "2001:db8:1:2:3:4:5:6",
+    });
+    // Idle past the policy: not listed.
+    await createSession(use().db, user.id, POLICY, later(-POLICY.idleMs - MINUTE), {
+      clientAddress: "198.51.100.9",
+    });
+
+    const sessions = await listSessions(use().db, user.id, POLICY, laptop.token, later(2 * MINUTE));
+    expect(sessions).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        browser: "Safari on iOS",
+        address: "2001:db8:1::/48",
+        createdAt: later(MINUTE).toISOString(),
+        lastSeenAt: later(MINUTE).toISOString(),
+        current: false,
+      },
+      {
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        browser: "Firefox on Windows",
+        address: "203.0.113.x",
+        createdAt: NOW.toISOString(),
+        lastSeenAt: NOW.toISOString(),
+        current: true,
+      },
+    ]);
+    const stored = JSON.stringify(await use().db.selectFrom("sessions").selectAll().execute());
+    for (const secret of [
+      "203.0.113.77",
+      "2001:db8:1:2:3:4:5:6",
+      "Gecko/20100101",
+      laptop.token,
+      phone.token,
+    ])
+      expect(stored).not.toContain(secret);
+  });
+
+  it("ends one session by its handle, only the owner's, and the device is signed out", async () => {
+    const other = await createUser(use().db, {
+      username: "session-other",
+      password: "a long enough passphrase",
+      isAdmin: true,
+    });
+    const mine = await createSession(use().db, user.id, POLICY, NOW);
+    const theirs = await createSession(use().db, other.id, POLICY, NOW);
+    const [theirHandle] = (await listSessions(use().db, other.id, POLICY, undefined, NOW)).map((s) => s.id);
+    // Someone else's handle, a malformed one: nothing ends.
+    expect(await endSessionByHandle(use().db, user.id, theirHandle as string)).toBe(false);
+    expect(await endSessionByHandle(use().db, user.id, "' or 1=1 --")).toBe(false);
+    expect(await findSessionUser(use().db, theirs.token, POLICY, NOW)).not.toBeNull();
+
+    const [myHandle] = (await listSessions(use().db, user.id, POLICY, undefined, NOW)).map((s) => s.id);
+    expect(await endSessionByHandle(use().db, user.id, myHandle as string)).toBe(true);
+    expect(await findSessionUser(use().db, mine.token, POLICY, NOW)).toBeNull();
+    await use().db.deleteFrom("users").where("id", "=", other.id).execute();
+  });
+
+  it("ends every other session but keeps the one asking", async () => {
+    const here = await createSession(use().db, user.id, POLICY, NOW);
+    const elsewhere = [
+      await createSession(use().db, user.id, POLICY, NOW),
+      await createSession(use().db, user.id, POLICY, NOW),
+    ];
+    expect(await endUserSessions(use().db, user.id, here.token)).toBe(2);
+    expect(await findSessionUser(use().db, here.token, POLICY, NOW)).toEqual(user);
+    for (const { token } of elsewhere) expect(await findSessionUser(use().db, token, POLICY, NOW)).toBeNull();
+  });
+
+  it("signs a user out everywhere and records who did it", async () => {
+    const target = await createUser(use().db, {
+      username: "session-target",
+      password: "a long enough passphrase",
+      isAdmin: true,
+    });
+    const sessions = [
+      await createSession(use().db, target.id, POLICY, NOW),
+      await createSession(use().db, target.id, POLICY, NOW),
+    ];
+    const mine = await createSession(use().db, user.id, POLICY, NOW);
+    const { ended } = await signOutEverywhere(use().db, { id: target.id, actor: user }, NOW);
+    expect(ended).toBe(2);
+    for (const { token } of sessions) expect(await findSessionUser(use().db, token, POLICY, NOW)).toBeNull();
+    expect(await findSessionUser(use().db, mine.token, POLICY, NOW)).toEqual(user);
+    const [event] = await listStaffEvents(use().db, 1);
+    expect(event).toMatchObject({
+      username: "session-target",
+      action: "signed_out",
+      actorUsername: "session-user",
+    });
+    await use().db.deleteFrom("staffEvents").execute();
+    await use().db.deleteFrom("users").where("id", "=", target.id).execute();
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { describeBrowser, maskAddress } from "./session-device.ts";
 import { type PublicUser, toPublicUser } from "./users.server.ts";
 
 // Server-side sessions: the cookie holds an opaque random token; the database holds its SHA-256
@@ -16,11 +17,15 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
+/** Where a sign-in came from, as the request says: kept only as a browser name and a masked network. */
+export type SessionDevice = { userAgent?: string | null; clientAddress?: string | null };
+
 export async function createSession(
   db: Kysely<Database>,
   userId: number,
   policy: SessionPolicy,
   now = new Date(),
+  device: SessionDevice = {},
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + policy.absoluteMs);
@@ -32,9 +37,82 @@ export async function createSession(
       createdAt: now.toISOString(),
       lastSeenAt: now.toISOString(),
       expiresAt: expiresAt.toISOString(),
+      handle: randomBytes(12).toString("hex"),
+      browser: describeBrowser(device.userAgent),
+      address: maskAddress(device.clientAddress),
     })
     .execute();
   return { token, expiresAt };
+}
+
+/** A session as its owner sees it in the sessions list. */
+export type SessionSummary = {
+  id: string;
+  browser: string;
+  address: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** The session of the request asking. */
+  current: boolean;
+};
+
+/** The user's live sessions, the most recently used first. */
+export async function listSessions(
+  db: Kysely<Database>,
+  userId: number,
+  policy: SessionPolicy,
+  currentToken: string | undefined,
+  now = new Date(),
+): Promise<SessionSummary[]> {
+  const currentHash = currentToken ? hashToken(currentToken) : undefined;
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["idHash", "handle", "browser", "address", "createdAt", "lastSeenAt"])
+    .where("userId", "=", userId)
+    .where("expiresAt", ">", now.toISOString())
+    .where("lastSeenAt", ">", new Date(now.getTime() - policy.idleMs).toISOString())
+    .orderBy("lastSeenAt", "desc")
+    .orderBy("createdAt", "desc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.handle,
+    browser: row.browser ?? "Unknown browser",
+    address: row.address ?? "unknown",
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastSeenAt,
+    current: row.idHash === currentHash,
+  }));
+}
+
+/** A handle as sessions get them: 24 hex digits. Anything else names no session. */
+export const isSessionHandle = (value: unknown): value is string =>
+  typeof value === "string" && /^[0-9a-f]{24}$/.test(value);
+
+/** Ends one of the user's own sessions by its handle; false when it names none of theirs. */
+export async function endSessionByHandle(
+  db: Kysely<Database>,
+  userId: number,
+  handle: string,
+): Promise<boolean> {
+  if (!isSessionHandle(handle)) return false;
+  const result = await db
+    .deleteFrom("sessions")
+    .where("userId", "=", userId)
+    .where("handle", "=", handle)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ends every session of the user but the one of `keepToken` (when given); how many ended. */
+export async function endUserSessions(
+  db: Kysely<Database>,
+  userId: number,
+  keepToken?: string,
+): Promise<number> {
+  let query = db.deleteFrom("sessions").where("userId", "=", userId);
+  if (keepToken) query = query.where("idHash", "<>", hashToken(keepToken));
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** The user behind a session token, or null when unknown, idle too long or past its absolute expiry. */

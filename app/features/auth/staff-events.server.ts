@@ -10,6 +10,7 @@ export const STAFF_ACTIONS = [
   "password_reset",
   "link_issued",
   "link_used",
+  "signed_out",
 ] as const;
 export type StaffAction = (typeof STAFF_ACTIONS)[number];
 

@@ -8,6 +8,7 @@ import {
   StaffChangeError,
   setStaffDisabled,
   setStaffPassword,
+  signOutEverywhere,
 } from "./staff.server.ts";
 import type { StaffActor } from "./staff-events.server.ts";
 import { parseStaffId, setPasswordUrl } from "./staff-http.server.ts";
@@ -17,8 +18,8 @@ import { passwordProblem, UserInputError } from "./users.server.ts";
 // The staff page's forms as they arrive (with or without JavaScript: the same POST): one `intent`
 // each. The route turns the outcome into a redirect with a notice, a one-time link, or a 4xx.
 
-export type StaffNotice = "created" | "disabled" | "enabled" | "password";
-const NOTICES: readonly StaffNotice[] = ["created", "disabled", "enabled", "password"];
+export type StaffNotice = "created" | "disabled" | "enabled" | "password" | "signed-out";
+const NOTICES: readonly StaffNotice[] = ["created", "disabled", "enabled", "password", "signed-out"];
 
 /** A set-password link as the page shows it, once. */
 export type ShownLink = {
@@ -128,6 +129,10 @@ export async function runStaffForm(
         const keepSessionToken = id === actor.id ? sessionToken : undefined;
         await setStaffPassword(db, { id, password: checked.password, actor, keepSessionToken });
         return { kind: "done", notice: "password", id };
+      }
+      case "sign-out": {
+        await signOutEverywhere(db, { id, actor });
+        return { kind: "done", notice: "signed-out", id };
       }
       case "issue-link": {
         const { member, link } = await issueSetPasswordLink(db, { id, actor });

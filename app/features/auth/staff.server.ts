@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Transaction } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database, UsersTable } from "#app/db/schema.ts";
 import { hashPassword } from "./password.server.ts";
-import { hashToken } from "./sessions.server.ts";
+import { endUserSessions, hashToken } from "./sessions.server.ts";
 import { recordStaffEvent, type StaffAction, type StaffActor } from "./staff-events.server.ts";
 import { LINK_GONE_MESSAGE } from "./staff-messages.ts";
 import {
@@ -125,13 +125,6 @@ async function lockAdmins(trx: Transaction<Database>): Promise<void> {
   await trx.selectFrom("users").select("id").where("isAdmin", "=", 1).orderBy("id").forUpdate().execute();
 }
 
-/** Ends every session of the user (all instances share the table), but `keepToken`'s. */
-async function endSessions(trx: Db, userId: number, keepToken?: string): Promise<void> {
-  let query = trx.deleteFrom("sessions").where("userId", "=", userId);
-  if (keepToken) query = query.where("idHash", "<>", hashToken(keepToken));
-  await query.execute();
-}
-
 async function insertLink(trx: Db, userId: number, actor: StaffActor, now: Date): Promise<SetPasswordLink> {
   // One live link per account: a new one replaces any that was handed out before.
   await trx.deleteFrom("setPasswordLinks").where("userId", "=", userId).execute();
@@ -223,7 +216,7 @@ export async function setStaffDisabled(
       .where("id", "=", id)
       .execute();
     if (disabled) {
-      await endSessions(trx, id);
+      await endUserSessions(trx, id);
       await trx.deleteFrom("setPasswordLinks").where("userId", "=", id).execute();
     }
     await recordStaffEvent(trx, id, disabled ? "disabled" : "enabled", actor, now);
@@ -256,7 +249,7 @@ export async function setStaffPassword(
       .set({ passwordHash, updatedAt: now.toISOString() })
       .where("id", "=", id)
       .execute();
-    await endSessions(trx, id, keepSessionToken);
+    await endUserSessions(trx, id, keepSessionToken);
     await trx.deleteFrom("setPasswordLinks").where("userId", "=", id).execute();
     await recordStaffEvent(trx, id, "password_reset", actor, now);
     return { ...member, passwordSet: true };
@@ -285,10 +278,27 @@ export async function issueSetPasswordLink(
       .set({ passwordHash: NO_PASSWORD, updatedAt: now.toISOString() })
       .where("id", "=", id)
       .execute();
-    await endSessions(trx, id);
+    await endUserSessions(trx, id);
     const link = await insertLink(trx, id, actor, now);
     await recordStaffEvent(trx, id, "link_issued", actor, now);
     return { member: { ...member, passwordSet: false }, link };
+  });
+}
+
+/**
+ * Signs `id` out on every device and instance at once (a lost laptop, a shared computer): its
+ * sessions are deleted and the act is recorded. The account itself stays as it was.
+ */
+export async function signOutEverywhere(
+  db: Kysely<Database>,
+  { id, actor }: { id: number; actor: StaffActor },
+  now = new Date(),
+): Promise<{ member: StaffMember; ended: number }> {
+  return db.transaction().execute(async (trx) => {
+    const member = await requireMember(trx, id);
+    const ended = await endUserSessions(trx, id);
+    await recordStaffEvent(trx, id, "signed_out", actor, now);
+    return { member, ended };
   });
 }
 
@@ -339,7 +349,7 @@ export async function redeemSetPasswordLink(
       .set({ passwordHash, updatedAt: now.toISOString() })
       .where("id", "=", member.id)
       .execute();
-    await endSessions(trx, member.id);
+    await endUserSessions(trx, member.id);
     await recordStaffEvent(trx, member.id, "link_used", { id: member.id, username: member.username }, now);
     return { username: member.username };
   });

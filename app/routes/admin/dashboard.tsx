@@ -1,4 +1,4 @@
-import { useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import { BackOfficeNav } from "#app/components/back-office/back-office-nav.tsx";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Pagination } from "#app/components/back-office/pagination.tsx";
@@ -17,7 +17,7 @@ import { LeadsHeading } from "#app/features/leads/ui/leads-heading.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
 import { useTickedLeads } from "#app/features/leads/ui/use-ticked-leads.ts";
-import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { ACCOUNT_PATH, DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import type { Route } from "./+types/dashboard";
 
 // SPEC section 2 /admin/dashboard, grown into the sales team's workspace (issue 10): a summary strip,
@@ -47,7 +47,13 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
-          <p className="mt-1 text-ink-muted">Signed in as {username}</p>
+          <p className="mt-1 text-ink-muted">
+            Signed in as {username}
+            <span aria-hidden="true"> · </span>
+            <Link to={ACCOUNT_PATH} className="font-semibold text-brand underline underline-offset-2">
+              Your sessions
+            </Link>
+          </p>
         </div>
         <LogoutButton />
       </div>

@@ -81,6 +81,7 @@ const NOTICE_TEXT: Record<StaffNotice, (name: string) => string> = {
   disabled: (name) => `${name} is disabled: every session of theirs has ended.`,
   enabled: (name) => `${name} is enabled and can sign in again.`,
   password: (name) => `The password of ${name} was changed; their other sessions have ended.`,
+  "signed-out": (name) => `${name} is signed out everywhere: every session of theirs has ended.`,
 };
 
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {

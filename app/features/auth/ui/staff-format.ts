@@ -43,6 +43,8 @@ export function staffEventText(event: {
       return `${actorUsername} created a set-password link for ${username}`;
     case "link_used":
       return `${username} chose a password with their link`;
+    case "signed_out":
+      return `${actorUsername} signed ${username} out everywhere`;
   }
 }
 

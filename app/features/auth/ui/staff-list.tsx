@@ -151,6 +151,15 @@ function StaffRow({
               </Link>
             </Button>
           )}
+          {isMe || member.disabled ? null : (
+            <fetcher.Form method="post" action={STAFF_PATH}>
+              {hidden("sign-out")}
+              <Button type="submit" variant="outline" size="sm" aria-busy={busy || undefined}>
+                {busyIntent === "sign-out" ? "Signing out..." : "Sign out everywhere"}
+                <span className="sr-only"> {member.username}</span>
+              </Button>
+            </fetcher.Form>
+          )}
           {member.disabled ? (
             <fetcher.Form method="post" action={STAFF_PATH}>
               {hidden("enable")}
