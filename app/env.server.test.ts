@@ -19,6 +19,7 @@ describe("parseEnv", () => {
       LEAD_MIN_FILL_SECONDS: 3,
       SESSION_IDLE_MINUTES: 120,
       SESSION_MAX_HOURS: 24,
+      ACCESS_LOG_DAYS: 365,
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
       AUDIT_ALLOW_PRIVATE_TARGETS: false,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,

@@ -48,6 +48,8 @@ const EnvSchema = z
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
     /** …and this long after sign-in, whatever happens. */
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** Days the staff access log keeps an entry (sign-ins, exports, erasures, account changes). */
+    ACCESS_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
     /** Creates this admin at start-up when the database has no admin yet (then unset them). */
     ADMIN_USERNAME: z.string().min(3).optional(),
     ADMIN_PASSWORD: z.string().min(12, "ADMIN_PASSWORD must be at least 12 characters").optional(),

@@ -1,5 +1,6 @@
 import type { Registry } from "prom-client";
 import { createContext, type RouterContextProvider } from "react-router";
+import { pruneAccessLog } from "#app/lib/access-log.server.ts";
 import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
@@ -276,6 +277,9 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
         auth.prune().catch((error: Error) => logError(`Pruning sessions failed: ${error.message}`));
+        pruneAccessLog(database.db, env.ACCESS_LOG_DAYS).catch((error: Error) =>
+          logError(`Pruning the access log failed: ${error.message}`),
+        );
         pruneDeliveries(database.db, new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).catch(
           (error: Error) => logError(`Pruning webhook deliveries failed: ${error.message}`),
         );

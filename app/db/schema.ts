@@ -275,6 +275,20 @@ export interface LeadCountsTable {
   count: number | string;
 }
 
+/** The staff access log (lib/access-log.server.ts). */
+export interface AccessLogTable {
+  id: Generated<number>;
+  occurredAt: string;
+  action: string;
+  actorUserId: number | null;
+  actorUsername: string | null;
+  subjectUserId: number | null;
+  subjectUsername: string | null;
+  leadId: number | null;
+  detail: string | null;
+  network: string | null;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -297,4 +311,5 @@ export interface Database {
   analyticsPageViews: AnalyticsPageViewsTable;
   analyticsSalts: AnalyticsSaltsTable;
   leadCounts: LeadCountsTable;
+  accessLog: AccessLogTable;
 }

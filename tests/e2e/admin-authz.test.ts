@@ -556,6 +556,18 @@ const ROWS: Row[] = [
     ok(404),
     { crossOrigin: CROSS_SITE_REFUSED },
   ),
+  apiRow(
+    "GET /api/admin/access-log",
+    () => ({ method: "GET", path: "/api/admin/access-log" }),
+    ok(200, { body: /^\{"entries":\[/ }),
+  ),
+  pageRow(
+    "GET /admin/access-log",
+    () => ({ method: "GET", path: "/admin/access-log" }),
+    "%2Fadmin%2Faccess-log",
+    ok(200, { body: /<h1[^>]*>Access log<\/h1>/ }),
+  ),
+  dataRow("GET /admin/access-log.data", () => "/admin/access-log", ok(200, { body: /"entries"/ })),
   {
     name: "POST /admin/logout",
     request: () => ({ method: "POST", path: "/admin/logout", form: {} }),
@@ -1127,5 +1139,6 @@ describe("the first admin [sqlite]", () => {
     } finally {
       await database.close();
     }
-  });
+    // Three server start-ups, each migrating: more than the default 30 s while other suites run.
+  }, 90_000);
 });

@@ -109,6 +109,35 @@ it(
     await expect(readText(staff.page.getByRole("region", { name: "Recent changes" }))).resolves.toContain(
       `${ADMIN.username} signed ${PERSON.username} out everywhere`,
     );
+    // An export, then the access log shows the afternoon: the export with its filter and row count,
+    // the sign-out, the sign-ins; and, filtered to exports, only the export.
+    const exported = await fetch(
+      `${baseUrl}/api/admin/leads/export?status=customer&q=someone%40example.com`,
+      {
+        headers: { Cookie: adminSession },
+      },
+    );
+    const rows = (await exported.text()).trim().split("\n").length - 1;
+    await goto(staff.page, "/admin/access-log");
+    const entries = staff.page.getByRole("list", { name: "Entries" }).getByRole("listitem");
+    const exportEntry = entries.filter({ hasText: "Exported leads" }).first();
+    await exportEntry.waitFor(WAIT);
+    await expect(readText(exportEntry)).resolves.toContain(
+      `${rows.toLocaleString("en-GB")} rows · filter: status=customer&q=%28search%29`,
+    );
+    // The search term (an email here) is not in the log.
+    expect(await staff.page.content()).not.toContain("someone@example.com");
+    await expect(
+      readText(entries.filter({ hasText: "Signed a colleague out everywhere" }).first()),
+    ).resolves.toMatch(new RegExp(`${PERSON.username}[\\s\\S]*by ${ADMIN.username}`));
+    await expect(
+      entries.filter({ hasText: "Signed in" }).filter({ hasText: PERSON.username }).count(),
+    ).resolves.toBeGreaterThan(0);
+    await staff.page.getByLabel("Show").selectOption("exports");
+    await staff.page.getByRole("button", { name: "Show entries" }).click();
+    await staff.page.waitForURL("**/admin/access-log?kind=exports", WAIT);
+    await expect(entries.filter({ hasNotText: "Exported leads" }).count()).resolves.toBe(0);
+
     // The colleague's open page sends them to sign in at their next step.
     const stale = await openSignedIn("/admin/login", { allowConsoleErrors: FAILED_LOAD }, colleague[0] ?? "");
     await goto(stale.page, "/admin/account");

@@ -22,12 +22,17 @@ const BACK_OFFICE_PAGES = [
     title: "Webhooks",
     text: "Send new and changed leads to your CRM or other tools, and see each delivery.",
   },
+  {
+    to: "/admin/access-log",
+    title: "Access log",
+    text: "See who signed in, exported or erased leads, and changed staff accounts.",
+  },
 ] as const;
 
 /** The dashboard's way to every other back-office page. */
 export function BackOfficeNav() {
   return (
-    <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+    <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
       {BACK_OFFICE_PAGES.map((card) => (
         <Link
           key={card.to}

@@ -66,6 +66,36 @@ describeEachDatabase("auth service", (use) => {
     expect(await use().db.selectFrom("sessions").select("idHash").execute()).toEqual([]);
   });
 
+  it("records sign-ins and failed ones in the access log, never a name that is no account", async () => {
+    await use().db.deleteFrom("accessLog").execute();
+    const auth = service();
+    const firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+    await auth.login("Admin", PASSWORD, "203.0.113.50", NOW, firefox);
+    await auth.login("Admin", "not the passphrase", "203.0.113.51", NOW);
+    await auth.login("my secret passphrase", PASSWORD, "198.51.100.7", NOW);
+    const rows = await use()
+      .db.selectFrom("accessLog")
+      .select(["action", "actorUsername", "detail", "network"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      {
+        action: "sign_in",
+        actorUsername: "Admin",
+        detail: JSON.stringify({ browser: "Firefox on Windows" }),
+        network: "203.0.113.x",
+      },
+      { action: "sign_in_failed", actorUsername: "Admin", detail: "{}", network: "203.0.113.x" },
+      {
+        action: "sign_in_failed",
+        actorUsername: null,
+        detail: JSON.stringify({ account: "unknown" }),
+        network: "198.51.100.x",
+      },
+    ]);
+    expect(JSON.stringify(rows)).not.toContain("my secret passphrase");
+  });
+
   it("takes as long for an unknown user as for a wrong password (no enumeration by timing)", async () => {
     const auth = service();
     const time = async (username: string) => {

@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { recordAccess } from "#app/lib/access-log.server.ts";
 import type { HashingQueue } from "./hashing-queue.server.ts";
 import type { LoginThrottle } from "./login-throttle.server.ts";
 import { MAX_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword } from "./password.server.ts";
+import { describeBrowser } from "./session-device.ts";
 import {
   createSession,
   deleteSession,
@@ -43,7 +45,9 @@ async function checkCredentialsWith(db: Kysely<Database>, username: string, pass
   const valid = usable
     ? await verifyPassword(password, usable.passwordHash)
     : await verifyAgainstNothing(password);
-  return usable && valid ? usable : undefined;
+  // `tried`: the account a failure was against, for the access log. A name that is no account is
+  // not kept: people type passwords into the username field.
+  return { user: usable && valid ? usable : undefined, tried: user };
 }
 
 /**
@@ -82,24 +86,43 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
         await reservation.release().catch(() => {});
         throw error;
       }
-      if (!checked) {
+      if (!checked.user) {
         reservation.failed();
+        const tried = checked.tried;
+        await recordAccess(
+          db,
+          {
+            action: "sign_in_failed",
+            actor: tried ? { id: Number(tried.id), username: tried.username } : null,
+            detail: tried ? {} : { account: "unknown" },
+            clientAddress,
+          },
+          now,
+        );
         return { kind: "invalid" };
       }
+      const user = checked.user;
       await reservation.succeeded();
-      const { token } = await createSession(db, Number(checked.id), policy, now, {
-        userAgent,
-        clientAddress,
-      });
+      const { token } = await createSession(db, Number(user.id), policy, now, { userAgent, clientAddress });
+      await recordAccess(
+        db,
+        {
+          action: "sign_in",
+          actor: { id: Number(user.id), username: user.username },
+          detail: { browser: describeBrowser(userAgent) },
+          clientAddress,
+        },
+        now,
+      );
       // Shown on the staff page; one small write next to the session's.
       await db
         .updateTable("users")
         .set({ lastSignInAt: now.toISOString() })
-        .where("id", "=", checked.id)
+        .where("id", "=", user.id)
         .execute();
       return {
         kind: "ok",
-        user: toPublicUser(checked),
+        user: toPublicUser(user),
         token,
         maxAgeSeconds: Math.floor(policy.absoluteMs / 1000),
       };
@@ -121,13 +144,17 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
     },
 
     /** Ends one of the user's sessions by its public handle; false when it is none of theirs. */
-    endSession(userId: number, handle: string): Promise<boolean> {
-      return endSessionByHandle(db, userId, handle);
+    async endSession(user: PublicUser, handle: string, clientAddress: string): Promise<boolean> {
+      const ended = await endSessionByHandle(db, user.id, handle);
+      if (ended) await recordAccess(db, { action: "session_ended", actor: user, clientAddress });
+      return ended;
     },
 
     /** Ends every session of the user but `token`'s; how many ended. */
-    endOtherSessions(userId: number, token: string | undefined): Promise<number> {
-      return endUserSessions(db, userId, token);
+    async endOtherSessions(user: PublicUser, token: string, clientAddress: string): Promise<number> {
+      const ended = await endUserSessions(db, user.id, token);
+      await recordAccess(db, { action: "sessions_ended", actor: user, detail: { ended }, clientAddress });
+      return ended;
     },
 
     async prune(now = new Date()): Promise<void> {

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { getServices } from "#app/services.server.ts";
+import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
 import { assertSameOrigin, requireAdminApi } from "./guard.server.ts";
 import { StaffChangeError, signOutEverywhere } from "./staff.server.ts";
@@ -24,7 +24,7 @@ export async function handleEndSession(request: Request, context: Context, handl
   const user = await requireAdminApi(request, context);
   assertSameOrigin(request);
   const { auth } = await getServices(context);
-  return (await auth.endSession(user.id, handle ?? ""))
+  return (await auth.endSession(user, handle ?? "", context.get(clientAddressContext)))
     ? new Response(null, { status: 204 })
     : Response.json({ message: SESSION_NOT_FOUND }, { status: 404 });
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { describeBrowser, maskAddress } from "./session-device.ts";
+import { maskAddress } from "#app/lib/mask-address.ts";
+import { describeBrowser } from "./session-device.ts";
 import { type PublicUser, toPublicUser } from "./users.server.ts";
 
 // Server-side sessions: the cookie holds an opaque random token; the database holds its SHA-256

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { recordAccess } from "#app/lib/access-log.server.ts";
 
 // The record of who did what to which staff account, and when (issue 10): shown on the staff page.
 
@@ -46,6 +47,17 @@ export async function recordStaffEvent(
       createdAt: now.toISOString(),
     })
     .execute();
+  // The same act in the access log, which keeps it ACCESS_LOG_DAYS with everything else staff did.
+  const subject = await db.selectFrom("users").select("username").where("id", "=", userId).executeTakeFirst();
+  await recordAccess(
+    db,
+    {
+      action: `staff_${action}`,
+      actor,
+      subject: subject ? { id: userId, username: subject.username } : null,
+    },
+    now,
+  );
 }
 
 const isStaffAction = (value: string): value is StaffAction =>

@@ -3,10 +3,11 @@ import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { recordAccess } from "#app/lib/access-log.server.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
-import { getServices } from "#app/services.server.ts";
+import { clientAddressContext, getServices } from "#app/services.server.ts";
 import {
   type BulkAction,
   LEAD_SORTS,
@@ -202,12 +203,14 @@ export async function handlePatchLead(request: Request, context: Context, rawId:
 
 /** DELETE /api/admin/leads/:id: erases the lead and its history. */
 export async function handleDeleteLead(request: Request, context: Context, rawId: string | undefined) {
-  await requireAdminApi(request, context);
+  const user = await requireAdminApi(request, context);
   assertSameOrigin(request);
   const id = leadId(rawId);
   if (id === null) return notFound();
   const { leadAdmin } = await getServices(context);
-  return (await leadAdmin.remove(id)) ? new Response(null, { status: 204 }) : notFound();
+  return (await leadAdmin.remove(id, user, context.get(clientAddressContext)))
+    ? new Response(null, { status: 204 })
+    : notFound();
 }
 
 /** POST /api/admin/leads/:id/notes { body }: 201 with the note. */
@@ -284,14 +287,36 @@ export function acceptsGzip(header: string | null): boolean {
   });
 }
 
+/** The export's query as the access log shows it: its parameters, bounded, with no search text. */
+function describeExportFilter(url: URL): string {
+  const kept = new URLSearchParams();
+  for (const [name, value] of url.searchParams) {
+    // A search term may be a person's name or email: the log says a search was used, not what.
+    kept.append(name, name === "q" ? "(search)" : value.slice(0, 200));
+  }
+  return kept.toString().slice(0, 1000) || "all leads";
+}
+
 /** GET /api/admin/leads/export: the leads (same filters as the list, no paging) as a CSV download. */
 export async function handleExportLeads(request: Request, context: Context): Promise<Response> {
   const user = await requireAdminApi(request, context);
-  const parsed = parseListQuery(new URL(request.url), { userId: user.id });
+  const url = new URL(request.url);
+  const parsed = parseListQuery(url, { userId: user.id });
   if (!parsed.ok) return parsed.response;
   const { database } = await getServices(context);
   const { page: _page, pageSize: _pageSize, sort: _sort, order: _order, ...filter } = parsed.query;
-  const csv = leadsCsvStream(database.db, filter);
+  // Recorded once the download ends: who, the filter as asked, how many rows, and whether it ran to
+  // the end. A failure to record is logged; the download itself is already on its way.
+  const csv = leadsCsvStream(database.db, filter, (rows, complete) => {
+    recordAccess(database.db, {
+      action: "export",
+      actor: user,
+      detail: { filter: describeExportFilter(url), rows, complete },
+      clientAddress: context.get(clientAddressContext),
+    }).catch((error: Error) =>
+      console.error(`Recording an export in the access log failed: ${error.message}`),
+    );
+  });
   const spam = filter.spam ?? "exclude";
   const headers: Record<string, string> = {
     "Content-Type": "text/csv; charset=utf-8",

@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
+import { recordAccess } from "#app/lib/access-log.server.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
 import { LEAD_STATUSES, type Lead, type LeadStatus, toLead } from "./lead-repository.server.ts";
@@ -382,13 +383,14 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued }: LeadAdmi
       });
     },
     /** Erases a lead with its history, notes and events (a data-subject erasure request). */
-    remove(leadId: number, now = new Date()) {
+    remove(leadId: number, actor: Actor | null, clientAddress: string | null, now = new Date()) {
       return inTransaction(async (trx) => {
         const exists = await trx.selectFrom("leads").select("id").where("id", "=", leadId).executeTakeFirst();
         if (!exists) return false;
         // The change goes out (webhooks) before the row it describes is gone.
         await emit(trx, "lead.deleted", leadId, now);
         await eraseLead(trx, leadId);
+        await recordAccess(trx, { action: "lead_erased", actor, leadId, clientAddress }, now);
         return true;
       });
     },

@@ -61,12 +61,27 @@ export function exportFileName(now = new Date(), spam: LeadFilter["spam"] = "exc
 }
 
 /** The matching leads, newest first, as a stream of CSV bytes read from the database a batch at a time. */
-export function leadsCsvStream(db: Kysely<Database>, filter: LeadFilter): ReadableStream<Uint8Array> {
+export function leadsCsvStream(
+  db: Kysely<Database>,
+  filter: LeadFilter,
+  /** Told once how many rows went out, and whether the download ran to the end. */
+  onEnd?: (rows: number, complete: boolean) => void,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let lastId: number | undefined;
   let started = false;
+  let sent = 0;
+  let ended = false;
+  const end = (complete: boolean) => {
+    if (ended) return;
+    ended = true;
+    onEnd?.(sent, complete);
+  };
   return new ReadableStream<Uint8Array>(
     {
+      cancel() {
+        end(false);
+      },
       async pull(controller) {
         if (!started) {
           started = true;
@@ -86,8 +101,10 @@ export function leadsCsvStream(db: Kysely<Database>, filter: LeadFilter): Readab
         const rows = await query.orderBy("leads.id", "desc").limit(BATCH).execute();
         if (rows.length === 0) {
           controller.close();
+          end(true);
           return;
         }
+        sent += rows.length;
         lastId = Number(rows[rows.length - 1]?.id);
         controller.enqueue(
           encoder.encode(

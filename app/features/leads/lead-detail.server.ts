@@ -2,7 +2,7 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
@@ -64,7 +64,7 @@ export async function leadDetailAction(
   const done = (notice: Notice) => redirect(withNotice(here, notice));
   switch (form.get("intent")) {
     case "delete": {
-      const outcome = await deleteFromForm(leadAdmin, id);
+      const outcome = await deleteFromForm(leadAdmin, id, user, context.get(clientAddressContext));
       if (!outcome.ok) throw data(outcome.message, { status: outcome.status });
       throw redirect(withNotice(DASHBOARD_PATH, "deleted"));
     }

@@ -30,9 +30,14 @@ export async function changeStatusFromForm(
   return (await leadAdmin.setStatus(id, status, actor)) ? { ok: true } : NOT_FOUND;
 }
 
-export async function deleteFromForm(leadAdmin: LeadAdmin, id: number | null): Promise<FormOutcome> {
+export async function deleteFromForm(
+  leadAdmin: LeadAdmin,
+  id: number | null,
+  actor: Actor,
+  clientAddress: string,
+): Promise<FormOutcome> {
   if (id === null) return NOT_FOUND;
-  return (await leadAdmin.remove(id)) ? { ok: true } : NOT_FOUND;
+  return (await leadAdmin.remove(id, actor, clientAddress)) ? { ok: true } : NOT_FOUND;
 }
 
 /** A notice a no-JavaScript redirect carries in its query (`?notice=`). */

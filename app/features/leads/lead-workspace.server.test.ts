@@ -283,11 +283,16 @@ describeEachDatabase("lead workspace", (use) => {
     const id = await addLead();
     await addNote(db(), id, "note", alice);
     await admin().setOwner(id, alice.id, alice);
-    await expect(admin().remove(id)).resolves.toBe(true);
+    await expect(admin().remove(id, alice, "203.0.113.9")).resolves.toBe(true);
     expect(await db().selectFrom("leadNotes").selectAll().execute()).toEqual([]);
     expect(await db().selectFrom("leadEvents").selectAll().execute()).toEqual([]);
     expect(changes.at(-1)).toBe("lead.deleted");
-    await expect(admin().remove(id)).resolves.toBe(false);
+    // The erasure is in the access log: who, which lead (by id only), from which network.
+    const logged = await db().selectFrom("accessLog").selectAll().where("leadId", "=", id).execute();
+    expect(logged).toMatchObject([
+      { action: "lead_erased", actorUsername: alice.username, network: "203.0.113.x", detail: null },
+    ]);
+    await expect(admin().remove(id, alice, "203.0.113.9")).resolves.toBe(false);
   });
 
   it("sums up new leads, the pipeline, held spam and the median speed to lead", async () => {

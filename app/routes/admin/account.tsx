@@ -9,7 +9,7 @@ import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { ACCOUNT_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { clientAddressContext, getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/account";
 
 // Issue 13: your own sessions (started, last seen, browser, masked address) and ending any of them,
@@ -48,13 +48,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const token = readSessionToken(request);
   switch (form.get("intent")) {
     case "end": {
-      if (!(await auth.endSession(user.id, form.get("id") ?? "")))
+      if (!(await auth.endSession(user, form.get("id") ?? "", context.get(clientAddressContext))))
         return data({ message: "That session has already ended." }, { status: 404 });
       throw redirect(`${ACCOUNT_PATH}?notice=ended`);
     }
     case "end-others": {
       if (!token) return data({ message: "Sign in again to do this." }, { status: 401 });
-      await auth.endOtherSessions(user.id, token);
+      await auth.endOtherSessions(user, token, context.get(clientAddressContext));
       throw redirect(`${ACCOUNT_PATH}?notice=ended-others`);
     }
     default:

@@ -1,0 +1,41 @@
+// The staff access log's vocabulary, shared by the server (access-log.server.ts) and the page that
+// shows it: what each action is called, and the groups the page filters by.
+
+export const ACCESS_ACTIONS = {
+  sign_in: "Signed in",
+  sign_in_failed: "Failed sign-in",
+  session_ended: "Ended a session",
+  sessions_ended: "Ended all other sessions",
+  export: "Exported leads",
+  lead_erased: "Erased a lead",
+  staff_created: "Added a staff account",
+  staff_disabled: "Disabled a staff account",
+  staff_enabled: "Enabled a staff account",
+  staff_password_reset: "Set a staff password",
+  staff_link_issued: "Created a set-password link",
+  staff_link_used: "Chose a password with a link",
+  staff_signed_out: "Signed a colleague out everywhere",
+} as const;
+export type AccessAction = keyof typeof ACCESS_ACTIONS;
+
+/** The log's filter: groups of actions a reader looks for together. */
+export const ACCESS_KINDS = {
+  "sign-ins": ["sign_in", "sign_in_failed"],
+  exports: ["export"],
+  erasures: ["lead_erased"],
+  accounts: [
+    "session_ended",
+    "sessions_ended",
+    "staff_created",
+    "staff_disabled",
+    "staff_enabled",
+    "staff_password_reset",
+    "staff_link_issued",
+    "staff_link_used",
+    "staff_signed_out",
+  ],
+} as const satisfies Record<string, readonly AccessAction[]>;
+export type AccessKind = keyof typeof ACCESS_KINDS;
+
+export const isAccessKind = (value: unknown): value is AccessKind =>
+  typeof value === "string" && Object.hasOwn(ACCESS_KINDS, value);

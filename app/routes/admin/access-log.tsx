@@ -1,0 +1,152 @@
+import { Form, Link } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
+import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { type AccessEntry, listAccessLog } from "#app/lib/access-log.server.ts";
+import { ACCESS_ACTIONS, ACCESS_KINDS, type AccessKind, isAccessKind } from "#app/lib/access-log.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
+import { getServices } from "#app/services.server.ts";
+import type { Route } from "./+types/access-log";
+
+// Issue 13: the staff access log, for admins (everyone in the back office is one, SPEC section 6):
+// sign-ins and failures, session and account changes, exports with their filter and row count, and
+// erasures, newest first, 50 a page. A plain GET form filters it, with or without JavaScript.
+
+export const meta: Route.MetaFunction = () => adminMeta("Access log");
+
+const KIND_LABELS: Record<AccessKind, string> = {
+  "sign-ins": "Sign-ins",
+  exports: "Exports",
+  erasures: "Erasures",
+  accounts: "Accounts and sessions",
+};
+
+/** What an entry's details say, in words. */
+function describeDetail(entry: AccessEntry): string | null {
+  const { detail } = entry;
+  switch (entry.action) {
+    case "export": {
+      const rows = Number(detail.rows ?? 0).toLocaleString("en-GB");
+      const count = detail.complete === false ? `stopped after ${rows} rows` : `${rows} rows`;
+      return `${count} · filter: ${String(detail.filter ?? "all leads")}`;
+    }
+    case "sign_in":
+      return typeof detail.browser === "string" ? detail.browser : null;
+    case "sign_in_failed":
+      return detail.account === "unknown"
+        ? "No such account"
+        : "Wrong password, or the account cannot sign in";
+    case "sessions_ended":
+      return `${Number(detail.ended ?? 0)} ended`;
+    default:
+      return null;
+  }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const rawKind = url.searchParams.get("kind");
+  const kind = isAccessKind(rawKind) ? rawKind : undefined;
+  const before = Number(url.searchParams.get("before"));
+  const { database, env } = await getServices(context);
+  const page = await listAccessLog(database.db, {
+    kind,
+    before: Number.isSafeInteger(before) && before > 0 ? before : undefined,
+  });
+  return {
+    kind: kind ?? "",
+    olderHref: page.nextBefore
+      ? `?${new URLSearchParams({ ...(kind ? { kind } : {}), before: String(page.nextBefore) })}`
+      : null,
+    paged: url.searchParams.has("before"),
+    keptDays: env.ACCESS_LOG_DAYS,
+    entries: page.entries.map((entry) => ({
+      id: entry.id,
+      what: ACCESS_ACTIONS[entry.action] ?? entry.action,
+      failed: entry.action === "sign_in_failed",
+      about: entry.subject ?? (entry.leadId !== null ? `lead #${entry.leadId}` : null),
+      who: entry.actor ?? (entry.action === "sign_in_failed" ? "unknown account" : "command line"),
+      when: formatDateTime(entry.occurredAt),
+      occurredAt: entry.occurredAt,
+      detail: describeDetail(entry),
+      network: entry.network,
+    })),
+  };
+}
+
+export default function AccessLog({ loaderData }: Route.ComponentProps) {
+  const { kind, entries, olderHref, paged, keptDays } = loaderData;
+  return (
+    <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
+      <BackOfficeBar />
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Access log</h1>
+        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
+          Who signed in or tried to, who exported or erased leads, and every change to staff accounts and
+          sessions, newest first. Entries are kept {keptDays} days. Leads are named by number and addresses
+          only by their network.
+        </p>
+      </div>
+
+      <Form method="get" className="flex flex-wrap items-end gap-3">
+        <label className="grid gap-1 text-sm font-semibold">
+          Show
+          <select
+            name="kind"
+            defaultValue={kind}
+            className="h-10 rounded-md border border-line bg-white px-3 text-base font-normal"
+          >
+            <option value="">Everything</option>
+            {(Object.keys(ACCESS_KINDS) as AccessKind[]).map((value) => (
+              <option key={value} value={value}>
+                {KIND_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" variant="outline">
+          Show entries
+        </Button>
+      </Form>
+
+      {entries.length === 0 ? (
+        <p className="rounded-xl border border-line bg-white px-6 py-12 text-center text-ink-muted">
+          {paged ? "No older entries." : "Nothing recorded yet."}
+        </p>
+      ) : (
+        <ol
+          aria-label="Entries"
+          className="divide-y divide-line rounded-xl border border-line bg-white shadow-sm"
+        >
+          {entries.map((entry) => (
+            <li key={entry.id} className="grid gap-1 p-4 sm:px-6">
+              <p className="flex flex-wrap items-baseline gap-x-2">
+                <span className={entry.failed ? "font-semibold text-danger" : "font-semibold"}>
+                  {entry.what}
+                </span>
+                {entry.about ? <span className="break-all">{entry.about}</span> : null}
+              </p>
+              <p className="flex flex-wrap gap-x-3 text-sm text-ink-muted">
+                <span>
+                  by <span className="font-semibold text-ink">{entry.who}</span>
+                </span>
+                <time dateTime={entry.occurredAt}>{entry.when}</time>
+                {entry.network ? <span className="font-mono">{entry.network}</span> : null}
+              </p>
+              {entry.detail ? <p className="text-sm break-words">{entry.detail}</p> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+
+      {olderHref ? (
+        <Link
+          to={olderHref}
+          className="justify-self-start font-semibold text-brand underline underline-offset-2"
+        >
+          Older entries
+        </Link>
+      ) : null}
+    </div>
+  );
+}

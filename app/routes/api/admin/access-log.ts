@@ -1,0 +1,27 @@
+import { requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { isAccessKind, listAccessLog } from "#app/lib/access-log.server.ts";
+import { methodNotAllowed } from "#app/lib/http.server.ts";
+import { getServices } from "#app/services.server.ts";
+import type { Route } from "./+types/access-log";
+
+// Issue 13: GET /api/admin/access-log?kind=&before= — the staff access log, newest first, 50 a page.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminApi(request, context);
+  const url = new URL(request.url);
+  const kind = url.searchParams.get("kind");
+  const before = url.searchParams.get("before");
+  if (kind !== null && kind !== "" && !isAccessKind(kind))
+    return Response.json(
+      { message: "kind must be one of sign-ins, exports, erasures, accounts." },
+      { status: 400 },
+    );
+  const beforeId = before === null ? undefined : Number(before);
+  if (beforeId !== undefined && !(Number.isSafeInteger(beforeId) && beforeId > 0))
+    return Response.json({ message: "before must be an entry id." }, { status: 400 });
+  const { database } = await getServices(context);
+  return Response.json(
+    await listAccessLog(database.db, { kind: isAccessKind(kind) ? kind : undefined, before: beforeId }),
+  );
+}
+
+export const action = () => methodNotAllowed("GET");
