@@ -29,6 +29,7 @@ import { createLeadSummaryCache } from "./features/leads/lead-summary.server.ts"
 import { createWebhookSender } from "./features/webhooks/webhook-sender.server.ts";
 import {
   DELIVERY_RETENTION_DAYS,
+  forgetLeadDeliveries,
   pruneDeliveries,
   queueWebhookEvent,
   WEBHOOK_DELIVERY,
@@ -191,12 +192,15 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     });
     // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
     // as the staff API returns it is loaded only when a webhook subscribes to the event.
-    const onLeadChange: LeadChangeHook = (trx, change) =>
-      queueWebhookEvent(trx, {
+    const onLeadChange: LeadChangeHook = async (trx, change) => {
+      // An erased lead's earlier deliveries that have not gone out yet carry a copy of it: dropped.
+      if (change.type === "lead.deleted") await forgetLeadDeliveries(trx, change.leadId);
+      return queueWebhookEvent(trx, {
         type: change.type,
         lead: () => findLead(trx, change.leadId),
         occurredAt: change.occurredAt,
       });
+    };
     const leadService = createLeadService({
       db: database.db,
       secret,

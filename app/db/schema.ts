@@ -289,6 +289,13 @@ export interface AccessLogTable {
   network: string | null;
 }
 
+/** A person erased on request: the HMAC of their normalised email, when, and why (migration 018). */
+export interface ErasureSuppressionsTable {
+  emailHmac: string;
+  erasedAt: string;
+  reason: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -312,4 +319,5 @@ export interface Database {
   analyticsSalts: AnalyticsSaltsTable;
   leadCounts: LeadCountsTable;
   accessLog: AccessLogTable;
+  erasureSuppressions: ErasureSuppressionsTable;
 }

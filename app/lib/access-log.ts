@@ -8,6 +8,8 @@ export const ACCESS_ACTIONS = {
   sessions_ended: "Ended all other sessions",
   export: "Exported leads",
   lead_erased: "Erased a lead",
+  person_exported: "Exported a person's data",
+  person_erased: "Erased a person",
   staff_created: "Added a staff account",
   staff_disabled: "Disabled a staff account",
   staff_enabled: "Enabled a staff account",
@@ -21,8 +23,8 @@ export type AccessAction = keyof typeof ACCESS_ACTIONS;
 /** The log's filter: groups of actions a reader looks for together. */
 export const ACCESS_KINDS = {
   "sign-ins": ["sign_in", "sign_in_failed"],
-  exports: ["export"],
-  erasures: ["lead_erased"],
+  exports: ["export", "person_exported"],
+  erasures: ["lead_erased", "person_erased"],
   accounts: [
     "session_ended",
     "sessions_ended",

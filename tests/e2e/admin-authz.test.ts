@@ -568,6 +568,36 @@ const ROWS: Row[] = [
     ok(200, { body: /<h1[^>]*>Access log<\/h1>/ }),
   ),
   dataRow("GET /admin/access-log.data", () => "/admin/access-log", ok(200, { body: /"entries"/ })),
+  // Issue 13, people's data rights: the matrix names nobody held (an admin gets 404; nothing is erased).
+  apiRow(
+    "GET /api/admin/people",
+    () => ({ method: "GET", path: "/api/admin/people?email=nobody%40nowhere.example" }),
+    ok(404, { body: /^\{"message":"Nothing is held on this email address\."\}$/ }),
+  ),
+  apiRow(
+    "DELETE /api/admin/people",
+    () => ({ method: "DELETE", path: "/api/admin/people?email=nobody%40nowhere.example" }),
+    ok(404),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/people",
+    () => ({ method: "GET", path: "/admin/people?email=nobody%40nowhere.example" }),
+    "%2Fadmin%2Fpeople%3Femail%3Dnobody%2540nowhere.example",
+    ok(200, { body: /Nothing is held on this email address/ }),
+  ),
+  dataRow("GET /admin/people.data", () => "/admin/people", ok(200, { body: /"searched"/ })),
+  pageRow(
+    "POST /admin/people (erase form)",
+    () => ({
+      method: "POST",
+      path: "/admin/people",
+      form: { email: "nobody@nowhere.example", confirm: "yes", reason: "matrix" },
+    }),
+    "%2Fadmin%2Fpeople",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
   {
     name: "POST /admin/logout",
     request: () => ({ method: "POST", path: "/admin/logout", form: {} }),

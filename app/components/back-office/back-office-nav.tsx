@@ -23,6 +23,11 @@ const BACK_OFFICE_PAGES = [
     text: "Send new and changed leads to your CRM or other tools, and see each delivery.",
   },
   {
+    to: "/admin/people",
+    title: "People's data",
+    text: "Find, export or erase everything held on one person when they ask.",
+  },
+  {
     to: "/admin/access-log",
     title: "Access log",
     text: "See who signed in, exported or erased leads, and changed staff accounts.",
@@ -32,7 +37,7 @@ const BACK_OFFICE_PAGES = [
 /** The dashboard's way to every other back-office page. */
 export function BackOfficeNav() {
   return (
-    <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
+    <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
       {BACK_OFFICE_PAGES.map((card) => (
         <Link
           key={card.to}

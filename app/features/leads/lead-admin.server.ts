@@ -4,6 +4,7 @@ import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
+import { type ErasePerson, erasePerson } from "./lead-people.server.ts";
 import { LEAD_STATUSES, type Lead, type LeadStatus, toLead } from "./lead-repository.server.ts";
 import type { LeadChange, LeadChangeHook } from "./lead-service.server.ts";
 
@@ -383,6 +384,20 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued }: LeadAdmi
       });
     },
     /** Erases a lead with its history, notes and events (a data-subject erasure request). */
+    /**
+     * Erases everything held on the person with this email (people.server.ts): each lead the way
+     * `remove` erases one, `lead.deleted` included, then the suppression record. How many leads went.
+     */
+    erasePerson(person: Omit<ErasePerson, "now">, now = new Date()) {
+      return erasePerson(
+        db,
+        async (trx, leadId, at) => {
+          await emit(trx, "lead.deleted", leadId, at);
+          return eraseLead(trx, leadId);
+        },
+        { ...person, now },
+      );
+    },
     remove(leadId: number, actor: Actor | null, clientAddress: string | null, now = new Date()) {
       return inTransaction(async (trx) => {
         const exists = await trx.selectFrom("leads").select("id").where("id", "=", leadId).executeTakeFirst();
@@ -412,6 +427,12 @@ async function isDisabled(trx: Trx, userId: number): Promise<boolean> {
 }
 
 async function eraseLead(trx: Trx, leadId: number): Promise<boolean> {
+  // Its sales notification, sent or waiting: the payload names the lead.
+  await trx
+    .deleteFrom("outbox")
+    .where("kind", "=", LEAD_NOTIFICATION)
+    .where("payload", "=", JSON.stringify({ leadId } satisfies LeadNotificationPayload))
+    .execute();
   await trx.deleteFrom("leadStatusChanges").where("leadId", "=", leadId).execute();
   await trx.deleteFrom("leadNotes").where("leadId", "=", leadId).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "=", leadId).execute();

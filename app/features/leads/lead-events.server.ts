@@ -11,7 +11,9 @@ export type LeadEventType =
   | "marked_not_spam"
   | "owner_changed"
   | "notification_sent"
-  | "notification_failed";
+  | "notification_failed"
+  /** A person erased on request wrote again through the site's forms (new consent). */
+  | "returned_after_erasure";
 
 export type Actor = { id: number; username: string };
 

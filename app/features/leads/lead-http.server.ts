@@ -19,6 +19,9 @@ import { TIME_TOKEN_COOKIE } from "./time-token.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
+/** An integration sending a person who was erased on request (issue 13). */
+export const ERASED_PERSON_MESSAGE =
+  "This person's data was erased on their request; it cannot be sent again through an integration. They may write to us through the website.";
 export const STORE_FAILED_MESSAGE = "We could not save your request. Please try again in a moment.";
 /** Like every 503 the server sends when the database cannot serve (ADR 008). */
 const RETRY_LATER = { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) };
@@ -114,6 +117,8 @@ export async function handleLeadApi(request: Request, context: Context): Promise
       return json({ message: tooManyRequestsMessage(result.retryAfterSeconds) }, 429, {
         "Retry-After": String(result.retryAfterSeconds),
       });
+    case "erased":
+      return json({ message: ERASED_PERSON_MESSAGE }, 409);
     case "stored":
       // A flagged submission gets the same answer: nothing tells a bot it was caught.
       return json({ id: result.id, message: "Demo request submitted successfully" }, 201);
@@ -181,6 +186,9 @@ export async function handleLeadFormAction(
           "Retry-After": String(result.retryAfterSeconds),
         },
       );
+    // Only an API key's submission is refused for an erased person; a form never gets here.
+    case "erased":
+      return fail(409, ERASED_PERSON_MESSAGE);
     case "stored":
       return redirect(successLocation, 303);
   }

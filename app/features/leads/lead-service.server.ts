@@ -6,6 +6,7 @@ import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/l
 import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
 import { type ActiveApiKey, touchApiKey } from "./api-keys.server.ts";
 import { recordLeadEvent } from "./lead-events.server.ts";
+import { erasedOn } from "./lead-people.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
 import { type FieldErrors, HONEYPOT_FIELD, parseLeadSubmission } from "./lead-schema.ts";
 import { spamVerdict, type TokenFinding } from "./spam-verdict.ts";
@@ -27,7 +28,9 @@ export type SubmissionResult =
   /** `queued`: the lead's notification or webhook deliveries wait in the outbox. */
   | { kind: "stored"; id: number; spam: boolean; queued: boolean }
   | { kind: "invalid"; errors: FieldErrors }
-  | { kind: "rate-limited"; retryAfterSeconds: number };
+  | { kind: "rate-limited"; retryAfterSeconds: number }
+  /** Through an API key, for a person who was erased on request: refused (409), nothing stored. */
+  | { kind: "erased" };
 
 /**
  * Called inside the transaction that changes a lead, so what it queues (webhook deliveries) is
@@ -90,6 +93,11 @@ export function createLeadService({
       // One transaction for the rate-limit count, the lead and its notification: one commit per
       // submission, and the limit's check and count cannot be raced (rate-limit.server.ts).
       const outcome = await db.transaction().execute(async (trx) => {
+        // A person erased on request who writes again through the site's own forms gives new
+        // consent: stored, and marked as returning after erasure. An integration re-sending them
+        // is refused: it is replaying data the person asked to be removed.
+        const erasedAt = await erasedOn(trx, secret, submission.email);
+        if (erasedAt && apiKey) return { allowed: false as const, erased: true as const };
         const decision = limiter ? await limiter.hit(limitKey, now.getTime(), trx) : undefined;
         if (decision && !decision.allowed) return decision;
         const verdict = spamVerdict({
@@ -111,6 +119,14 @@ export function createLeadService({
           now,
         });
         if (apiKey) await touchApiKey(trx, apiKey.id, now);
+        if (erasedAt)
+          await recordLeadEvent(trx, {
+            leadId,
+            type: "returned_after_erasure",
+            actor: null,
+            detail: { erasedAt },
+            now,
+          });
         if (held) {
           await recordLeadEvent(trx, {
             leadId,
@@ -129,6 +145,7 @@ export function createLeadService({
         }
         return { allowed: true as const, id: leadId, held, queued, level: verdict.level };
       });
+      if ("erased" in outcome) return { kind: "erased" };
       if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };
       // Counted once committed: a lead the metrics show is a lead in the database.
       metrics.leadsStored.inc({

@@ -22,6 +22,7 @@ export type TimelineEntry =
   | { kind: "spam_held"; id: string; at: string; actor: null; score: number; reasons: string[] }
   | { kind: "marked_spam" | "marked_not_spam"; id: string; at: string; actor: string | null }
   | { kind: "notification_sent"; id: string; at: string; actor: null }
+  | { kind: "returned_after_erasure"; id: string; at: string; actor: null; erasedAt: string }
   | {
       kind: "notification_failed";
       id: string;
@@ -126,6 +127,14 @@ export async function leadTimeline(
         break;
       case "notification_sent":
         entries.push({ ...base, kind: "notification_sent", actor: null });
+        break;
+      case "returned_after_erasure":
+        entries.push({
+          ...base,
+          kind: "returned_after_erasure",
+          actor: null,
+          erasedAt: text(detail.erasedAt) ?? "",
+        });
         break;
       case "notification_failed":
         entries.push({

@@ -121,6 +121,44 @@ export async function deleteWebhook(db: Kysely<Database>, id: number): Promise<b
   });
 }
 
+/**
+ * Deletes the deliveries still waiting to go out with a copy of lead `leadId` in their body, and
+ * their queued messages: an erased lead must not leave in a retry later. Delivered ones hold no
+ * copy (their body is cleared on success). Called before `lead.deleted` is queued.
+ */
+export async function forgetLeadDeliveries(db: Db, leadId: number): Promise<number> {
+  const pending = await db
+    .selectFrom("webhookDeliveries")
+    .select(["id", "outboxId", "body"])
+    .where("body", "is not", null)
+    .execute();
+  const doomed = pending.filter((delivery) => leadIdOf(delivery.body) === leadId);
+  if (doomed.length === 0) return 0;
+  const outboxIds = doomed.flatMap((delivery) =>
+    delivery.outboxId === null ? [] : [Number(delivery.outboxId)],
+  );
+  if (outboxIds.length > 0) await db.deleteFrom("outbox").where("id", "in", outboxIds).execute();
+  await db
+    .deleteFrom("webhookDeliveries")
+    .where(
+      "id",
+      "in",
+      doomed.map((delivery) => Number(delivery.id)),
+    )
+    .execute();
+  return doomed.length;
+}
+
+function leadIdOf(body: string | null): number | undefined {
+  try {
+    const parsed = JSON.parse(body ?? "null") as { data?: { lead?: { id?: unknown } } } | null;
+    const id = parsed?.data?.lead?.id;
+    return typeof id === "number" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type WebhookEvent = {
   type: WebhookEventType;
   /** The lead as the staff API returns it, or a loader for it (only called when someone subscribed). */

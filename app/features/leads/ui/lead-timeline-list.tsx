@@ -51,6 +51,13 @@ function describe(entry: TimelineEntry): ReactNode {
       return <>{who(entry.actor)} marked it as not spam</>;
     case "notification_sent":
       return <>Sales notification emailed</>;
+    case "returned_after_erasure":
+      return (
+        <>
+          Returned after erasure: this person's data was erased on request on {entry.erasedAt.slice(0, 10)},
+          and they have now written again through the site
+        </>
+      );
     case "notification_failed":
       return (
         <>

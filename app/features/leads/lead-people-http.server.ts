@@ -1,0 +1,149 @@
+import type { Kysely } from "kysely";
+import type { RouterContextProvider } from "react-router";
+import type { Database } from "#app/db/schema.ts";
+import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { recordAccess } from "#app/lib/access-log.server.ts";
+import { LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
+import { clientAddressContext, getServices } from "#app/services.server.ts";
+import { leadDetail } from "./lead-admin-http.server.ts";
+import type { Actor } from "./lead-events.server.ts";
+import { erasedOn, leadIdsOf, parsePersonEmail } from "./lead-people.server.ts";
+import { DEFAULT_ERASURE_REASON } from "./people-constants.ts";
+
+// /api/admin/people?email= (issue 13): a person's data as JSON (GET, recorded in the access log) and
+// their erasure (DELETE). Staff only like the rest of /api/admin; the erasure refuses cross-site requests.
+
+type Context = Readonly<RouterContextProvider>;
+
+type LeadRecord = NonNullable<Awaited<ReturnType<typeof leadDetail>>>;
+
+export type PersonRecord = {
+  email: string;
+  /** Each lead as the staff API returns it, with its status history. */
+  leads: Omit<LeadRecord, "notes" | "timeline" | "otherSubmissions">[];
+  notes: (LeadRecord["notes"][number] & { leadId: number })[];
+  timeline: (LeadRecord["timeline"][number] & { leadId: number })[];
+  /** The emails and webhook deliveries queued about the person's leads. */
+  messages: {
+    leadId: number;
+    kind: string;
+    status: string;
+    attempts: number;
+    createdAt: string;
+    sentAt: string | null;
+  }[];
+  /** When a suppression record says this email was erased before (then asked again). */
+  erasedBefore: string | null;
+};
+
+/** Everything held on the person with `email` (subject access); null when nothing is. */
+export async function findPerson(
+  db: Kysely<Database>,
+  secret: string,
+  email: string,
+): Promise<PersonRecord | null> {
+  const ids = await leadIdsOf(db, email);
+  const erasedBefore = await erasedOn(db, secret, email);
+  if (ids.length === 0) return erasedBefore ? emptyRecord(email, erasedBefore) : null;
+  const details = (await Promise.all(ids.map((id) => leadDetail(db, id)))).filter(
+    (detail): detail is LeadRecord => detail !== undefined,
+  );
+  const messages = await messagesAbout(db, ids);
+  return {
+    email,
+    leads: details.map(({ notes: _notes, timeline: _timeline, otherSubmissions: _others, ...lead }) => lead),
+    notes: details.flatMap((detail) => detail.notes.map((note) => ({ ...note, leadId: detail.id }))),
+    timeline: details.flatMap((detail) => detail.timeline.map((entry) => ({ ...entry, leadId: detail.id }))),
+    messages,
+    erasedBefore,
+  };
+}
+
+const emptyRecord = (email: string, erasedBefore: string): PersonRecord => ({
+  email,
+  leads: [],
+  notes: [],
+  timeline: [],
+  messages: [],
+  erasedBefore,
+});
+
+/** Outbox rows about these leads: sales notifications (payload `{ leadId }`) and webhook deliveries. */
+async function messagesAbout(db: Kysely<Database>, ids: number[]): Promise<PersonRecord["messages"]> {
+  const rows = await db
+    .selectFrom("outbox")
+    .select(["kind", "payload", "status", "attempts", "createdAt", "sentAt"])
+    .where("kind", "=", LEAD_NOTIFICATION)
+    .where(
+      "payload",
+      "in",
+      ids.map((leadId) => JSON.stringify({ leadId })),
+    )
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({
+    leadId: Number((JSON.parse(row.payload) as { leadId: number }).leadId),
+    kind: row.kind,
+    status: row.status,
+    attempts: Number(row.attempts),
+    createdAt: row.createdAt,
+    sentAt: row.sentAt,
+  }));
+}
+
+const BAD_EMAIL = "Give the person's email address as ?email=.";
+
+/** Finds the person and records that staff looked them up (page or JSON); null when nothing is held. */
+export async function exportPerson(
+  context: Context,
+  user: Actor,
+  email: string,
+  format: "json" | "page",
+): Promise<PersonRecord | null> {
+  const { database, secret } = await getServices(context);
+  const person = await findPerson(database.db, secret, email);
+  // The log says a person's data was shown and how much, never whose (erasure must not leave the email).
+  await recordAccess(database.db, {
+    action: "person_exported",
+    actor: user,
+    detail: { format, leads: person?.leads.length ?? 0 },
+    clientAddress: context.get(clientAddressContext),
+  });
+  return person;
+}
+
+/** GET /api/admin/people?email=: `{ email, leads, notes, timeline, messages, erasedBefore }`, or 404. */
+export async function handleGetPerson(request: Request, context: Context): Promise<Response> {
+  const user = await requireAdminApi(request, context);
+  const url = new URL(request.url);
+  const email = parsePersonEmail(url.searchParams.get("email"));
+  if (!email) return Response.json({ message: BAD_EMAIL }, { status: 400 });
+  const person = await exportPerson(context, user, email, "json");
+  if (!person) return Response.json({ message: "Nothing is held on this email address." }, { status: 404 });
+  const headers: Record<string, string> = {};
+  if (url.searchParams.get("download") === "1")
+    headers["Content-Disposition"] = 'attachment; filename="person-data.json"';
+  return Response.json(person, { headers });
+}
+
+/** DELETE /api/admin/people?email=: erases everything on the person (204), 404 when nothing is held. */
+export async function handleErasePerson(request: Request, context: Context): Promise<Response> {
+  const user = await requireAdminApi(request, context);
+  assertSameOrigin(request);
+  const url = new URL(request.url);
+  const email = parsePersonEmail(url.searchParams.get("email"));
+  if (!email) return Response.json({ message: BAD_EMAIL }, { status: 400 });
+  const reason = (url.searchParams.get("reason") ?? DEFAULT_ERASURE_REASON).slice(0, 200);
+  const { leadAdmin, database, secret } = await getServices(context);
+  const held = await findPerson(database.db, secret, email);
+  if (!held || held.leads.length === 0)
+    return Response.json({ message: "Nothing is held on this email address." }, { status: 404 });
+  await leadAdmin.erasePerson({
+    email,
+    reason: reason.trim() || DEFAULT_ERASURE_REASON,
+    actor: user,
+    clientAddress: context.get(clientAddressContext),
+    secret,
+  });
+  return new Response(null, { status: 204 });
+}

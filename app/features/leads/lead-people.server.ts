@@ -1,0 +1,94 @@
+import { createHmac } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { recordAccess } from "#app/lib/access-log.server.ts";
+import type { Actor } from "./lead-events.server.ts";
+import { contactKey } from "./lead-repository.server.ts";
+
+// People's data rights (issue 13, UK GDPR articles 15 and 17): everything held on one person, found
+// by their normalised email (the contact key every lead stores), exported whole; and erased whole
+// in one transaction, leaving only a suppression record (an HMAC of the email, the date, the reason).
+
+export const MAX_EMAIL_LENGTH = 254;
+
+/** The email as a search: trimmed, bounded, with an @. Null when it cannot be an address. */
+export function parsePersonEmail(raw: unknown): string | null {
+  if (typeof raw !== "string") return null;
+  const email = raw.trim();
+  if (email.length < 3 || email.length > MAX_EMAIL_LENGTH || !email.includes("@")) return null;
+  if (/[\u0000-\u001f\u007f]/.test(email)) return null;
+  return email;
+}
+
+/** The suppression key of an email: HMAC-SHA256 of its contact key under the app secret. */
+export function suppressionKey(secret: string, email: string): string {
+  return createHmac("sha256", secret)
+    .update(`erasure:${contactKey(email)}`)
+    .digest("base64url");
+}
+
+/** When the person with this email was erased, or null if never. */
+export async function erasedOn(
+  db: Kysely<Database> | Transaction<Database>,
+  secret: string,
+  email: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom("erasureSuppressions")
+    .select("erasedAt")
+    .where("emailHmac", "=", suppressionKey(secret, email))
+    .executeTakeFirst();
+  return row?.erasedAt ?? null;
+}
+
+export async function leadIdsOf(
+  db: Kysely<Database> | Transaction<Database>,
+  email: string,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom("leads")
+    .select("id")
+    .where("emailKey", "=", contactKey(email))
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => Number(row.id));
+}
+
+export type ErasePerson = {
+  email: string;
+  reason: string;
+  actor: Actor;
+  clientAddress: string | null;
+  secret: string;
+  now?: Date;
+};
+
+/**
+ * Erases every lead of the person with `email` through `eraseLead` (the leads feature's one erasure
+ * path: `lead.deleted` webhooks, notes, events, history, queued messages), deletes the access-log
+ * entries that name those leads, keeps the suppression record and logs the erasure by count only.
+ * One transaction: all of it or nothing. Returns how many leads went.
+ */
+export async function erasePerson(
+  db: Kysely<Database>,
+  eraseLead: (trx: Transaction<Database>, leadId: number, now: Date) => Promise<boolean>,
+  { email, reason, actor, clientAddress, secret, now = new Date() }: ErasePerson,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await leadIdsOf(trx, email);
+    for (const id of ids) await eraseLead(trx, id, now);
+    if (ids.length > 0) await trx.deleteFrom("accessLog").where("leadId", "in", ids).execute();
+    const key = suppressionKey(secret, email);
+    await trx.deleteFrom("erasureSuppressions").where("emailHmac", "=", key).execute();
+    await trx
+      .insertInto("erasureSuppressions")
+      .values({ emailHmac: key, erasedAt: now.toISOString(), reason: reason.slice(0, 200) })
+      .execute();
+    await recordAccess(
+      trx,
+      { action: "person_erased", actor, detail: { leads: ids.length }, clientAddress },
+      now,
+    );
+    return ids.length;
+  });
+}
