@@ -6,6 +6,8 @@ import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { checkReadiness, type Readiness } from "./db/readiness.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import { createDailySalts } from "./features/analytics/daily-salt.server.ts";
+import { createLeadAttribution, type LeadAttribution } from "./features/analytics/lead-attribution.server.ts";
 import {
   createPageViewCounter,
   type PageViewCounter,
@@ -127,6 +129,11 @@ export type AppServices = {
    * once the requests are done and before closing the database.
    */
   pageViews: PageViewCounter;
+  /**
+   * Links each lead to its visitor's first page view of the day (issue 12): the lead service stores
+   * a pending row with the lead, and staff reads call settleDue() first so what they see is final.
+   */
+  leadAttribution: LeadAttribution;
   /** Bounds the website audits running and waiting at once (issue 9 point 11). */
   auditSlots: AuditSlots;
   /**
@@ -189,6 +196,15 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       limit: env.LEAD_RATE_LIMIT,
       windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
     });
+    const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
+    // One salt per day for page views and leads alike: a lead's visitor id is its page views'.
+    const salts = createDailySalts(database.db);
+    const leadAttribution = createLeadAttribution({
+      db: database.db,
+      salts,
+      enabled: env.ANALYTICS === "on",
+      logger: { error: logError },
+    });
     // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
     // as the staff API returns it is loaded only when a webhook subscribes to the event.
     const onLeadChange: LeadChangeHook = (trx, change) =>
@@ -209,6 +225,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       onLeadChange,
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
       timeTrap,
+      attribution: leadAttribution,
     });
     const auth = createAuthService({
       db: database.db,
@@ -232,7 +249,6 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         return result;
       },
     };
-    const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
     // One worker for every kind of message. Lead emails are claimed only when SMTP is configured: a
     // lead email queued by an instance that has SMTP waits, pending, for one that can send it.
     const startOutbox = (): BackgroundWork => {
@@ -269,9 +285,15 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     };
     const pageViews = createPageViewCounter({
       db: database.db,
+      salts,
       enabled: env.ANALYTICS === "on",
       logger: { error: logError },
     });
+    const settleAttributions = () => {
+      leadAttribution
+        .settleDue()
+        .catch((error: Error) => logError(`Settling lead attributions failed: ${error.message}`));
+    };
     const startBackgroundWork = (): BackgroundWork => {
       // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {
@@ -288,12 +310,16 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           pageViews
             .prune()
             .catch((error: Error) => logError(`Pruning analytics salts failed: ${error.message}`));
+        settleAttributions();
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
+      // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
+      settleAttributions();
       const outbox = startOutbox();
       return {
         async stop() {
           clearInterval(prune);
+          leadAttribution.stop();
           await outbox.stop();
         },
       };
@@ -318,6 +344,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       rateLimiter,
       staff: { list: () => listStaff(database.db) },
       pageViews,
+      leadAttribution,
       auth,
       auditSlots: createAuditSlots({
         maxRunning: env.AUDIT_MAX_RUNNING,

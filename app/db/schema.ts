@@ -289,6 +289,28 @@ export interface AccessLogTable {
   network: string | null;
 }
 
+/** Where a lead's visit came from (issue 12; migration 016). */
+export interface LeadAttributionsTable {
+  leadId: number;
+  status: "pending" | "linked" | "unknown";
+  /** The visitor's hash of the day while pending; null once settled. */
+  visitorId: string | null;
+  submittedAt: string;
+  landingPage: string | null;
+  referrerHost: string | null;
+  referrerPath: string | null;
+  channel: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  landedAt: string | null;
+  pagesBeforeSubmit: number | null;
+  secondsToSubmit: number | null;
+  resolvedAt: string | null;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -312,4 +334,5 @@ export interface Database {
   analyticsSalts: AnalyticsSaltsTable;
   leadCounts: LeadCountsTable;
   accessLog: AccessLogTable;
+  leadAttributions: LeadAttributionsTable;
 }
