@@ -12,6 +12,7 @@ import {
   createPageViewCounter,
   type PageViewCounter,
 } from "./features/analytics/page-view-counter.server.ts";
+import { createRollupJob } from "./features/analytics/rollup.server.ts";
 import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
@@ -295,6 +296,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         .catch((error: Error) => logError(`Settling lead attributions failed: ${error.message}`));
     };
     const startBackgroundWork = (): BackgroundWork => {
+      // Raw page views past ANALYTICS_RAW_DAYS become daily counts (one instance at a time).
+      const rollup = createRollupJob({
+        db: database.db,
+        rawDays: env.ANALYTICS_RAW_DAYS,
+        logger: { error: logError },
+      });
       // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
@@ -311,15 +318,18 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
             .prune()
             .catch((error: Error) => logError(`Pruning analytics salts failed: ${error.message}`));
         settleAttributions();
+        void rollup.run();
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
       // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
       settleAttributions();
+      void rollup.run();
       const outbox = startOutbox();
       return {
         async stop() {
           clearInterval(prune);
           leadAttribution.stop();
+          await rollup.stop();
           await outbox.stop();
         },
       };

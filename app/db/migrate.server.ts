@@ -17,6 +17,7 @@ import * as leadCounts013 from "./migrations/013-lead-counts.ts";
 import * as sessionDetails014 from "./migrations/014-session-details.ts";
 import * as accessLog015 from "./migrations/015-access-log.ts";
 import * as leadAttribution016 from "./migrations/016-lead-attribution.ts";
+import * as analyticsRollups017 from "./migrations/017-analytics-rollups.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   "014-session-details": sessionDetails014,
   "015-access-log": accessLog015,
   "016-lead-attribution": leadAttribution016,
+  "017-analytics-rollups": analyticsRollups017,
 };
 
 export class MigrationError extends Error {}

@@ -311,6 +311,34 @@ export interface LeadAttributionsTable {
   resolvedAt: string | null;
 }
 
+/** One UTC day of page views, rolled up (migration 017): kept after the raw views are deleted. */
+export interface AnalyticsDailyTotalsTable {
+  day: string;
+  views: number;
+  visitors: number;
+  notFoundViews: number;
+  /** bigint: a string on PostgreSQL. */
+  rolledThroughId: number | string;
+  rolledAt: string;
+}
+
+/** One value of one dimension on one UTC day (migration 017; rollup.server.ts names the dimensions). */
+export interface AnalyticsDailyCountsTable {
+  dimension: string;
+  day: string;
+  value: string;
+  views: number;
+  visitors: number;
+}
+
+/** Background jobs run by one instance at a time: a lease (migration 017). */
+export interface AnalyticsJobsTable {
+  name: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  finishedAt: string | null;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -335,4 +363,7 @@ export interface Database {
   leadCounts: LeadCountsTable;
   accessLog: AccessLogTable;
   leadAttributions: LeadAttributionsTable;
+  analyticsDailyTotals: AnalyticsDailyTotalsTable;
+  analyticsDailyCounts: AnalyticsDailyCountsTable;
+  analyticsJobs: AnalyticsJobsTable;
 }
