@@ -37,7 +37,7 @@ export function LeadFilters({
       method="get"
       action={DASHBOARD_PATH}
       role="search"
-      className="grid gap-3 rounded-xl border border-line bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[minmax(14rem,2fr)_repeat(3,minmax(8rem,1fr))] xl:grid-cols-[minmax(14rem,2fr)_repeat(6,minmax(7rem,1fr))_auto]"
+      className="grid gap-3 rounded-xl border border-line bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[minmax(14rem,2fr)_repeat(3,minmax(8rem,1fr))]"
     >
       {view.status ? <input type="hidden" name="status" value={view.status} /> : null}
       {view.spam && view.spam !== "exclude" ? <input type="hidden" name="spam" value={view.spam} /> : null}
