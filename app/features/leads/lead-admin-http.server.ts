@@ -14,6 +14,7 @@ import {
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { DeadlineError, withDeadline } from "#app/lib/with-deadline.ts";
 import { type AppServices, clientAddressContext, getServices } from "#app/services.server.ts";
 import {
   type BulkAction,
@@ -131,15 +132,21 @@ const notFound = () => Response.json({ message: "Lead not found." }, { status: 4
 const badRequest = (message: string, field?: string) =>
   Response.json({ message, errors: field ? { [field]: message } : {} }, { status: 400 });
 
+/** A read waits at most this long for attributions to settle (a backlog after an outage). */
+const SETTLE_WAIT_MS = 1000;
+
 /**
  * Before staff read leads: settles the attribution of every lead whose visit has had time to be
  * written (issue 12), so what they see, filter and export is final. One indexed read when there is
- * nothing to settle; a failure leaves the rows pending for the next reader and is not the read's.
+ * nothing to settle. A backlog (thousands due after an outage) goes on in the background past
+ * SETTLE_WAIT_MS: the read shows those leads as still pending rather than waiting. A failure leaves
+ * the rows pending for the next reader and is not the read's.
  */
 export async function settleAttributions(services: Pick<AppServices, "leadAttribution">): Promise<void> {
   try {
-    await services.leadAttribution.settleDue();
+    await withDeadline(services.leadAttribution.settleDue(), SETTLE_WAIT_MS, "settling attributions");
   } catch (error) {
+    if (error instanceof DeadlineError) return;
     console.error("Settling lead attributions failed:", (error as Error).message.split("\n")[0]);
   }
 }
