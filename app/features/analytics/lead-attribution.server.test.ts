@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { UNKNOWN_CHANNEL } from "#app/lib/attribution.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
@@ -214,6 +214,52 @@ describeEachDatabase("lead attribution", (use) => {
         channel: UNKNOWN_CHANNEL,
         visitorId: null,
       });
+  });
+
+  it("settles a lead by itself once the settling time has passed, with nobody reading it", async () => {
+    const salts = createDailySalts(use().db);
+    const pageViews = createPageViewCounter({ db: use().db, enabled: true, salts });
+    const attribution = createLeadAttribution({ db: use().db, salts, enabled: true, settleMs: 200 });
+    const url = new URL("/?utm_source=newsletter&utm_medium=email&utm_campaign=launch", `http://${HOST}`);
+    pageViews.count(
+      {
+        method: "GET",
+        url: "/?utm_source=newsletter&utm_medium=email&utm_campaign=launch",
+        headers: { host: HOST, "user-agent": DESKTOP },
+      },
+      url,
+      {
+        notFound: false,
+        clientAddress: ADDRESS,
+      },
+    );
+    await pageViews.flush();
+    const write = await attribution.begin(
+      { clientAddress: ADDRESS, headers: visitHeaders(), protocol: "http:" },
+      new Date(),
+    );
+    const leadId = await use()
+      .db.transaction()
+      .execute(async (trx) => {
+        const row = await trx.insertInto("leads").values(leadRow()).returning("id").executeTakeFirstOrThrow();
+        await write(trx, Number(row.id));
+        return Number(row.id);
+      });
+    attribution.stored();
+    try {
+      await vi.waitFor(async () => expect((await stored(leadId)).status).toBe("linked"), {
+        timeout: 3000,
+        interval: 50,
+      });
+      expect(await stored(leadId)).toMatchObject({
+        channel: "Email",
+        utmCampaign: "launch",
+        pagesBeforeSubmit: 1,
+      });
+    } finally {
+      attribution.stop();
+      await pageViews.stop();
+    }
   });
 
   it("settles a lead whose instance went away, from any other instance", async () => {
