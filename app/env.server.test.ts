@@ -26,7 +26,16 @@ describe("parseEnv", () => {
       AUDIT_MAX_RUNNING: 2,
       AUDIT_MAX_QUEUED: 4,
       ANALYTICS: "on",
+      ANALYTICS_RAW_DAYS: 30,
     });
+  });
+
+  it("keeps raw page views 1 to 3650 days, whole days only", () => {
+    expect(parseEnv({ ANALYTICS_RAW_DAYS: "90" }).ANALYTICS_RAW_DAYS).toBe(90);
+    for (const bad of ["0", "2.5", "3651", "month"])
+      expect(() => parseEnv({ ANALYTICS_RAW_DAYS: bad }), bad).toThrowError(
+        /ANALYTICS_RAW_DAYS: ANALYTICS_RAW_DAYS must be/,
+      );
   });
 
   it("turns analytics off with ANALYTICS=off and refuses other values", () => {

@@ -80,6 +80,16 @@ const EnvSchema = z
      * `off` counts nothing.
      */
     ANALYTICS: z.enum(["on", "off"], "ANALYTICS must be on or off").default("on"),
+    /**
+     * Days of raw page views kept besides today (UTC); older days are rolled up into daily totals,
+     * kept, and their raw views deleted (features/analytics/rollup.server.ts).
+     */
+    ANALYTICS_RAW_DAYS: z.coerce
+      .number("ANALYTICS_RAW_DAYS must be a whole number of days")
+      .int("ANALYTICS_RAW_DAYS must be a whole number of days")
+      .min(1, "ANALYTICS_RAW_DAYS must be at least 1")
+      .max(3650, "ANALYTICS_RAW_DAYS must be at most 3650")
+      .default(30),
     /** Audits (security audits and performance checks) running at once; each audit is a child process. */
     AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
     /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */

@@ -6,10 +6,13 @@ import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { checkReadiness, type Readiness } from "./db/readiness.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
+import { createDailySalts } from "./features/analytics/daily-salt.server.ts";
+import { createLeadAttribution, type LeadAttribution } from "./features/analytics/lead-attribution.server.ts";
 import {
   createPageViewCounter,
   type PageViewCounter,
 } from "./features/analytics/page-view-counter.server.ts";
+import { createRollupJob } from "./features/analytics/rollup.server.ts";
 import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
 import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
@@ -128,6 +131,11 @@ export type AppServices = {
    * once the requests are done and before closing the database.
    */
   pageViews: PageViewCounter;
+  /**
+   * Links each lead to its visitor's first page view of the day (issue 12): the lead service stores
+   * a pending row with the lead, and staff reads call settleDue() first so what they see is final.
+   */
+  leadAttribution: LeadAttribution;
   /** Bounds the website audits running and waiting at once (issue 9 point 11). */
   auditSlots: AuditSlots;
   /**
@@ -190,6 +198,15 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       limit: env.LEAD_RATE_LIMIT,
       windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
     });
+    const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
+    // One salt per day for page views and leads alike: a lead's visitor id is its page views'.
+    const salts = createDailySalts(database.db);
+    const leadAttribution = createLeadAttribution({
+      db: database.db,
+      salts,
+      enabled: env.ANALYTICS === "on",
+      logger: { error: logError },
+    });
     // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
     // as the staff API returns it is loaded only when a webhook subscribes to the event.
     const onLeadChange: LeadChangeHook = async (trx, change) => {
@@ -213,6 +230,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       onLeadChange,
       minFillMs: env.LEAD_MIN_FILL_SECONDS * 1000,
       timeTrap,
+      attribution: leadAttribution,
     });
     const auth = createAuthService({
       db: database.db,
@@ -236,7 +254,6 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         return result;
       },
     };
-    const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
     // One worker for every kind of message. Lead emails are claimed only when SMTP is configured: a
     // lead email queued by an instance that has SMTP waits, pending, for one that can send it.
     const startOutbox = (): BackgroundWork => {
@@ -273,10 +290,22 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     };
     const pageViews = createPageViewCounter({
       db: database.db,
+      salts,
       enabled: env.ANALYTICS === "on",
       logger: { error: logError },
     });
+    const settleAttributions = () => {
+      leadAttribution
+        .settleDue()
+        .catch((error: Error) => logError(`Settling lead attributions failed: ${error.message}`));
+    };
     const startBackgroundWork = (): BackgroundWork => {
+      // Raw page views past ANALYTICS_RAW_DAYS become daily counts (one instance at a time).
+      const rollup = createRollupJob({
+        db: database.db,
+        rawDays: env.ANALYTICS_RAW_DAYS,
+        logger: { error: logError },
+      });
       // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
@@ -292,12 +321,19 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           pageViews
             .prune()
             .catch((error: Error) => logError(`Pruning analytics salts failed: ${error.message}`));
+        settleAttributions();
+        void rollup.run();
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
+      // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
+      settleAttributions();
+      void rollup.run();
       const outbox = startOutbox();
       return {
         async stop() {
           clearInterval(prune);
+          leadAttribution.stop();
+          await rollup.stop();
           await outbox.stop();
         },
       };
@@ -322,6 +358,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       rateLimiter,
       staff: { list: () => listStaff(database.db) },
       pageViews,
+      leadAttribution,
       auth,
       auditSlots: createAuditSlots({
         maxRunning: env.AUDIT_MAX_RUNNING,

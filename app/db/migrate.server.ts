@@ -16,6 +16,8 @@ import * as analytics012 from "./migrations/012-analytics.ts";
 import * as leadCounts013 from "./migrations/013-lead-counts.ts";
 import * as sessionDetails014 from "./migrations/014-session-details.ts";
 import * as accessLog015 from "./migrations/015-access-log.ts";
+import * as leadAttribution016 from "./migrations/016-lead-attribution.ts";
+import * as analyticsRollups017 from "./migrations/017-analytics-rollups.ts";
 import * as erasureSuppressions018 from "./migrations/018-erasure-suppressions.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
@@ -36,6 +38,8 @@ export const migrations: Record<string, Migration> = {
   "013-lead-counts": leadCounts013,
   "014-session-details": sessionDetails014,
   "015-access-log": accessLog015,
+  "016-lead-attribution": leadAttribution016,
+  "017-analytics-rollups": analyticsRollups017,
   "018-erasure-suppressions": erasureSuppressions018,
 };
 

@@ -289,6 +289,56 @@ export interface AccessLogTable {
   network: string | null;
 }
 
+/** Where a lead's visit came from (issue 12; migration 016). */
+export interface LeadAttributionsTable {
+  leadId: number;
+  status: "pending" | "linked" | "unknown";
+  /** The visitor's hash of the day while pending; null once settled. */
+  visitorId: string | null;
+  submittedAt: string;
+  landingPage: string | null;
+  referrerHost: string | null;
+  referrerPath: string | null;
+  channel: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  landedAt: string | null;
+  pagesBeforeSubmit: number | null;
+  secondsToSubmit: number | null;
+  resolvedAt: string | null;
+}
+
+/** One UTC day of page views, rolled up (migration 017): kept after the raw views are deleted. */
+export interface AnalyticsDailyTotalsTable {
+  day: string;
+  views: number;
+  visitors: number;
+  notFoundViews: number;
+  /** bigint: a string on PostgreSQL. */
+  rolledThroughId: number | string;
+  rolledAt: string;
+}
+
+/** One value of one dimension on one UTC day (migration 017; rollup.server.ts names the dimensions). */
+export interface AnalyticsDailyCountsTable {
+  dimension: string;
+  day: string;
+  value: string;
+  views: number;
+  visitors: number;
+}
+
+/** Background jobs run by one instance at a time: a lease (migration 017). */
+export interface AnalyticsJobsTable {
+  name: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  finishedAt: string | null;
+}
+
 /** A person erased on request: the HMAC of their normalised email, when, and why (migration 018). */
 export interface ErasureSuppressionsTable {
   emailHmac: string;
@@ -319,5 +369,9 @@ export interface Database {
   analyticsSalts: AnalyticsSaltsTable;
   leadCounts: LeadCountsTable;
   accessLog: AccessLogTable;
+  leadAttributions: LeadAttributionsTable;
+  analyticsDailyTotals: AnalyticsDailyTotalsTable;
+  analyticsDailyCounts: AnalyticsDailyCountsTable;
+  analyticsJobs: AnalyticsJobsTable;
   erasureSuppressions: ErasureSuppressionsTable;
 }

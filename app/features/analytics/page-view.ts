@@ -94,7 +94,7 @@ function isSpeculative(request: PageRequest): boolean {
 }
 
 /** True when the visitor asked not to be tracked: Global Privacy Control or Do Not Track. */
-function optedOut(request: PageRequest): boolean {
+export function optedOut(request: PageRequest): boolean {
   return header(request, "sec-gpc")?.trim() === "1" || header(request, "dnt")?.trim() === "1";
 }
 

@@ -4,10 +4,18 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
+import {
+  ATTRIBUTION_COLUMNS,
+  CHANNELS,
+  channelFromSlug,
+  channelSlug,
+  toLeadAttribution,
+} from "#app/lib/attribution.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
+import { DeadlineError, withDeadline } from "#app/lib/with-deadline.ts";
+import { type AppServices, clientAddressContext, getServices } from "#app/services.server.ts";
 import {
   type BulkAction,
   LEAD_SORTS,
@@ -60,6 +68,20 @@ const ListQuerySchema = z
     type: z.enum(["demo", "investor"]).optional(),
     from: DATE.optional(),
     to: DATE.optional(),
+    channel: z
+      .string()
+      .transform((value) => channelFromSlug(value))
+      .refine((value) => value !== undefined, `one of ${CHANNELS.map(channelSlug).join(", ")}`)
+      .optional(),
+    campaign: z
+      .string()
+      .trim()
+      .max(200)
+      .refine(
+        (value) => !breaksTextRule(value, "one-line"),
+        "The campaign may not contain control characters.",
+      )
+      .optional(),
     ids: z
       .string()
       .regex(/^\d{1,15}(,\d{1,15})*$/, "a comma-separated list of lead ids")
@@ -96,9 +118,9 @@ export function parseListQuery(
       ),
     };
   }
-  const { owner, ...query } = parsed.data;
+  const { owner, channel, campaign, ...query } = parsed.data;
   const ownerId = owner === "me" ? (defaults.userId ?? -1) : owner === "none" ? null : owner;
-  return { ok: true, query: { ...query, ownerId } };
+  return { ok: true, query: { ...query, ownerId, channel, campaign: campaign || undefined } };
 }
 
 function leadId(raw: string | undefined): number | null {
@@ -110,13 +132,33 @@ const notFound = () => Response.json({ message: "Lead not found." }, { status: 4
 const badRequest = (message: string, field?: string) =>
   Response.json({ message, errors: field ? { [field]: message } : {} }, { status: 400 });
 
+/** A read waits at most this long for attributions to settle (a backlog after an outage). */
+const SETTLE_WAIT_MS = 1000;
+
+/**
+ * Before staff read leads: settles the attribution of every lead whose visit has had time to be
+ * written (issue 12), so what they see, filter and export is final. One indexed read when there is
+ * nothing to settle. A backlog (thousands due after an outage) goes on in the background past
+ * SETTLE_WAIT_MS: the read shows those leads as still pending rather than waiting. A failure leaves
+ * the rows pending for the next reader and is not the read's.
+ */
+export async function settleAttributions(services: Pick<AppServices, "leadAttribution">): Promise<void> {
+  try {
+    await withDeadline(services.leadAttribution.settleDue(), SETTLE_WAIT_MS, "settling attributions");
+  } catch (error) {
+    if (error instanceof DeadlineError) return;
+    console.error("Settling lead attributions failed:", (error as Error).message.split("\n")[0]);
+  }
+}
+
 /** GET /api/admin/leads: the array of leads; the total count in X-Total-Count. */
 export async function handleListLeads(request: Request, context: Context): Promise<Response> {
   const user = await requireAdminApi(request, context);
   const parsed = parseListQuery(new URL(request.url), { userId: user.id });
   if (!parsed.ok) return parsed.response;
-  const { database } = await getServices(context);
-  const { leads, total } = await listLeads(database.db, parsed.query);
+  const services = await getServices(context);
+  await settleAttributions(services);
+  const { leads, total } = await listLeads(services.database.db, parsed.query);
   return Response.json(leads, { headers: { "X-Total-Count": String(total) } });
 }
 
@@ -128,15 +170,17 @@ export async function leadDetail(db: Kysely<Database>, id: number) {
   const lead = await findLead(db, id);
   if (!lead) return undefined;
   const emailKey = (await emailKeyOf(db, id)) ?? "";
-  const [history, notes, timeline, others] = await Promise.all([
+  const [history, notes, timeline, others, attribution] = await Promise.all([
     leadHistory(db, id),
     listNotes(db, id),
     leadTimeline(db, lead),
     otherSubmissions(db, { id, emailKey }),
+    db.selectFrom("leadAttributions").select(ATTRIBUTION_COLUMNS).where("leadId", "=", id).executeTakeFirst(),
   ]);
   return {
     ...lead,
     returning: others.some((other) => other.id < id && !other.isSpam),
+    attribution: toLeadAttribution(attribution),
     history,
     notes,
     timeline,
@@ -149,8 +193,9 @@ export async function handleGetLead(request: Request, context: Context, rawId: s
   await requireAdminApi(request, context);
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const { database } = await getServices(context);
-  const detail = await leadDetail(database.db, id);
+  const services = await getServices(context);
+  await settleAttributions(services);
+  const detail = await leadDetail(services.database.db, id);
   return detail ? Response.json(detail) : notFound();
 }
 
@@ -303,12 +348,13 @@ export async function handleExportLeads(request: Request, context: Context): Pro
   const url = new URL(request.url);
   const parsed = parseListQuery(url, { userId: user.id });
   if (!parsed.ok) return parsed.response;
-  const { database } = await getServices(context);
+  const services = await getServices(context);
+  await settleAttributions(services);
   const { page: _page, pageSize: _pageSize, sort: _sort, order: _order, ...filter } = parsed.query;
   // Recorded once the download ends: who, the filter as asked, how many rows, and whether it ran to
   // the end. A failure to record is logged; the download itself is already on its way.
-  const csv = leadsCsvStream(database.db, filter, (rows, complete) => {
-    recordAccess(database.db, {
+  const csv = leadsCsvStream(services.database.db, filter, (rows, complete) => {
+    recordAccess(services.database.db, {
       action: "export",
       actor: user,
       detail: { filter: describeExportFilter(url), rows, complete },

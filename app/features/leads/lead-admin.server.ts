@@ -2,6 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kys
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
+import { type Channel, UNKNOWN_CHANNEL } from "#app/lib/attribution.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
 import { type ErasePerson, erasePerson } from "./lead-people.server.ts";
@@ -29,6 +30,10 @@ export type LeadFilter = {
   to?: string;
   /** Only these leads (the export of ticked rows). */
   ids?: number[];
+  /** The attribution's channel; "Unknown" also matches leads without an attribution row. */
+  channel?: Channel;
+  /** The attribution's utm_campaign, exactly. */
+  campaign?: string;
 };
 
 export type LeadListQuery = LeadFilter & {
@@ -66,9 +71,47 @@ function dayAfter(date: string): string {
 /** The WHERE clause shared by the list, its count and the CSV export. */
 export function filterLeads<O>(
   query: SelectQueryBuilder<Database, "leads", O>,
-  { status, q, spam = "exclude", ownerId, type, from, to, ids }: LeadFilter,
+  { status, q, spam = "exclude", ownerId, type, from, to, ids, channel, campaign }: LeadFilter,
 ): SelectQueryBuilder<Database, "leads", O> {
   let filtered = query;
+  // Attribution (issue 12): a lead still pending (its first seconds) matches no channel yet.
+  if (channel === UNKNOWN_CHANNEL)
+    filtered = filtered.where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("leadAttributions as attribution")
+            .select("attribution.leadId")
+            .whereRef("attribution.leadId", "=", "leads.id")
+            .where((inner) =>
+              inner.or([
+                inner("attribution.channel", "is", null),
+                inner("attribution.channel", "<>", UNKNOWN_CHANNEL),
+              ]),
+            ),
+        ),
+      ),
+    );
+  else if (channel)
+    filtered = filtered.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("leadAttributions as attribution")
+          .select("attribution.leadId")
+          .whereRef("attribution.leadId", "=", "leads.id")
+          .where("attribution.channel", "=", channel),
+      ),
+    );
+  if (campaign)
+    filtered = filtered.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("leadAttributions as attribution")
+          .select("attribution.leadId")
+          .whereRef("attribution.leadId", "=", "leads.id")
+          .where("attribution.utmCampaign", "=", campaign),
+      ),
+    );
   if (spam === "exclude") filtered = filtered.where("leads.isSpam", "=", 0);
   if (spam === "only") filtered = filtered.where("leads.isSpam", "=", 1);
   if (status) filtered = filtered.where("leads.status", "=", status);
@@ -436,6 +479,8 @@ async function eraseLead(trx: Trx, leadId: number): Promise<boolean> {
   await trx.deleteFrom("leadStatusChanges").where("leadId", "=", leadId).execute();
   await trx.deleteFrom("leadNotes").where("leadId", "=", leadId).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "=", leadId).execute();
+  // Its attribution goes with it (PostgreSQL's foreign key would cascade; SQLite's is not enforced).
+  await trx.deleteFrom("leadAttributions").where("leadId", "=", leadId).execute();
   const result = await trx.deleteFrom("leads").where("id", "=", leadId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { toLeadAttribution } from "#app/lib/attribution.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
 import { acceptsGzip } from "./lead-admin-http.server.ts";
@@ -70,6 +71,16 @@ const COLUMNS = [
   "Spam",
   "Spam reason",
   "Spam score",
+  "Channel",
+  "Landing page",
+  "Referrer",
+  "UTM source",
+  "UTM medium",
+  "UTM campaign",
+  "UTM term",
+  "UTM content",
+  "Pages before submit",
+  "Seconds to submit",
 ];
 
 describe("CSV fields", () => {
@@ -176,7 +187,9 @@ describeEachDatabase("leads CSV export", (use) => {
     expect(text.endsWith("\r\n")).toBe(true);
     const lead = await findLead(db(), Number(row?.id));
     if (!lead) throw new Error("lead not stored");
-    expect(text.slice(1)).toBe(CSV_HEADER + csvRow({ ...lead, ownerName: null }));
+    expect(text.slice(1)).toBe(
+      CSV_HEADER + csvRow({ ...lead, ownerName: null, attribution: toLeadAttribution(null) }),
+    );
     expect(parseCsv(text.slice(1))).toEqual([
       COLUMNS,
       [
@@ -202,6 +215,9 @@ describeEachDatabase("leads CSV export", (use) => {
         "no",
         "",
         "0",
+        // No attribution row (a lead from before attribution): Unknown, nothing else.
+        "Unknown",
+        ...Array(9).fill(""),
       ],
     ]);
   });

@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { type LeadAttribution, toLeadAttribution } from "#app/lib/attribution.ts";
 import { filterLeads, type LeadFilter } from "./lead-admin.server.ts";
 import { type Lead, toLead } from "./lead-repository.server.ts";
 
-type ExportedLead = Lead & { ownerName: string | null };
+type ExportedLead = Lead & { ownerName: string | null; attribution: LeadAttribution };
 
 // The leads export (issue 4): RFC 4180 (every field quoted, quotes doubled, CRLF line ends), UTF-8
 // with a byte-order mark so Excel reads accents correctly, streamed in batches so memory stays flat
@@ -35,6 +36,17 @@ const COLUMNS: [string, (lead: ExportedLead) => string | number | boolean | null
   ["Spam", (lead) => lead.isSpam],
   ["Spam reason", (lead) => lead.spamReason],
   ["Spam score", (lead) => lead.spamScore],
+  // Attribution (issue 12): "Unknown" when no visit could be linked; empty while still pending.
+  ["Channel", (lead) => lead.attribution.channel],
+  ["Landing page", (lead) => lead.attribution.landingPage],
+  ["Referrer", (lead) => lead.attribution.referrer],
+  ["UTM source", (lead) => lead.attribution.utmSource],
+  ["UTM medium", (lead) => lead.attribution.utmMedium],
+  ["UTM campaign", (lead) => lead.attribution.utmCampaign],
+  ["UTM term", (lead) => lead.attribution.utmTerm],
+  ["UTM content", (lead) => lead.attribution.utmContent],
+  ["Pages before submit", (lead) => lead.attribution.pagesBeforeSubmit],
+  ["Seconds to submit", (lead) => lead.attribution.secondsToSubmit],
 ];
 
 /**
@@ -92,8 +104,23 @@ export function leadsCsvStream(
           db
             .selectFrom("leads")
             .leftJoin("users", "users.id", "leads.ownerId")
+            .leftJoin("leadAttributions as attribution", "attribution.leadId", "leads.id")
             .selectAll("leads")
-            .select("users.username as ownerName"),
+            .select("users.username as ownerName")
+            .select([
+              "attribution.status as attributionStatus",
+              "attribution.landingPage",
+              "attribution.referrerHost",
+              "attribution.referrerPath",
+              "attribution.channel",
+              "attribution.utmSource",
+              "attribution.utmMedium",
+              "attribution.utmCampaign",
+              "attribution.utmTerm",
+              "attribution.utmContent",
+              "attribution.pagesBeforeSubmit",
+              "attribution.secondsToSubmit",
+            ]),
           filter,
         );
         if (lastId !== undefined) query = query.where("leads.id", "<", lastId);
@@ -108,7 +135,17 @@ export function leadsCsvStream(
         lastId = Number(rows[rows.length - 1]?.id);
         controller.enqueue(
           encoder.encode(
-            rows.map((row) => csvRow({ ...toLead(row), ownerName: row.ownerName ?? null })).join(""),
+            rows
+              .map((row) =>
+                csvRow({
+                  ...toLead(row),
+                  ownerName: row.ownerName ?? null,
+                  attribution: toLeadAttribution(
+                    row.attributionStatus === null ? null : { ...row, status: row.attributionStatus },
+                  ),
+                }),
+              )
+              .join(""),
           ),
         );
       },

@@ -1,10 +1,11 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { channelSlug } from "#app/lib/attribution.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import { assignableStaff, type BulkAction, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
-import { parseBulk, parseListQuery } from "./lead-admin-http.server.ts";
+import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
 import { DEFAULT_PAGE_SIZE, type ListView, listHref, PAGE_SIZES } from "./ui/lead-list-url.ts";
@@ -36,6 +37,8 @@ export async function loadLeadDashboard(request: Request, context: Context, user
     type: query.type,
     from: query.from,
     to: query.to,
+    channel: query.channel ? channelSlug(query.channel) : undefined,
+    campaign: query.campaign,
     sort: query.sort,
     order: query.order,
     pageSize,
@@ -50,7 +53,9 @@ export async function loadLeadDashboard(request: Request, context: Context, user
   };
 
   try {
-    const { database, leadSummary } = await getServices(context);
+    const services = await getServices(context);
+    const { database, leadSummary } = services;
+    await settleAttributions(services);
     const [result, summary, staff] = await Promise.all([
       listLeads(database.db, { ...query, ids: undefined, pageSize }),
       leadSummary.get(),

@@ -4,7 +4,7 @@ import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
-import { leadDetail } from "./lead-admin-http.server.ts";
+import { leadDetail, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import {
   changeStatusFromForm,
@@ -28,7 +28,9 @@ const notFound = () => data("Lead not found", { status: 404 });
 export async function loadLeadDetail(request: Request, context: Context, rawId: string | undefined) {
   const id = parseLeadId(rawId);
   if (id === null) throw notFound();
-  const { database } = await getServices(context);
+  const services = await getServices(context);
+  const { database } = services;
+  await settleAttributions(services);
   const [detail, staff] = await Promise.all([leadDetail(database.db, id), assignableStaff(database.db)]);
   if (!detail) throw notFound();
   const url = new URL(request.url);

@@ -64,6 +64,9 @@ function submissionContext(
     // itself without JavaScript; anything else is an integration calling the API.
     source: transport === "form-action" || page !== null ? "form" : "api",
     apiKey,
+    // For the lead's attribution: hashed with the address into the visitor id of the day, never stored.
+    headers: request.headers,
+    protocol: new URL(request.url).protocol,
   };
 }
 

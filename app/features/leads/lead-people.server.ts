@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { contactKey } from "./lead-repository.server.ts";
 
@@ -16,7 +17,7 @@ export function parsePersonEmail(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
   const email = raw.trim();
   if (email.length < 3 || email.length > MAX_EMAIL_LENGTH || !email.includes("@")) return null;
-  if (/[\u0000-\u001f\u007f]/.test(email)) return null;
+  if (breaksTextRule(email, "one-line")) return null;
   return email;
 }
 

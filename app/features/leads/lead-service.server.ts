@@ -21,6 +21,9 @@ export type SubmissionContext = {
   source?: "form" | "api";
   /** The verified key of `Authorization: Bearer` (lead-http.server.ts answers 401 for a bad one). */
   apiKey?: ActiveApiKey;
+  /** The request's headers and protocol, for the lead's attribution (never stored). */
+  headers?: { get(name: string): string | null };
+  protocol?: string;
   now?: Date;
 };
 
@@ -44,6 +47,19 @@ export type LeadChange = {
   occurredAt: Date;
 };
 
+/**
+ * Attribution (issue 12), wired in services.server.ts to features/analytics: `begin` is asked before
+ * the lead's transaction (it may read the day's salt) and answers what to write inside it; `stored`
+ * is told once the lead is committed. Looking the visit up happens later, off the submission.
+ */
+export type LeadAttributionHook = {
+  begin(
+    visit: { clientAddress: string; headers: { get(name: string): string | null }; protocol: string },
+    submittedAt: Date,
+  ): Promise<(trx: Transaction<Database>, leadId: number) => Promise<void>>;
+  stored(): void;
+};
+
 export type LeadServiceOptions = {
   db: Kysely<Database>;
   secret: string;
@@ -58,6 +74,7 @@ export type LeadServiceOptions = {
   /** False only under `react-router dev`, where no server.ts sets the page cookie the trap checks. */
   timeTrap?: boolean;
   onLeadChange?: LeadChangeHook;
+  attribution?: LeadAttributionHook;
 };
 
 /**
@@ -76,6 +93,7 @@ export function createLeadService({
   minFillMs = MIN_FILL_MS,
   timeTrap = true,
   onLeadChange,
+  attribution,
 }: LeadServiceOptions) {
   return {
     async submit(body: unknown, context: SubmissionContext): Promise<SubmissionResult> {
@@ -89,6 +107,14 @@ export function createLeadService({
         apiKey || !timeTrap ? null : checkTimeToken(secret, context.timeToken, now.getTime(), minFillMs);
       const limiter = apiKey ? apiKeyRateLimiter : rateLimiter;
       const limitKey = apiKey ? `api-key:${apiKey.id}` : `lead:${clientKey(secret, context.clientAddress)}`;
+      const writeAttribution = await attribution?.begin(
+        {
+          clientAddress: context.clientAddress,
+          headers: context.headers ?? new Headers(),
+          protocol: context.protocol ?? "http:",
+        },
+        now,
+      );
 
       // One transaction for the rate-limit count, the lead and its notification: one commit per
       // submission, and the limit's check and count cannot be raced (rate-limit.server.ts).
@@ -118,6 +144,7 @@ export function createLeadService({
           verdict,
           now,
         });
+        await writeAttribution?.(trx, leadId);
         if (apiKey) await touchApiKey(trx, apiKey.id, now);
         if (erasedAt)
           await recordLeadEvent(trx, {
@@ -147,6 +174,7 @@ export function createLeadService({
       });
       if ("erased" in outcome) return { kind: "erased" };
       if (!outcome.allowed) return { kind: "rate-limited", retryAfterSeconds: outcome.retryAfterSeconds };
+      attribution?.stored();
       // Counted once committed: a lead the metrics show is a lead in the database.
       metrics.leadsStored.inc({
         type: submission.requestType,

@@ -6,6 +6,7 @@ import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDetailAction, loadLeadDetail } from "#app/features/leads/lead-detail.server.ts";
 import { DeleteLeadConfirmation, EraseLeadCard } from "#app/features/leads/ui/delete-lead.tsx";
+import { LeadAttributionCard } from "#app/features/leads/ui/lead-attribution-card.tsx";
 import { LeadDetailsCard } from "#app/features/leads/ui/lead-details-card.tsx";
 import { LeadHeader } from "#app/features/leads/ui/lead-header.tsx";
 import { LeadNoteForm } from "#app/features/leads/ui/lead-note-form.tsx";
@@ -48,6 +49,7 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="grid gap-6 lg:col-span-2">
           <LeadDetailsCard lead={lead} />
+          <LeadAttributionCard attribution={lead.attribution} />
           <LeadNoteForm
             action={pathname}
             draft={error && "body" in error ? String(error.body) : ""}

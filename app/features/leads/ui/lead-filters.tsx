@@ -4,6 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { CHANNELS, channelSlug } from "#app/lib/attribution.ts";
 import type { StaffMember } from "../lead-admin.server.ts";
 import { type ListView, listHref } from "./lead-list-url.ts";
 
@@ -19,7 +20,7 @@ function FilterField({ label, id, children }: { label: string; id: string; child
 }
 
 /**
- * Search, owner, type and dates as a GET form (it works without JavaScript), keeping the view's
+ * Search, owner, type, dates, channel and campaign as a GET form (it works without JavaScript), keeping the view's
  * status, spam, sort and page size; Clear drops the filters but not the view.
  */
 export function LeadFilters({
@@ -36,7 +37,7 @@ export function LeadFilters({
       method="get"
       action={DASHBOARD_PATH}
       role="search"
-      className="grid gap-3 rounded-xl border border-line bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[minmax(14rem,2fr)_repeat(4,minmax(8rem,1fr))_auto]"
+      className="grid gap-3 rounded-xl border border-line bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[minmax(14rem,2fr)_repeat(3,minmax(8rem,1fr))]"
     >
       {view.status ? <input type="hidden" name="status" value={view.status} /> : null}
       {view.spam && view.spam !== "exclude" ? <input type="hidden" name="spam" value={view.spam} /> : null}
@@ -85,9 +86,34 @@ export function LeadFilters({
       <FilterField label="To (UTC)" id="filter-to">
         <Input id="filter-to" type="date" name="to" defaultValue={view.to ?? ""} key={`u${view.to}`} />
       </FilterField>
+      <FilterField label="Channel" id="filter-channel">
+        <NativeSelect
+          id="filter-channel"
+          name="channel"
+          defaultValue={view.channel ?? ""}
+          key={`c${view.channel}`}
+        >
+          <option value="">Any</option>
+          {CHANNELS.map((channel) => (
+            <option key={channel} value={channelSlug(channel)}>
+              {channel}
+            </option>
+          ))}
+        </NativeSelect>
+      </FilterField>
+      <FilterField label="Campaign" id="filter-campaign">
+        <Input
+          id="filter-campaign"
+          name="campaign"
+          defaultValue={view.campaign ?? ""}
+          key={`m${view.campaign}`}
+          maxLength={200}
+          placeholder="utm_campaign"
+        />
+      </FilterField>
       <div className="flex items-end gap-2">
         <Button type="submit">Search</Button>
-        {view.q || view.owner || view.type || view.from || view.to ? (
+        {view.q || view.owner || view.type || view.from || view.to || view.channel || view.campaign ? (
           <Link
             to={listHref(DASHBOARD_PATH, { status: view.status, spam: view.spam, pageSize })}
             className="inline-flex h-11 items-center px-2 font-semibold text-brand underline"

@@ -15,12 +15,28 @@ export type ListView = {
   type?: "demo" | "investor";
   from?: string;
   to?: string;
+  /** A channel as in the URL (`email`, `organic-search`…; app/lib/attribution.ts). */
+  channel?: string;
+  /** A utm_campaign, exactly. */
+  campaign?: string;
   sort?: "createdAt" | "fullName" | "company" | "status";
   order?: "asc" | "desc";
   pageSize?: number;
 };
 
-const KEYS = ["status", "q", "spam", "owner", "type", "from", "to", "sort", "order"] as const;
+const KEYS = [
+  "status",
+  "q",
+  "spam",
+  "owner",
+  "type",
+  "from",
+  "to",
+  "channel",
+  "campaign",
+  "sort",
+  "order",
+] as const;
 
 /** The view's query parameters, leaving out defaults so URLs stay short. */
 export function viewParams(view: ListView): URLSearchParams {

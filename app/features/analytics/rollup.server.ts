@@ -1,0 +1,422 @@
+import { randomBytes } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { channelOf } from "./channel.ts";
+import { utcDay } from "./daily-salt.server.ts";
+
+// Retention (issue 12): raw page views are kept ANALYTICS_RAW_DAYS besides today; each older UTC day
+// is rolled up into daily totals and counts (migration 017), kept for good, and its raw views are
+// deleted. One instance at a time holds the job's lease (a conditional update of its row in
+// analytics_jobs, as the outbox claims messages); and the work is idempotent whoever runs it:
+//
+// 1. The day's raw views are read in pages, off the event loop (SQLite reads go to reader threads)
+//    and counted in memory: views, distinct visitors, and per visitor its first view of the day,
+//    which gives the visitor's entry page, referrer, channel (channel.ts, the rules of attribution),
+//    UTM values, device and browser.
+// 2. One transaction, only while the lease is still ours, adds the counts and records the highest
+//    raw id they cover (`rolled_through_id`).
+// 3. The covered raw views are deleted in small statements, so SQLite's writer (on the event loop)
+//    is never held long. A run that dies between 2 and 3 leaves raw views that the next run finds
+//    already covered: it deletes them without counting them again.
+//
+// Views of a day arrive within seconds of it; a day is rolled up ANALYTICS_RAW_DAYS later. Should raw
+// views still turn up for a rolled-up day (a clock gone wrong), they are added to it: views stay
+// exact, a visitor seen in both batches would count twice.
+
+export const ROLLUP_JOB = "rollup";
+/** How long a claim keeps other instances off; renewed after every day rolled up. */
+export const LEASE_MS = 5 * 60_000;
+const READ_PAGE = 5000;
+const DELETE_CHUNK = 1000;
+const INSERT_CHUNK = 100;
+const DAY_MS = 86_400_000;
+
+export const DIMENSIONS = [
+  "page",
+  "entry_page",
+  "not_found",
+  "referrer",
+  "channel",
+  "campaign",
+  "source",
+  "medium",
+  "device",
+  "browser",
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+type RawView = {
+  id: number | string;
+  occurredAt: string;
+  path: string;
+  referrerHost: string | null;
+  referrerPath: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  paidClick: number;
+  device: string;
+  browser: string;
+  visitorId: string;
+  isNotFound: number;
+};
+
+type Tally = { views: number; visitors: Set<string> };
+
+/** One day's counts, built a page of raw views at a time. */
+class DayTally {
+  views = 0;
+  notFoundViews = 0;
+  lastId = 0;
+  readonly visitors = new Map<string, { views: number; first: RawView }>();
+  readonly paths = new Map<string, Tally>();
+  readonly notFound = new Map<string, Tally>();
+
+  add(view: RawView): void {
+    const id = Number(view.id);
+    if (id > this.lastId) this.lastId = id;
+    this.views++;
+    const byPath = view.isNotFound ? this.notFound : this.paths;
+    if (view.isNotFound) this.notFoundViews++;
+    let tally = byPath.get(view.path);
+    if (!tally) {
+      tally = { views: 0, visitors: new Set() };
+      byPath.set(view.path, tally);
+    }
+    tally.views++;
+    tally.visitors.add(view.visitorId);
+    const visitor = this.visitors.get(view.visitorId);
+    if (!visitor) this.visitors.set(view.visitorId, { views: 1, first: view });
+    else {
+      visitor.views++;
+      const first = visitor.first;
+      if (
+        view.occurredAt < first.occurredAt ||
+        (view.occurredAt === first.occurredAt && id < Number(first.id))
+      )
+        visitor.first = view;
+    }
+  }
+
+  /** The rows of analytics_daily_counts for `day`. */
+  counts(
+    day: string,
+  ): { dimension: Dimension; day: string; value: string; views: number; visitors: number }[] {
+    const rows: { dimension: Dimension; day: string; value: string; views: number; visitors: number }[] = [];
+    for (const [value, tally] of this.paths)
+      rows.push({ dimension: "page", day, value, views: tally.views, visitors: tally.visitors.size });
+    for (const [value, tally] of this.notFound)
+      rows.push({ dimension: "not_found", day, value, views: tally.views, visitors: tally.visitors.size });
+    // Per visitor, from its first view of the day: each visitor counted once per dimension, with all its views.
+    const byVisitor = new Map<string, { views: number; visitors: number }>();
+    const count = (dimension: Dimension, value: string | null, views: number) => {
+      if (value === null) return;
+      const key = `${dimension}\u0000${value}`;
+      const entry = byVisitor.get(key);
+      if (entry) {
+        entry.views += views;
+        entry.visitors++;
+      } else byVisitor.set(key, { views, visitors: 1 });
+    };
+    for (const { views, first } of this.visitors.values()) {
+      const external = first.referrerPath !== null;
+      count("entry_page", first.path, views);
+      count("referrer", external ? first.referrerHost : null, views);
+      count("channel", channelOf({ ...first, paidClick: Boolean(first.paidClick) }), views);
+      count("campaign", first.utmCampaign, views);
+      count("source", first.utmSource, views);
+      count("medium", first.utmMedium, views);
+      count("device", first.device, views);
+      count("browser", first.browser, views);
+    }
+    for (const [key, entry] of byVisitor) {
+      const [dimension, value] = key.split("\u0000") as [Dimension, string];
+      rows.push({ dimension, day, value, ...entry });
+    }
+    return rows;
+  }
+}
+
+export class LeaseLostError extends Error {
+  constructor() {
+    super("the rollup lease was taken over by another instance");
+  }
+}
+
+export type RollupOptions = {
+  db: Kysely<Database>;
+  /** ANALYTICS_RAW_DAYS: days of raw views kept besides today. */
+  rawDays: number;
+  now?: () => Date;
+  /** This instance's name on the lease (random by default). */
+  owner?: string;
+  /** At most this many days per run (a backlog is worked off over several runs). */
+  maxDays?: number;
+  /** Asked between days: true stops the run there (shutdown). */
+  stopping?: () => boolean;
+};
+
+export type RollupResult = { days: string[]; busy: boolean };
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The first day whose raw views are kept: days before it are rolled up. */
+export function firstRawDay(now: Date, rawDays: number): string {
+  return utcDay(new Date(now.getTime() - rawDays * DAY_MS));
+}
+
+/**
+ * Rolls up every day of raw views older than the retention, oldest first, and deletes them; does
+ * nothing (one index read, no write) when there is none, and nothing when another instance holds
+ * the lease (`busy`).
+ */
+export async function rollUpExpiredDays({
+  db,
+  rawDays,
+  now = () => new Date(),
+  owner = randomBytes(8).toString("hex"),
+  maxDays = 400,
+  stopping = () => false,
+}: RollupOptions): Promise<RollupResult> {
+  const oldestExpired = async () => {
+    const cutoff = `${firstRawDay(now(), rawDays)}T00:00:00.000Z`;
+    const row = await db
+      .selectFrom("analyticsPageViews")
+      .select("occurredAt")
+      .where("occurredAt", "<", cutoff)
+      .orderBy("occurredAt")
+      .limit(1)
+      .executeTakeFirst();
+    return row ? utcDay(row.occurredAt) : undefined;
+  };
+  const days: string[] = [];
+  if ((await oldestExpired()) === undefined) return { days, busy: false };
+  if (!(await claimLease(db, owner, now()))) return { days, busy: true };
+  try {
+    for (
+      let day = await oldestExpired();
+      day !== undefined && days.length < maxDays && !stopping();
+      day = await oldestExpired()
+    ) {
+      await rollUpDay(db, day, owner, now);
+      days.push(day);
+    }
+  } finally {
+    await db
+      .updateTable("analyticsJobs")
+      .set({ lockedBy: null, lockedUntil: null, finishedAt: now().toISOString() })
+      .where("name", "=", ROLLUP_JOB)
+      .where("lockedBy", "=", owner)
+      .execute();
+  }
+  return { days, busy: false };
+}
+
+/** Takes the job's lease when it is free or has run out; true when this instance holds it now. */
+export async function claimLease(db: Kysely<Database>, owner: string, at: Date): Promise<boolean> {
+  await db
+    .insertInto("analyticsJobs")
+    .values({ name: ROLLUP_JOB, lockedBy: null, lockedUntil: null, finishedAt: null })
+    .onConflict((conflict) => conflict.column("name").doNothing())
+    .execute();
+  const claimed = await db
+    .updateTable("analyticsJobs")
+    .set({ lockedBy: owner, lockedUntil: new Date(at.getTime() + LEASE_MS).toISOString() })
+    .where("name", "=", ROLLUP_JOB)
+    .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<", at.toISOString())]))
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+async function rollUpDay(db: Kysely<Database>, day: string, owner: string, now: () => Date): Promise<void> {
+  const start = `${day}T00:00:00.000Z`;
+  const end = new Date(Date.parse(start) + DAY_MS).toISOString();
+  const rolled = await db
+    .selectFrom("analyticsDailyTotals")
+    .select("rolledThroughId")
+    .where("day", "=", day)
+    .executeTakeFirst();
+  const covered = rolled ? Number(rolled.rolledThroughId) : 0;
+  // Counted by a run that stopped before deleting them.
+  if (covered > 0) await deleteRaw(db, start, end, covered);
+
+  const tally = new DayTally();
+  let after = covered;
+  for (;;) {
+    const page: RawView[] = await db
+      .selectFrom("analyticsPageViews")
+      .select([
+        "id",
+        "occurredAt",
+        "path",
+        "referrerHost",
+        "referrerPath",
+        "utmSource",
+        "utmMedium",
+        "utmCampaign",
+        "paidClick",
+        "device",
+        "browser",
+        "visitorId",
+        "isNotFound",
+      ])
+      .where("occurredAt", ">=", start)
+      .where("occurredAt", "<", end)
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(READ_PAGE)
+      .execute();
+    for (const view of page) tally.add(view);
+    if (page.length < READ_PAGE) break;
+    after = tally.lastId;
+    await yieldToRequests();
+  }
+  if (tally.views === 0) return;
+
+  const rolledAt = now().toISOString();
+  await db.transaction().execute(async (trx) => {
+    // Still ours? (On PostgreSQL this also locks the job's row until the commit.)
+    const held = await trx
+      .updateTable("analyticsJobs")
+      .set({ lockedUntil: new Date(now().getTime() + LEASE_MS).toISOString() })
+      .where("name", "=", ROLLUP_JOB)
+      .where("lockedBy", "=", owner)
+      .executeTakeFirst();
+    if (Number(held.numUpdatedRows) !== 1) throw new LeaseLostError();
+    await trx
+      .insertInto("analyticsDailyTotals")
+      .values({
+        day,
+        views: tally.views,
+        visitors: tally.visitors.size,
+        notFoundViews: tally.notFoundViews,
+        rolledThroughId: tally.lastId,
+        rolledAt,
+      })
+      .onConflict((conflict) =>
+        conflict.column("day").doUpdateSet((eb) => ({
+          views: eb("analyticsDailyTotals.views", "+", eb.ref("excluded.views")),
+          visitors: eb("analyticsDailyTotals.visitors", "+", eb.ref("excluded.visitors")),
+          notFoundViews: eb("analyticsDailyTotals.notFoundViews", "+", eb.ref("excluded.notFoundViews")),
+          rolledThroughId: eb.ref("excluded.rolledThroughId"),
+          rolledAt: eb.ref("excluded.rolledAt"),
+        })),
+      )
+      .execute();
+    const rows = tally.counts(day);
+    for (let index = 0; index < rows.length; index += INSERT_CHUNK) {
+      await trx
+        .insertInto("analyticsDailyCounts")
+        .values(rows.slice(index, index + INSERT_CHUNK))
+        .onConflict((conflict) =>
+          conflict.columns(["dimension", "day", "value"]).doUpdateSet((eb) => ({
+            views: eb("analyticsDailyCounts.views", "+", eb.ref("excluded.views")),
+            visitors: eb("analyticsDailyCounts.visitors", "+", eb.ref("excluded.visitors")),
+          })),
+        )
+        .execute();
+    }
+  });
+  await deleteRaw(db, start, end, tally.lastId);
+}
+
+/** Deletes a day's raw views up to `throughId`, a thousand at a time, letting requests in between. */
+async function deleteRaw(db: Kysely<Database>, start: string, end: string, throughId: number): Promise<void> {
+  for (;;) {
+    const result = await db
+      .deleteFrom("analyticsPageViews")
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("analyticsPageViews")
+          .select("id")
+          .where("occurredAt", ">=", start)
+          .where("occurredAt", "<", end)
+          .where("id", "<=", throughId)
+          .limit(DELETE_CHUNK),
+      )
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) < DELETE_CHUNK) return;
+    await yieldToRequests();
+  }
+}
+
+export type DailyTotal = { day: string; views: number; visitors: number; notFoundViews: number };
+
+/**
+ * Views, visitors and 404 views per UTC day from `from` to `to` (YYYY-MM-DD, both inclusive): rolled-up
+ * days from their totals, the others from the raw views. What a report over any period reads.
+ */
+export async function readDailyTotals(db: Kysely<Database>, from: string, to: string): Promise<DailyTotal[]> {
+  const end = new Date(Date.parse(`${to}T00:00:00.000Z`) + DAY_MS).toISOString();
+  const [rolled, raw] = await Promise.all([
+    db
+      .selectFrom("analyticsDailyTotals")
+      .select(["day", "views", "visitors", "notFoundViews"])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .execute(),
+    db
+      .selectFrom("analyticsPageViews")
+      .select([
+        sql<string>`substr(occurred_at, 1, 10)`.as("day"),
+        (eb) => eb.fn.countAll().as("views"),
+        sql<number | string>`count(distinct visitor_id)`.as("visitors"),
+        sql<number | string>`sum(is_not_found)`.as("notFoundViews"),
+      ])
+      .where("occurredAt", ">=", `${from}T00:00:00.000Z`)
+      .where("occurredAt", "<", end)
+      .groupBy(sql`substr(occurred_at, 1, 10)`)
+      .execute(),
+  ]);
+  const days = new Map<string, DailyTotal>();
+  for (const row of [...rolled, ...raw]) {
+    const known = days.get(row.day) ?? { day: row.day, views: 0, visitors: 0, notFoundViews: 0 };
+    known.views += Number(row.views);
+    known.visitors += Number(row.visitors);
+    known.notFoundViews += Number(row.notFoundViews);
+    days.set(row.day, known);
+  }
+  return [...days.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
+}
+
+export type RollupJob = {
+  /** Starts a run unless one is going on here; never throws (a failure is logged, retried next time). */
+  run(): Promise<void>;
+  /** Lets a running run finish its day, and waits for it. */
+  stop(): Promise<void>;
+};
+
+/** The background job services.server.ts runs at start-up and every few minutes on every instance. */
+export function createRollupJob({
+  db,
+  rawDays,
+  logger = { error: () => {} },
+}: {
+  db: Kysely<Database>;
+  rawDays: number;
+  logger?: { error(message: string): void };
+}): RollupJob {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const owner = randomBytes(8).toString("hex");
+  return {
+    run() {
+      if (stopped) return Promise.resolve();
+      running ??= rollUpExpiredDays({ db, rawDays, owner, stopping: () => stopped })
+        .then(() => {})
+        .catch((error: Error) => {
+          logger.error(
+            `Analytics: rolling up page views failed (${error.message.split("\n")[0]?.slice(0, 200)})`,
+          );
+        })
+        .finally(() => {
+          running = undefined;
+        });
+      return running;
+    },
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
