@@ -332,7 +332,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       return {
         async stop() {
           clearInterval(prune);
-          leadAttribution.stop();
+          await leadAttribution.stop();
           await rollup.stop();
           await outbox.stop();
         },

@@ -46,7 +46,8 @@ export type LeadAttribution = {
   stored(): void;
   /** Settles every pending row old enough; resolves to how many were settled. */
   settleDue(): Promise<number>;
-  stop(): void;
+  /** Stops the timer and waits for a pass in flight. */
+  stop(): Promise<void>;
 };
 
 export type LeadAttributionOptions = {
@@ -236,11 +237,12 @@ export function createLeadAttribution({
         .limit(SETTLE_BATCH)
         .execute();
       if (rows.length > 0) settled += await settleBatch(rows);
-      if (rows.length < SETTLE_BATCH) return settled;
+      if (rows.length < SETTLE_BATCH || stopped) return settled;
     }
   }
 
   function settleDue(): Promise<number> {
+    if (stopped) return Promise.resolve(0);
     // One pass at a time on this instance; a read during a pass waits for it.
     running ??= settleBatches().finally(() => {
       running = undefined;
@@ -278,10 +280,12 @@ export function createLeadAttribution({
       if (enabled) schedule(Date.now() + settleMs + 50);
     },
     settleDue,
-    stop() {
+    async stop() {
       stopped = true;
       clearTimeout(timer);
       timer = undefined;
+      // A pass in flight finishes before the database closes (its next batch is not started).
+      await running?.catch(() => {});
     },
   };
 }
