@@ -52,27 +52,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         return null;
       end $$`)
       .execute(db);
-    // Inserts and deletes have one transition table each, so they get their own functions.
-    await sql
-      .raw(`
-      create function lead_counts_insert() returns trigger language plpgsql as $$
+    // Inserts and deletes have one transition table each, so they get their own functions: the
+    // same statement over the new rows counted up, or the old rows counted down.
+    for (const [name, table, sign] of [
+      ["lead_counts_insert", "lead_counts_new", ""],
+      ["lead_counts_delete", "lead_counts_old", "-"],
+    ] as const)
+      await sql
+        .raw(`
+      create function ${name}() returns trigger language plpgsql as $$
       begin
         insert into lead_counts (${KEY}, count)
-        select ${row("n")}, count(*) from lead_counts_new n group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+        select ${row("t")}, ${sign}count(*) from ${table} t group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
         on conflict (${KEY}) do update set count = lead_counts.count + excluded.count;
         return null;
       end $$`)
-      .execute(db);
-    await sql
-      .raw(`
-      create function lead_counts_delete() returns trigger language plpgsql as $$
-      begin
-        insert into lead_counts (${KEY}, count)
-        select ${row("o")}, -count(*) from lead_counts_old o group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-        on conflict (${KEY}) do update set count = lead_counts.count + excluded.count;
-        return null;
-      end $$`)
-      .execute(db);
+        .execute(db);
     await sql
       .raw(`create trigger leads_count_insert after insert on leads
         referencing new table as lead_counts_new for each statement execute function lead_counts_insert()`)

@@ -92,6 +92,7 @@ async function messagesAbout(db: Kysely<Database>, ids: number[]): Promise<Perso
 }
 
 const BAD_EMAIL = "Give the person's email address as ?email=.";
+export const NOTHING_HELD = "Nothing is held on this email address.";
 
 /** Finds the person and records that staff looked them up (page or JSON); null when nothing is held. */
 export async function exportPerson(
@@ -119,11 +120,32 @@ export async function handleGetPerson(request: Request, context: Context): Promi
   const email = parsePersonEmail(url.searchParams.get("email"));
   if (!email) return Response.json({ message: BAD_EMAIL }, { status: 400 });
   const person = await exportPerson(context, user, email, "json");
-  if (!person) return Response.json({ message: "Nothing is held on this email address." }, { status: 404 });
+  if (!person) return Response.json({ message: NOTHING_HELD }, { status: 404 });
   const headers: Record<string, string> = {};
   if (url.searchParams.get("download") === "1")
     headers["Content-Disposition"] = 'attachment; filename="person-data.json"';
   return Response.json(person, { headers });
+}
+
+/**
+ * Erases everything held on the person (the page's form and the API share it): how many leads
+ * went, or null when nothing is held. The reason is trimmed and bounded, with a default.
+ */
+export async function erasePersonIfHeld(
+  context: Context,
+  user: Actor,
+  email: string,
+  reason: string | null,
+): Promise<number | null> {
+  const { leadAdmin, database, secret } = await getServices(context);
+  if ((await leadIdsOf(database.db, email)).length === 0) return null;
+  return leadAdmin.erasePerson({
+    email,
+    reason: (reason ?? "").trim().slice(0, 200) || DEFAULT_ERASURE_REASON,
+    actor: user,
+    clientAddress: context.get(clientAddressContext),
+    secret,
+  });
 }
 
 /** DELETE /api/admin/people?email=: erases everything on the person (204), 404 when nothing is held. */
@@ -133,17 +155,8 @@ export async function handleErasePerson(request: Request, context: Context): Pro
   const url = new URL(request.url);
   const email = parsePersonEmail(url.searchParams.get("email"));
   if (!email) return Response.json({ message: BAD_EMAIL }, { status: 400 });
-  const reason = (url.searchParams.get("reason") ?? DEFAULT_ERASURE_REASON).slice(0, 200);
-  const { leadAdmin, database, secret } = await getServices(context);
-  const held = await findPerson(database.db, secret, email);
-  if (!held || held.leads.length === 0)
-    return Response.json({ message: "Nothing is held on this email address." }, { status: 404 });
-  await leadAdmin.erasePerson({
-    email,
-    reason: reason.trim() || DEFAULT_ERASURE_REASON,
-    actor: user,
-    clientAddress: context.get(clientAddressContext),
-    secret,
-  });
-  return new Response(null, { status: 204 });
+  const erased = await erasePersonIfHeld(context, user, email, url.searchParams.get("reason"));
+  return erased === null
+    ? Response.json({ message: NOTHING_HELD }, { status: 404 })
+    : new Response(null, { status: 204 });
 }

@@ -7,11 +7,14 @@ import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { parsePersonEmail } from "#app/features/leads/lead-people.server.ts";
-import { exportPerson, findPerson } from "#app/features/leads/lead-people-http.server.ts";
+import {
+  erasePersonIfHeld,
+  exportPerson,
+  NOTHING_HELD,
+} from "#app/features/leads/lead-people-http.server.ts";
 import { DEFAULT_ERASURE_REASON, PEOPLE_PATH } from "#app/features/leads/people-constants.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/people";
 
 // Issue 13, people's data rights: find everything held on one person by email, read it here or
@@ -73,18 +76,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       { message: "Tick the box to confirm that everything on this person is to be erased." },
       { status: 400 },
     );
-  const reason = (form.get("reason") ?? "").trim().slice(0, 200) || DEFAULT_ERASURE_REASON;
-  const { leadAdmin, secret, database } = await getServices(context);
-  const held = await findPerson(database.db, secret, email);
-  if (!held || held.leads.length === 0)
-    return data({ message: "Nothing is held on this email address." }, { status: 404 });
-  const erased = await leadAdmin.erasePerson({
-    email,
-    reason,
-    actor: user,
-    clientAddress: context.get(clientAddressContext),
-    secret,
-  });
+  const erased = await erasePersonIfHeld(context, user, email, form.get("reason"));
+  if (erased === null) return data({ message: NOTHING_HELD }, { status: 404 });
   throw redirect(`${PEOPLE_PATH}?erased=${erased}`);
 }
 
