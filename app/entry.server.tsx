@@ -56,7 +56,7 @@ export default function handleRequest(
     // stream of small chunks skips the per-chunk trip through Node and web streams, the compression
     // middleware and zlib: a third of the dashboard's CPU (issue 10, docs/performance.md).
     const { pipe, abort } = renderToPipeableStream(
-      <PublicDocumentContext value={publicDocument}>
+      <PublicDocumentContext value={nonce ? { ...publicDocument, nonce } : publicDocument}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </PublicDocumentContext>,
       {

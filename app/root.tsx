@@ -62,7 +62,11 @@ export function Layout({ children }: { children: ReactNode }) {
             <Scripts />
           </>
         ) : (
-          <PageScripts scripts={publicDocument.scripts} islands={islandsOf(handles)} />
+          <PageScripts
+            scripts={publicDocument.scripts}
+            islands={islandsOf(handles)}
+            nonce={publicDocument.nonce}
+          />
         )}
       </body>
     </html>

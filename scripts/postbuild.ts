@@ -1,6 +1,7 @@
-// Runs after `react-router build`: compresses every text file once (brotli and gzip), computes the
-// CSP hashes of each prerendered page's inline scripts, and writes build/static-manifest.json so
-// the server sends static files from memory without compressing or inspecting them per request.
+// Runs after `react-router build`: cuts each prerendered page's inline stylesheet to the rules it can
+// use (scripts/lib/page-css.ts), compresses every text file once (brotli and gzip), computes the CSP
+// hashes of each prerendered page's inline scripts, and writes build/static-manifest.json so the
+// server sends static files from memory without compressing or inspecting them per request.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -14,6 +15,8 @@ import {
   type StaticEntry,
   type StaticManifest,
 } from "../server/static-manifest.ts";
+import { withPageCss } from "./lib/page-css.ts";
+import type { SizeCache } from "./lib/page-weight.ts";
 
 const buildDir = join(import.meta.dirname, "..", "build");
 const clientDir = join(buildDir, "client");
@@ -115,7 +118,26 @@ function compress(file: string, body: Buffer, contentType: string): Encoding[] {
   return encodings;
 }
 
+/** Every prerendered HTML page with its inline stylesheet cut to its own rules; prints the bytes saved. */
+function cutPageStylesheets(): void {
+  const cache: SizeCache = new Map();
+  let before = 0;
+  let after = 0;
+  for (const path of walk(clientDir)) {
+    if (extensionOf(path) !== ".html") continue;
+    const html = readFileSync(path, "utf8");
+    const cut = withPageCss(html, urlPathFor(relative(clientDir, path)), clientDir, cache);
+    before += html.length;
+    after += cut.length;
+    if (cut !== html) writeFileSync(path, cut);
+  }
+  console.log(
+    `postbuild: page stylesheets cut, HTML ${(before / 1024).toFixed(1)} KB → ${(after / 1024).toFixed(1)} KB raw`,
+  );
+}
+
 function main() {
+  cutPageStylesheets();
   // Vite read .env for the pages; read it here too so the manifest records the same PUBLIC_URL.
   if (existsSync(".env")) process.loadEnvFile(".env");
   const entries: Record<string, StaticEntry> = {};

@@ -24,6 +24,26 @@ export type PageScriptAsset = { src: string };
 export type PageScriptAssets = Record<PageScriptName, PageScriptAsset>;
 
 /**
+ * The inline module script that loads the islands' entries once the page has had its first
+ * contentful paint (the Paint Timing entry; a buffered observer also sees one that came before it
+ * ran). Waiting for a frame is not enough: the paint is presented after the frame's tasks. Where the
+ * browser reports no paint, the islands load after the next frame; and in any case after 3 s, so a
+ * missed entry cannot leave a form unhydrated. The URLs are our own built asset paths, quoted by
+ * JSON.stringify; none can hold `<`.
+ */
+export function islandLoaderScript(sources: readonly string[]): string {
+  const imports = sources.map((src) => `import(${JSON.stringify(src)});`).join("");
+  return [
+    `let started=false;const start=()=>{if(started)return;started=true;${imports}};`,
+    `if(PerformanceObserver.supportedEntryTypes?.includes("paint"))`,
+    `new PerformanceObserver((list)=>{if(list.getEntriesByName("first-contentful-paint").length)start()})`,
+    `.observe({type:"paint",buffered:true});`,
+    `else requestAnimationFrame(()=>setTimeout(start));`,
+    `setTimeout(start,3000);`,
+  ].join("");
+}
+
+/**
  * What a route's `handle` says about its document. `hydrate`: React Router hydrates the whole page
  * (the back office). `islands`: the page is static HTML apart from these components.
  */

@@ -1,12 +1,17 @@
 import { createContext, useContext } from "react";
-import type { IslandName, PageScriptAssets } from "./page-scripts.ts";
+import { type IslandName, islandLoaderScript, type PageScriptAssets } from "./page-scripts.ts";
 
 // What the document of a public page needs from the build and React Router does not provide, since
 // it does not hydrate these pages (ADR 013): the stylesheet's text, inlined so that nothing blocks the
 // first paint, and the page scripts' built URLs. entry.server.tsx provides both; in the browser the
 // context is empty, which only the hydrated back office ever renders.
 
-export type PublicDocumentAssets = { stylesheet: string; scripts: PageScriptAssets };
+export type PublicDocumentAssets = {
+  stylesheet: string;
+  scripts: PageScriptAssets;
+  /** The CSP nonce of a document rendered per request; prerendered pages name their scripts by hash. */
+  nonce?: string;
+};
 
 export const PublicDocumentContext = createContext<PublicDocumentAssets | null>(null);
 
@@ -21,15 +26,33 @@ export function InlineStylesheet({ css }: { css: string }) {
 }
 
 /**
- * The enhancement script every public page runs, then the page's islands. Module scripts: deferred,
- * run in order after parsing, and allowed by the CSP's 'self' without a hash or nonce.
+ * The enhancement script every public page runs, then the page's islands. The enhancement script is
+ * a module script (deferred, allowed by the CSP's 'self'). The islands start from a small inline
+ * module script once the first frame is painted: React is most of a form page's JavaScript, and the
+ * form is a working HTML form before it is hydrated, so on a slow connection it must not share the
+ * bandwidth with the document and delay its first paint (issue 11). The inline script carries the
+ * request's nonce, or is named by its hash in a prerendered page's CSP (scripts/postbuild.ts).
  */
-export function PageScripts({ scripts, islands }: { scripts: PageScriptAssets; islands: IslandName[] }) {
+export function PageScripts({
+  scripts,
+  islands,
+  nonce,
+}: {
+  scripts: PageScriptAssets;
+  islands: IslandName[];
+  nonce?: string;
+}) {
   return (
     <>
-      {(["enhance", ...islands] as const).map((name) => (
-        <script key={name} type="module" src={scripts[name].src} />
-      ))}
+      <script type="module" src={scripts.enhance.src} />
+      {islands.length > 0 ? (
+        <script
+          type="module"
+          nonce={nonce}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: built from our own asset URLs only.
+          dangerouslySetInnerHTML={{ __html: islandLoaderScript(islands.map((name) => scripts[name].src)) }}
+        />
+      ) : null}
     </>
   );
 }

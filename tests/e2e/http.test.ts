@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { baseUrl } from "./support/browser.ts";
 
@@ -27,23 +28,43 @@ describe("security headers", () => {
     },
   );
 
-  it("public pages run no inline script, and their CSP allows none (ADR 013)", async () => {
-    for (const path of ["/", "/problem", "/no-such-page"]) {
-      const response = await get(path);
-      const csp = response.headers.get("content-security-policy") ?? "";
-      const html = await response.text();
-      // Only data blocks (JSON-LD) are inline; every script is a file of this site.
-      const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+  /** The executable inline scripts of a document (JSON-LD data blocks are not scripts). */
+  const inlineScripts = (html: string) =>
+    [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+      .filter(
         ([, attributes = "", body = ""]) =>
           !/\bsrc=/.test(attributes) && !/application\/ld\+json/.test(attributes) && body.trim(),
-      );
-      expect(inline, path).toEqual([]);
+      )
+      .map(([, , body = ""]) => body);
+
+  it("content pages run no inline script, and their CSP allows none (ADR 013)", async () => {
+    for (const path of ["/problem", "/no-such-page"]) {
+      const response = await get(path);
+      const csp = response.headers.get("content-security-policy") ?? "";
+      // Every script is a file of this site.
+      expect(inlineScripts(await response.text()), path).toEqual([]);
       expect(scriptSrc(csp), path).not.toMatch(/'sha256-/);
       expect(scriptSrc(csp), path).not.toContain("unsafe-inline");
       expect(scriptSrc(csp), path).not.toContain("unsafe-eval");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
     }
+  });
+
+  it("a form page runs one inline script, the island loader, allowed by its hash alone", async () => {
+    const response = await get("/");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const [loader, ...others] = inlineScripts(await response.text());
+    expect(others).toEqual([]);
+    // It only imports the form's island, a file of this site, once the page has painted.
+    expect([...(loader ?? "").matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1])).toEqual([
+      expect.stringMatching(/^\/assets\/demo-request-form-[\w-]+\.js$/),
+    ]);
+    expect(loader).toContain("first-contentful-paint");
+    const hash = `'sha256-${createHash("sha256")
+      .update(loader ?? "")
+      .digest("base64")}'`;
+    expect(scriptSrc(csp).trim()).toBe(`script-src 'self' ${hash}`);
   });
 
   it("server-rendered pages carry a fresh nonce on every response", async () => {

@@ -39,6 +39,8 @@ export type PageOptions = {
    * half-parsed, at random points; measuring layout shift needs a first paint that is always the same.
    */
   renderAfter?: string;
+  /** Rewrites the page's HTML before the browser gets it (a test's variant of the document). */
+  rewrite?: (html: string) => string;
 };
 
 const SCRIPT =
@@ -64,12 +66,13 @@ export async function openPage(path: string, options: PageOptions = {}): Promise
     reducedMotion: options.reducedMotion ?? "reduce",
   });
   const page = await context.newPage();
-  if (options.stripScripts || options.renderAfter) {
+  if (options.stripScripts || options.renderAfter || options.rewrite) {
     await page.route(new URL(path, baseUrl).href, async (route) => {
       const response = await route.fetch();
       const { "content-encoding": _encoding, "content-length": _length, ...headers } = response.headers();
       let body = await response.text();
       if (options.stripScripts) body = body.replace(SCRIPT, "");
+      if (options.rewrite) body = options.rewrite(body);
       if (options.renderAfter)
         body = body.replace(
           "<head>",
