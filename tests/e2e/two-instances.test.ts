@@ -357,7 +357,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 
-  it("answers over TLS with HTTP/2, sends plain HTTP to HTTPS, asks both for a missing asset, keeps /metrics and /readyz inside", async () => {
+  it("answers over TLS with HTTP/2, redirects plain HTTP, refuses bodies over 64 KB, asks both for a missing asset, keeps /metrics and /readyz inside", async () => {
     const visitor = client("127.0.0.2");
     const home = await visitor.request("GET", "/");
     expect(home.status).toBe(200);
@@ -384,6 +384,14 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
       request.end();
     });
     expect(plain).toEqual({ status: 301, location: `https://${SITE}/demo?x=1` });
+
+    // A body over the app's largest limit is refused by nginx, in the API's shape.
+    const big = await visitor.request("POST", "/api/demo-request", {
+      json: { ...lead(1), message: "x".repeat(80 * 1024) },
+    });
+    expect(big.status).toBe(413);
+    expect(big.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(big.body)).toEqual({ message: "Request body too large: the limit is 64 KB." });
 
     // A hashed asset one instance lacks (the other release's, during a rollout) is asked of the other.
     const asset = await visitor.request("GET", "/assets/from-another-release-0123abcd.js");
