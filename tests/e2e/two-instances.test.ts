@@ -401,6 +401,13 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     for (const path of ["/metrics", "/readyz"]) {
       expect((await visitor.request("GET", path)).status).toBe(404);
     }
+
+    // nginx's access log keeps the network and the path, not the address or the query string.
+    const log = readFileSync(join(dir, "clausebridge.access.log"), "utf8");
+    expect(log).toContain(' 127.0.0.x "GET /demo HTTP/1.1" 301 ');
+    expect(log).toContain(' 127.0.0.x "GET / HTTP/2.0" 200 ');
+    expect(log).not.toContain("x=1");
+    expect(log).not.toMatch(/127\.0\.0\.2\b/);
   });
 
   it("keeps a staff session made on one instance on the other, and ends it on both", async () => {
