@@ -34,7 +34,12 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
         insert into rate_limits (key, hits, expires_at) values (${key}, '[]', ${now + windowMs})
         on conflict (key) do update set hits = rate_limits.hits
         returning hits`.execute(executor);
-      const recent = parseHits(rows[0]?.hits).filter((at) => at > now - windowMs && at <= now);
+      // Hits stamped after `now` count too. `now` is taken before the row lock is ours, so a request
+      // that waited for it (behind another instance, or this one) can be older than hits already
+      // stored; leaving those out let them be overwritten, and two instances let twice the limit in.
+      const recent = parseHits(rows[0]?.hits)
+        .filter((at) => at > now - windowMs)
+        .sort((a, b) => a - b);
       if (recent.length >= limit) {
         const oldest = recent[recent.length - limit] ?? now;
         return {
@@ -44,7 +49,9 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
         };
       }
       recent.push(now);
-      await sql`update rate_limits set hits = ${JSON.stringify(recent)}, expires_at = ${now + windowMs}
+      recent.sort((a, b) => a - b);
+      const expiresAt = (recent[recent.length - 1] ?? now) + windowMs;
+      await sql`update rate_limits set hits = ${JSON.stringify(recent)}, expires_at = ${expiresAt}
         where key = ${key}`.execute(executor);
       return { allowed: true, count: recent.length };
     },

@@ -14,13 +14,24 @@ export type RunningServer = {
 };
 
 /**
- * Starts the production server (`node server.ts`, needs a build) on a free port of 127.0.0.1 and
- * resolves once it is listening. Used by the e2e tests, Lighthouse and the benchmark.
+ * Starts the production server (`node server.ts`, needs a build) on a free port of 127.0.0.1 (or
+ * `port`, where a restarted instance must come back) and resolves once it is listening. Used by
+ * the e2e tests, Lighthouse and the benchmark.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  { port = 0 }: { port?: number } = {},
+): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", ...env, PORT: "0", HOST: "127.0.0.1" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

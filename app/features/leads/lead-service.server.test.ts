@@ -225,6 +225,17 @@ describeEachDatabase("lead service", (use) => {
     expect(results.filter((result) => result.kind === "rate-limited")).toHaveLength(10);
   });
 
+  it("counts hits that reached the row lock out of order (another instance got there first)", async () => {
+    const limited = service(3);
+    const client = context();
+    // Each request takes its time before waiting for the lock, so a later one may commit first.
+    const at = (seconds: number) => ({ ...client, now: new Date(NOW.getTime() + seconds * 1000) });
+    const results = [];
+    for (const seconds of [5, 4, 3, 2, 1]) results.push((await limited.submit(demo, at(seconds))).kind);
+    expect(results).toEqual(["stored", "stored", "stored", "rate-limited", "rate-limited"]);
+    expect(await countLeads(use().db)).toBe(3);
+  });
+
   it("checks no time token when the trap is off (the Vite dev server sets no page cookie)", async () => {
     const devService = createLeadService({
       db: use().db,
