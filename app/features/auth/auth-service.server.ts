@@ -26,6 +26,7 @@ import {
 import { pruneSetPasswordLinks } from "./staff.server.ts";
 import { otpauthUri, qrSvg, twoFactorKeys } from "./two-factor.server.ts";
 import {
+  cancelEnrolment,
   checkSecondFactor,
   confirmEnrolment,
   disableTwoFactor,
@@ -349,6 +350,9 @@ export function createAuthService({
 
       /** The enrolment in progress, if one is. */
       enrolment: (user: PublicUser) => enrolmentView(user.id, user.username),
+
+      /** Drops an enrolment that was started and not confirmed. */
+      cancelEnrolment: (user: PublicUser) => cancelEnrolment(db, user.id),
 
       /** Turns it on with the first code: the recovery codes to show once, or null for a wrong code. */
       confirm: (user: PublicUser, code: string, clientAddress: string, now = new Date()) =>

@@ -246,6 +246,16 @@ async function clearTwoFactor(trx: Db, userId: number): Promise<boolean> {
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Drops an enrolment that was started and never confirmed (nothing happens when it is on). */
+export async function cancelEnrolment(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ totpSecret: null, totpLastStep: null })
+    .where("id", "=", userId)
+    .where("totpEnabledAt", "is", null)
+    .execute();
+}
+
 /** The account's owner turns it off (the caller has checked a current code or the password). */
 export async function disableTwoFactor(
   db: Kysely<Database>,
