@@ -13,7 +13,7 @@ const DIGITS = 6;
 const WINDOW = 1;
 
 export const RECOVERY_CODE_COUNT = 10;
-// 10 characters from a 32-letter alphabet without look-alikes (no 0/O, 1/I/L): 50 bits each, shown
+// 10 characters from a 31-character alphabet without look-alikes (no 0/O, 1/I/L): 49 bits each, shown
 // as two groups of five. High entropy is what lets a fast keyed hash stand in for a slow one.
 const RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const RECOVERY_LENGTH = 10;

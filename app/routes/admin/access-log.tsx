@@ -95,9 +95,9 @@ export default function AccessLog({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Access log</h1>
         <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          Who signed in or tried to, who exported or erased leads, and every change to staff accounts and
-          sessions, newest first. Entries are kept {keptDays} days. Leads are named by number and addresses
-          only by their network.
+          Who signed in or tried to, who exported or erased leads, and every change to staff accounts,
+          two-factor sign-in and sessions, newest first. Entries are kept {keptDays} days. Leads are named by
+          number and addresses only by their network.
         </p>
       </div>
 

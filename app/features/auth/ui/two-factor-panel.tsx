@@ -86,7 +86,7 @@ export function TwoFactorPanel({ view, result }: { view: TwoFactorPanelView; res
             </Button>
           </Form>
           {view.required ? (
-            <p className="rounded-lg border border-line p-4 text-sm leading-6 text-ink-muted">
+            <p className="self-start rounded-lg border border-line p-4 text-sm leading-6 text-ink-muted">
               This installation requires two-factor sign-in for all staff, so it cannot be turned off. If you
               lose your phone, use a recovery code, or ask another admin to reset it.
             </p>

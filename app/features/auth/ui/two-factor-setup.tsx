@@ -2,8 +2,8 @@
 // page share: the QR code and the secret to type, and the recovery codes shown once.
 
 /** Groups of four, as the secret is read and typed. */
-function groupSecret(secret: string): string {
-  return secret.replace(/(.{4})(?=.)/g, "$1 ");
+function secretGroups(secret: string): string[] {
+  return secret.match(/.{1,4}/g) ?? [];
 }
 
 /**
@@ -12,34 +12,43 @@ function groupSecret(secret: string): string {
  */
 export function EnrolmentCode({ secret, qrSvg, uri }: { secret: string; qrSvg: string; uri: string }) {
   return (
-    <div className="grid gap-4 sm:grid-cols-[auto_minmax(0,1fr)] sm:items-center">
-      <div
-        role="img"
-        aria-label="QR code for your authenticator app"
-        data-testid="two-factor-qr"
-        className="size-44 justify-self-center rounded-lg border border-line bg-white p-1 [&>svg]:size-full"
-        // The server's own SVG from the qrcode library: paths only, no text from anyone.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: made on the server from our own data
-        dangerouslySetInnerHTML={{ __html: qrSvg }}
-      />
-      <div className="grid min-w-0 gap-2 text-sm leading-6">
-        <p>
-          Scan it with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password,
-          Aegis…), or add this key by hand, as a time-based key:
-        </p>
-        <p
-          data-testid="two-factor-secret"
-          className="rounded-md bg-surface-muted px-3 py-2 font-mono text-base font-semibold tracking-wider break-all"
-        >
-          {groupSecret(secret)}
-        </p>
-        <p className="text-ink-muted">
-          On this phone?{" "}
-          <a href={uri} className="font-semibold text-brand underline">
-            Open it in your authenticator app
-          </a>
-          .
-        </p>
+    // Side by side only where the container has room (the account page), stacked in the login card.
+    <div className="@container">
+      <div className="grid gap-4 @lg:grid-cols-[auto_minmax(0,1fr)] @lg:items-center">
+        <div
+          role="img"
+          aria-label="QR code for your authenticator app"
+          data-testid="two-factor-qr"
+          className="size-44 justify-self-center rounded-lg border border-line bg-white p-1 [&>svg]:size-full"
+          // The server's own SVG from the qrcode library: paths only, no text from anyone.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: made on the server from our own data
+          dangerouslySetInnerHTML={{ __html: qrSvg }}
+        />
+        <div className="grid min-w-0 gap-2 text-sm leading-6">
+          <p>
+            Scan it with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password,
+            Aegis…), or add this key by hand, as a time-based key:
+          </p>
+          <p
+            data-testid="two-factor-secret"
+            className="rounded-md bg-surface-muted px-3 py-2 font-mono text-base font-semibold tracking-wider"
+          >
+            {/* A line breaks between groups, never inside one. */}
+            {secretGroups(secret).map((group, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the groups are fixed slices of one string
+              <span key={index} className="mr-[1ch] inline-block whitespace-nowrap last:mr-0">
+                {group}
+              </span>
+            ))}
+          </p>
+          <p className="text-ink-muted">
+            On this phone?{" "}
+            <a href={uri} className="font-semibold text-brand underline">
+              Open it in your authenticator app
+            </a>
+            .
+          </p>
+        </div>
       </div>
     </div>
   );
