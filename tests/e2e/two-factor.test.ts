@@ -252,7 +252,7 @@ describe("with STAFF_2FA_REQUIRED, behind a TLS proxy [sqlite]", () => {
   });
 
   const origin = () => server.url.replace("http://", "https://");
-  const post = (path: string, body: unknown, cookie?: string) =>
+  const post = (path: string, body: unknown, cookie?: string, client?: string) =>
     fetch(`${server.url}${path}`, {
       method: "POST",
       headers: {
@@ -260,6 +260,7 @@ describe("with STAFF_2FA_REQUIRED, behind a TLS proxy [sqlite]", () => {
         "X-Forwarded-Proto": "https",
         Origin: origin(),
         ...(cookie ? { Cookie: cookie } : {}),
+        ...(client ? { "X-Forwarded-For": client } : {}),
       },
       body: JSON.stringify(body),
     });
@@ -309,9 +310,28 @@ describe("with STAFF_2FA_REQUIRED, behind a TLS proxy [sqlite]", () => {
   it(
     "enrols right after the password, then always asks for a code; the reset command starts it over",
     async () => {
-      await enrolThroughApi();
+      const secretNow = await enrolThroughApi();
       const next = await post("/api/login", BOSS);
       expect(await next.json()).toEqual({ twoFactorRequired: true, username: BOSS.username });
+
+      // Someone with the password but not the phone: wrong codes count like wrong passwords.
+      const guesser = "203.0.113.66";
+      const started = await post("/api/login", BOSS, undefined, guesser);
+      const pending = started.headers.getSetCookie()[0]?.split(";")[0];
+      const right = totpCode(secretNow, Date.now() + STEP_MS);
+      const wrongCodes = ["000000", "111111", "222222", "333333", "444444", "555555"].filter(
+        (code) => code !== right && code !== totpCode(secretNow, Date.now()),
+      );
+      for (const code of wrongCodes.slice(0, 5))
+        expect((await post("/api/login/2fa", { code }, pending, guesser)).status).toBe(401);
+      const throttled = await post("/api/login/2fa", { code: right }, pending, guesser);
+      expect(throttled.status).toBe(429);
+      expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await throttled.json()).toEqual({
+        message: expect.stringMatching(/^Too many login attempts\. Please try again in \d+ minutes?\.$/),
+      });
+      // The password again does not buy more guesses.
+      expect((await post("/api/login", BOSS, undefined, guesser)).status).toBe(429);
 
       // The phone is lost and no other admin exists: the operator's command on the server.
       const reset = await resetCommand(BOSS.username);
