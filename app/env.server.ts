@@ -49,7 +49,7 @@ const EnvSchema = z
     /** …and this long after sign-in, whatever happens. */
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /**
-     * Two-factor sign-in for every staff account (issue 13, ADR 016): `true` makes an account without
+     * Two-factor sign-in for every staff account (issue 13, ADR 017): `true` makes an account without
      * it set it up right after its password, and nobody can turn theirs off.
      */
     STAFF_2FA_REQUIRED: z

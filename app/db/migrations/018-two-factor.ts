@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// Issue 13, staff two-factor sign-in (ADR 016). On `users`: the TOTP secret (encrypted under a key
+// Issue 13, staff two-factor sign-in (ADR 017). On `users`: the TOTP secret (encrypted under a key
 // derived from the app secret, never in clear), when it was confirmed (null while an enrolment
 // waits for its first code: such a secret does not guard sign-in yet), and the last 30-second step
 // a code was accepted for, so no code is accepted twice. Recovery codes are kept as keyed hashes

@@ -46,7 +46,7 @@ type User = { id: number; username: string; isAdmin: boolean };
 
 export type LoginOutcome =
   | { kind: "ok"; user: User; cookies: string[] }
-  /** Password right, second step next (ADR 016): only the pending-login cookie, no session. */
+  /** Password right, second step next (ADR 017): only the pending-login cookie, no session. */
   | { kind: "second-step"; username: string; purpose: "verify" | "enrol"; cookies: string[] }
   | { kind: "refused"; status: number; message: string; headers?: Record<string, string> };
 

@@ -43,7 +43,7 @@ type SignedIn = { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: nu
 export type LoginResult =
   | SignedIn
   /**
-   * The password was right and the account needs a second step (ADR 016): no session yet, only a
+   * The password was right and the account needs a second step (ADR 017): no session yet, only a
    * pending login for the cookie. "enrol": it must set up two-factor sign-in first.
    */
   | {

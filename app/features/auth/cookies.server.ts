@@ -41,7 +41,7 @@ export function clearedSessionCookies(request: Request): string[] {
   ];
 }
 
-// The pending-login cookie (ADR 016): a right password waiting for its second step. HttpOnly,
+// The pending-login cookie (ADR 017): a right password waiting for its second step. HttpOnly,
 // SameSite=Strict (it is only ever sent back by this site's own login forms), five minutes, and
 // `__Host-` prefixed and Secure over HTTPS like the session cookie. It holds a random token; the
 // server keeps its hash bound to the user and deletes it once used.

@@ -4,7 +4,7 @@ import type { Database } from "#app/db/schema.ts";
 import { hashToken } from "./sessions.server.ts";
 import { NO_PASSWORD } from "./users.server.ts";
 
-// A pending login (issue 13, ADR 016): the password was right and the account needs a second step.
+// A pending login (issue 13, ADR 017): the password was right and the account needs a second step.
 // The browser holds a random token in a five-minute HttpOnly cookie; the database holds its SHA-256,
 // bound to the user. It opens nothing by itself: only a right code turns it into a session, once.
 

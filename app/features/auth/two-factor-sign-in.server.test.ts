@@ -11,7 +11,7 @@ import { totpCode } from "./two-factor.server.ts";
 import { resetColleagueTwoFactor, resetTwoFactor } from "./two-factor-store.server.ts";
 import { createUser, type PublicUser } from "./users.server.ts";
 
-// Issue 13, two-factor sign-in (ADR 016), on both databases: enrolment and its confirmation, the
+// Issue 13, two-factor sign-in (ADR 017), on both databases: enrolment and its confirmation, the
 // second step with a code or a recovery code, replay, throttling, the pending login's life, the
 // STAFF_2FA_REQUIRED flow, turning it off, an admin's reset, and what the access log keeps.
 

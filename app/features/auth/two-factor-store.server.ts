@@ -19,7 +19,7 @@ import {
   type TwoFactorKeys,
 } from "./two-factor.server.ts";
 
-// Two-factor sign-in as stored (issue 13, ADR 016): enrolment, confirmation, checking a code,
+// Two-factor sign-in as stored (issue 13, ADR 017): enrolment, confirmation, checking a code,
 // recovery codes, turning it off and an admin's reset. Every check that must hold across requests
 // and instances is one conditional UPDATE: a TOTP step is taken only if it is later than the last
 // one taken (no replay, even by two requests at once), and a recovery code only if still unused.

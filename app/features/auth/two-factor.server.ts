@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ra
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 
-// The arithmetic of two-factor sign-in (RFC 6238 TOTP, ADR 016): secrets, codes, the enrolment QR
+// The arithmetic of two-factor sign-in (RFC 6238 TOTP, ADR 017): secrets, codes, the enrolment QR
 // code and recovery codes. Nothing here touches the database; two-factor-store.server.ts does.
 
 /** What authenticator apps show next to the code. */
