@@ -54,11 +54,6 @@ export async function twoFactorStatus(db: Db, userId: number): Promise<TwoFactor
   return { enabled: true, enabledAt, recoveryCodesLeft: Number(left.count) };
 }
 
-/** The account has two-factor sign-in on. */
-export async function hasTwoFactor(db: Db, userId: number): Promise<boolean> {
-  return (await twoFactorStatus(db, userId)).enabled;
-}
-
 /**
  * The secret an enrolment waits to confirm, started now if none waits: an enrolment that was begun
  * (and perhaps already scanned) keeps its secret until confirmed or reset. TwoFactorError when on.
