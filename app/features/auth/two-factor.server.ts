@@ -33,11 +33,6 @@ export function newTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-/** The base32 secret in groups of four, for reading aloud or typing into an app. */
-export function groupSecret(base32: string): string {
-  return base32.replace(/(.{4})(?=.)/g, "$1 ");
-}
-
 /** AES-256-GCM, so a changed row fails to open rather than yielding another secret. */
 export function encryptSecret(base32: string, keys: TwoFactorKeys): string {
   const iv = randomBytes(12);
