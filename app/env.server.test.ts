@@ -19,6 +19,7 @@ describe("parseEnv", () => {
       LEAD_MIN_FILL_SECONDS: 3,
       SESSION_IDLE_MINUTES: 120,
       SESSION_MAX_HOURS: 24,
+      STAFF_2FA_REQUIRED: false,
       ACCESS_LOG_DAYS: 365,
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
       AUDIT_ALLOW_PRIVATE_TARGETS: false,
@@ -68,6 +69,14 @@ describe("parseEnv", () => {
     expect(parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "true" }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
     expect(() => parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" })).toThrowError(
       /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
+    );
+  });
+
+  it("reads STAFF_2FA_REQUIRED as a boolean and refuses other spellings (a typo must not leave it off)", () => {
+    expect(parseEnv({ STAFF_2FA_REQUIRED: "true" }).STAFF_2FA_REQUIRED).toBe(true);
+    expect(parseEnv({ STAFF_2FA_REQUIRED: "false" }).STAFF_2FA_REQUIRED).toBe(false);
+    expect(() => parseEnv({ STAFF_2FA_REQUIRED: "1" })).toThrowError(
+      /STAFF_2FA_REQUIRED must be true or false/,
     );
   });
 

@@ -48,6 +48,14 @@ const EnvSchema = z
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
     /** …and this long after sign-in, whatever happens. */
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /**
+     * Two-factor sign-in for every staff account (issue 13, ADR 017): `true` makes an account without
+     * it set it up right after its password, and nobody can turn theirs off.
+     */
+    STAFF_2FA_REQUIRED: z
+      .enum(["true", "false"], "STAFF_2FA_REQUIRED must be true or false")
+      .default("false")
+      .transform((value) => value === "true"),
     /** Days the staff access log keeps an entry (sign-ins, exports, erasures, account changes). */
     ACCESS_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
     /** Creates this admin at start-up when the database has no admin yet (then unset them). */

@@ -121,7 +121,7 @@ export type AppServices = {
   rateLimiter: RateLimiter;
   /**
    * The staff accounts, for other features (a lead's owner shown as disabled) without reaching into
-   * features/auth: `{ id, username, isAdmin, disabled, passwordSet, lastSignInAt, createdAt }` (ADR 011).
+   * features/auth: `{ id, username, isAdmin, disabled, passwordSet, twoFactor, lastSignInAt, createdAt }` (ADR 011).
    */
   staff: { list(): Promise<StaffMember[]> };
   auth: AuthService;
@@ -237,6 +237,8 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       policy: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.SESSION_MAX_HOURS * 3_600_000 },
       throttle: createLoginThrottle({ db: database.db, secret }),
       hashing: createHashingQueue(),
+      secret,
+      twoFactorRequired: env.STAFF_2FA_REQUIRED,
     });
     await ensureFirstAdmin(database, env);
     await reportHstsPreloadList(database, env);

@@ -1,16 +1,20 @@
-// `npm run admin:create -- <username>` and `npm run admin:set-password -- <username>`.
+// `npm run admin:create -- <username>`, `npm run admin:set-password -- <username>` and
+// `npm run admin:reset-2fa -- <username>` (a lost phone: the account signs in with its password and,
+// where STAFF_2FA_REQUIRED is on, sets two-factor sign-in up again).
 // The password comes from standard input when it is piped (`printf '%s\n' "$PW" | npm run …`: the
 // first line, optionally the same again on a second line), else from a prompt that does not echo it.
 // It is never taken from the command line (shell history, ps).
 import { createInterface } from "node:readline";
 import { createStaffMember, StaffChangeError, setStaffPassword } from "../app/features/auth/staff.server.ts";
 import { COMMAND_LINE_ACTOR } from "../app/features/auth/staff-events.server.ts";
+import { resetTwoFactor } from "../app/features/auth/two-factor-store.server.ts";
 import { findUserByUsername, UserInputError } from "../app/features/auth/users.server.ts";
 import { PipedPasswordError, readPipedPassword } from "./lib/piped-password.ts";
 import { withScriptDatabase } from "./lib/script-database.ts";
 
 const [command, username] = process.argv.slice(2);
-const usage = "Usage: node scripts/admin-user.ts create|set-password <username>";
+const usage = "Usage: node scripts/admin-user.ts create|set-password|reset-2fa <username>";
+const COMMANDS = ["create", "set-password", "reset-2fa"];
 
 /** Asks twice without echoing what is typed. */
 async function prompt(question: string): Promise<string> {
@@ -37,12 +41,24 @@ async function readPassword(): Promise<string> {
 }
 
 async function main(): Promise<number> {
-  if ((command !== "create" && command !== "set-password") || !username) {
+  if (!command || !COMMANDS.includes(command) || !username) {
     console.error(usage);
     return 2;
   }
   return withScriptDatabase(async (database) => {
     try {
+      if (command === "reset-2fa") {
+        const user = await findUserByUsername(database.db, username);
+        if (!user) throw new UserInputError(`No user named "${username}".`);
+        // Recorded on the staff page and in the access log as done by "command line".
+        const reset = await resetTwoFactor(database.db, { id: Number(user.id), actor: COMMAND_LINE_ACTOR });
+        console.log(
+          reset
+            ? `Reset two-factor sign-in for "${user.username}": they sign in with their password and set it up again.`
+            : `"${user.username}" has no two-factor sign-in: nothing to reset.`,
+        );
+        return 0;
+      }
       const password = await readPassword();
       // Both are recorded in the staff page's history as done by "command line".
       if (command === "create") {

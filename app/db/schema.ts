@@ -123,6 +123,12 @@ export interface UsersTable {
   lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The TOTP secret, encrypted (two-factor.server.ts); null without two-factor sign-in (migration 018). */
+  totpSecret: string | null;
+  /** When the secret was confirmed with a code; null while an enrolment waits for one. */
+  totpEnabledAt: string | null;
+  /** The last 30-second step a code was accepted for: no step is accepted twice. */
+  totpLastStep: number | null;
 }
 
 export interface SessionsTable {
@@ -346,6 +352,23 @@ export interface ErasureSuppressionsTable {
   reason: string;
 }
 
+/** One-time recovery codes, as keyed hashes (migration 018). */
+export interface RecoveryCodesTable {
+  userId: number;
+  codeHash: string;
+  createdAt: string;
+  usedAt: string | null;
+}
+
+/** A right password waiting for its second step: the hash of the cookie's token (migration 018). */
+export interface PendingLoginsTable {
+  tokenHash: string;
+  userId: number;
+  purpose: "verify" | "enrol";
+  createdAt: string;
+  expiresAt: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -374,4 +397,6 @@ export interface Database {
   analyticsDailyCounts: AnalyticsDailyCountsTable;
   analyticsJobs: AnalyticsJobsTable;
   erasureSuppressions: ErasureSuppressionsTable;
+  recoveryCodes: RecoveryCodesTable;
+  pendingLogins: PendingLoginsTable;
 }

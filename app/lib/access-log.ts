@@ -17,12 +17,17 @@ export const ACCESS_ACTIONS = {
   staff_link_issued: "Created a set-password link",
   staff_link_used: "Chose a password with a link",
   staff_signed_out: "Signed a colleague out everywhere",
+  staff_two_factor_reset: "Reset a colleague's two-factor sign-in",
+  two_factor_enabled: "Turned on two-factor sign-in",
+  two_factor_disabled: "Turned off two-factor sign-in",
+  two_factor_codes_renewed: "Made new recovery codes",
+  two_factor_recovery_used: "Signed in with a recovery code",
 } as const;
 export type AccessAction = keyof typeof ACCESS_ACTIONS;
 
 /** The log's filter: groups of actions a reader looks for together. */
 export const ACCESS_KINDS = {
-  "sign-ins": ["sign_in", "sign_in_failed"],
+  "sign-ins": ["sign_in", "sign_in_failed", "two_factor_recovery_used"],
   exports: ["export", "person_exported"],
   erasures: ["lead_erased", "person_erased"],
   accounts: [
@@ -35,6 +40,13 @@ export const ACCESS_KINDS = {
     "staff_link_issued",
     "staff_link_used",
     "staff_signed_out",
+  ],
+  "two-factor": [
+    "two_factor_enabled",
+    "two_factor_disabled",
+    "two_factor_codes_renewed",
+    "two_factor_recovery_used",
+    "staff_two_factor_reset",
   ],
 } as const satisfies Record<string, readonly AccessAction[]>;
 export type AccessKind = keyof typeof ACCESS_KINDS;

@@ -9,7 +9,7 @@ export const LEAD_BODY_LIMIT = 16 * 1024;
 /** Any other page action or API call. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
-const SIGN_IN_PATHS = new Set(["/admin/login", "/api/login"]);
+const SIGN_IN_PATHS = new Set(["/admin/login", "/api/login", "/api/login/2fa"]);
 // The pages with a lead form post to themselves; the JSON API has its own path.
 const LEAD_PATHS = new Set(["/", "/demo", "/invest", "/api/demo-request"]);
 

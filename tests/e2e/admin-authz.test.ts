@@ -117,6 +117,8 @@ type Row = {
     | "lead"
     | "api-keys";
   expect: Record<Who, Answer>;
+  /** The call never looks at the session (an expired one is then left for the pruning to delete). */
+  ignoresSession?: boolean;
 };
 
 const ok = (status: number, extra: Omit<Answer, "status"> = {}): Answer => ({ status: [status], ...extra });
@@ -556,6 +558,52 @@ const ROWS: Row[] = [
     ok(404),
     { crossOrigin: CROSS_SITE_REFUSED },
   ),
+  // Issue 13, two-factor sign-in: an admin's reset of a colleague's, and one's own on the account
+  // page. The matrix names no real account and sends no right code: an admin gets 404 or 400.
+  apiRow(
+    "DELETE /api/admin/users/:id/two-factor",
+    () => ({ method: "DELETE", path: "/api/admin/users/999999/two-factor" }),
+    ok(404, { body: /^\{"message":"No such staff account\."\}$/ }),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "POST /admin/staff (reset-two-factor form)",
+    () => ({ method: "POST", path: "/admin/staff", form: { intent: "reset-two-factor", id: "999999" } }),
+    "%2Fadmin%2Fstaff",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/account (two-factor confirm form)",
+    () => ({ method: "POST", path: "/admin/account", form: { intent: "2fa-confirm", code: "000000" } }),
+    "%2Fadmin%2Faccount",
+    ok(400),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/account (two-factor disable form)",
+    () => ({ method: "POST", path: "/admin/account", form: { intent: "2fa-disable", proof: "000000" } }),
+    "%2Fadmin%2Faccount",
+    ok(401),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  {
+    // The second step belongs to whoever holds a pending-login cookie, not to a session: without one
+    // every caller is told to start again, and a cross-site post is refused before anything runs.
+    name: "POST /api/login/2fa",
+    request: () => ({ method: "POST", path: "/api/login/2fa", json: { code: "123456" } }),
+    ignoresSession: true,
+    expect: {
+      anonymous: ok(401, { body: /"signInAgain":true/ }),
+      "non-admin": ok(401, { body: /"signInAgain":true/ }),
+      admin: ok(401, { body: /"signInAgain":true/ }),
+      "idle-expired": ok(401, { body: /"signInAgain":true/ }),
+      "past absolute expiry": ok(401, { body: /"signInAgain":true/ }),
+      "forged cookie": ok(401, { body: /"signInAgain":true/ }),
+      "tampered cookie": ok(401, { body: /"signInAgain":true/ }),
+      "cross-origin": ok(403),
+    },
+  },
   apiRow(
     "GET /api/admin/access-log",
     () => ({ method: "GET", path: "/api/admin/access-log" }),
@@ -890,7 +938,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
             if (token) {
               const signedOut =
                 row.changes === "session" && response.status < 400 && who !== "tampered cookie";
-              const expired = who === "idle-expired" || who === "past absolute expiry";
+              const expired =
+                !row.ignoresSession && (who === "idle-expired" || who === "past absolute expiry");
               // An expired session is deleted when met; any other survives a refused or unrelated call.
               expect(await sessionAlive(token)).toBe(!signedOut && !expired);
             }

@@ -54,10 +54,10 @@ it(
 
     const here = await openSignedIn("/admin/dashboard", { allowConsoleErrors: FAILED_LOAD }, laptop);
     const { page } = here;
-    await page.getByRole("link", { name: "Your sessions" }).click();
+    await page.getByRole("link", { name: "Your account" }).click();
     // The address changes as the navigation commits; the new page renders just after.
     await page.waitForURL("**/admin/account", WAIT);
-    await page.getByRole("heading", { level: 1, name: "Your sessions" }).waitFor(WAIT);
+    await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor(WAIT);
     // Three sessions: this one marked, each with its browser and only its network.
     await expect.poll(() => sessions(page).count(), WAIT).toBe(3);
     await expect(readText(sessionRow(page, "This browser"))).resolves.toMatch(/127\.0\.0\.x/);

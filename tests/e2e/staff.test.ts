@@ -495,6 +495,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
             isAdmin: true,
             disabled: false,
             passwordSet: true,
+            twoFactor: false,
             lastSignInAt: null,
             createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           },

@@ -4,7 +4,14 @@ import { SIGN_IN_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
-import { clearedSessionCookies, readSessionToken, sessionCookies } from "./cookies.server.ts";
+import {
+  clearedPendingLoginCookie,
+  clearedSessionCookies,
+  pendingLoginCookie,
+  readPendingLoginToken,
+  readSessionToken,
+  sessionCookies,
+} from "./cookies.server.ts";
 import { assertSameOrigin } from "./guard.server.ts";
 import { HASHING_BUSY_MESSAGE, HASHING_BUSY_RETRY_AFTER_SECONDS } from "./hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "./password.server.ts";
@@ -35,9 +42,38 @@ export function tooManyLoginsMessage(retryAfterSeconds: number): string {
   return `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
+type User = { id: number; username: string; isAdmin: boolean };
+
 export type LoginOutcome =
-  | { kind: "ok"; user: { id: number; username: string; isAdmin: boolean }; cookies: string[] }
+  | { kind: "ok"; user: User; cookies: string[] }
+  /** Password right, second step next (ADR 017): only the pending-login cookie, no session. */
+  | { kind: "second-step"; username: string; purpose: "verify" | "enrol"; cookies: string[] }
   | { kind: "refused"; status: number; message: string; headers?: Record<string, string> };
+
+export type SecondStepOutcome =
+  | { kind: "ok"; user: User; recoveryCodes?: string[]; cookies: string[] }
+  | {
+      kind: "refused";
+      status: number;
+      message: string;
+      /** The pending login is gone: the person starts again with the password. */
+      restart?: boolean;
+      headers?: Record<string, string>;
+      cookies?: string[];
+    };
+
+export const INVALID_CODE = "Invalid code";
+export const SIGN_IN_EXPIRED = "Your sign-in has expired. Please enter your username and password again.";
+
+// A six-digit code or a recovery code, with the spaces and dashes people type; anything longer is no code.
+export const SecondStepSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, "Please enter the code")
+    .max(32, INVALID_CODE)
+    .refine((value) => /^[0-9A-Za-z -]+$/.test(value), INVALID_CODE),
+});
 
 /** Checks credentials (throttled) and opens a session: shared by POST /api/login and the login form. */
 export async function attemptLogin(
@@ -74,11 +110,75 @@ export async function attemptLogin(
     };
   }
   if (result.kind === "invalid") return { kind: "refused", status: 401, message: INVALID_CREDENTIALS };
+  if (result.kind === "second-step") {
+    return {
+      kind: "second-step",
+      username: result.username,
+      purpose: result.purpose,
+      cookies: [pendingLoginCookie(request, result.pendingToken, result.maxAgeSeconds)],
+    };
+  }
   return {
     kind: "ok",
     user: result.user,
     cookies: sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
   };
+}
+
+/** The second step (a code) for the pending login the request's cookie names. */
+export async function attemptSecondStep(
+  request: Request,
+  context: Context,
+  input: unknown,
+): Promise<SecondStepOutcome> {
+  const parsed = SecondStepSchema.safeParse(input);
+  if (!parsed.success) {
+    return { kind: "refused", status: 400, message: parsed.error.issues[0]?.message ?? INVALID_CODE };
+  }
+  const { auth } = await getServices(context);
+  const result = await auth.completeSecondStep(
+    readPendingLoginToken(request),
+    parsed.data.code,
+    context.get(clientAddressContext),
+    new Date(),
+    request.headers.get("user-agent"),
+  );
+  switch (result.kind) {
+    case "throttled":
+      return {
+        kind: "refused",
+        status: 429,
+        message: tooManyLoginsMessage(result.retryAfterSeconds),
+        headers: { "Retry-After": String(result.retryAfterSeconds) },
+      };
+    case "expired":
+      return {
+        kind: "refused",
+        status: 401,
+        message: SIGN_IN_EXPIRED,
+        restart: true,
+        cookies: [clearedPendingLoginCookie(request)],
+      };
+    case "invalid":
+      return { kind: "refused", status: 401, message: INVALID_CODE };
+    case "ok":
+      return {
+        kind: "ok",
+        user: result.user,
+        recoveryCodes: result.recoveryCodes,
+        cookies: [
+          clearedPendingLoginCookie(request),
+          ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
+        ],
+      };
+  }
+}
+
+/** Forgets the request's pending login (starting again): the cookie to clear it. */
+export async function cancelSecondStep(request: Request, context: Context): Promise<string[]> {
+  const { auth } = await getServices(context);
+  await auth.cancelPendingLogin(readPendingLoginToken(request));
+  return [clearedPendingLoginCookie(request)];
 }
 
 function withCookies(response: Response, cookies: string[]): Response {
@@ -95,7 +195,52 @@ export async function handleLoginApi(request: Request, context: Context): Promis
   if (outcome.kind === "refused") {
     return Response.json({ message: outcome.message }, { status: outcome.status, headers: outcome.headers });
   }
+  if (outcome.kind === "second-step") {
+    // Issue 13: 200 without a session; the code goes to POST /api/login/2fa within five minutes.
+    // An account that must first set up two-factor sign-in gets the secret to add to its app.
+    const body: Record<string, unknown> = { twoFactorRequired: true, username: outcome.username };
+    if (outcome.purpose === "enrol") {
+      const { auth } = await getServices(context);
+      const pending = await auth.pendingLogin(pendingTokenOf(outcome.cookies));
+      body.setupRequired = true;
+      if (pending?.enrolment) {
+        body.secret = pending.enrolment.secret;
+        body.otpauthUri = pending.enrolment.uri;
+      }
+    }
+    return withCookies(Response.json(body), outcome.cookies);
+  }
   return withCookies(Response.json(outcome.user), outcome.cookies);
+}
+
+/** The token a pending-login Set-Cookie carries. */
+function pendingTokenOf(cookies: string[]): string | undefined {
+  return /^[^=]+=([^;]*)/.exec(cookies[0] ?? "")?.[1];
+}
+
+/**
+ * POST /api/login/2fa { code } (issue 13): the user JSON and the session, like POST /api/login
+ * without a second step (and `recoveryCodes`, once, when this code turned two-factor sign-in on).
+ */
+export async function handleSecondStepApi(request: Request, context: Context): Promise<Response> {
+  assertSameOrigin(request);
+  const body = await readJsonObject(request, SIGN_IN_BODY_LIMIT);
+  if (!body.ok) return body.response;
+  const outcome = await attemptSecondStep(request, context, body.value);
+  if (outcome.kind === "refused") {
+    // `signInAgain`: the pending login is gone (expired or used); POST /api/login starts afresh.
+    const body = outcome.restart
+      ? { message: outcome.message, signInAgain: true }
+      : { message: outcome.message };
+    return withCookies(
+      Response.json(body, { status: outcome.status, headers: outcome.headers }),
+      outcome.cookies ?? [],
+    );
+  }
+  const answer = outcome.recoveryCodes
+    ? { ...outcome.user, recoveryCodes: outcome.recoveryCodes }
+    : outcome.user;
+  return withCookies(Response.json(answer), outcome.cookies);
 }
 
 /** Ends the session on the server and clears the cookies; shared by POST /api/logout and the pages. */

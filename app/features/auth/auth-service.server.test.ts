@@ -26,6 +26,7 @@ describeEachDatabase("auth service", (use) => {
       policy: { idleMs: 2 * 3_600_000, absoluteMs: 24 * 3_600_000 },
       // The limits services.server.ts configures (the defaults).
       throttle: createLoginThrottle({ db: use().db, secret: SECRET }),
+      secret: SECRET,
       hashing,
     });
 

@@ -4,6 +4,14 @@ import { recordAccess } from "#app/lib/access-log.server.ts";
 import type { HashingQueue } from "./hashing-queue.server.ts";
 import type { LoginThrottle } from "./login-throttle.server.ts";
 import { MAX_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword } from "./password.server.ts";
+import {
+  consumePendingLogin,
+  createPendingLogin,
+  findPendingLogin,
+  forgetPendingLogin,
+  PENDING_LOGIN_TTL_MS,
+  prunePendingLogins,
+} from "./pending-logins.server.ts";
 import { describeBrowser } from "./session-device.ts";
 import {
   createSession,
@@ -16,14 +24,55 @@ import {
   type SessionPolicy,
 } from "./sessions.server.ts";
 import { pruneSetPasswordLinks } from "./staff.server.ts";
+import { otpauthUri, qrSvg, twoFactorKeys } from "./two-factor.server.ts";
+import {
+  cancelEnrolment,
+  checkSecondFactor,
+  confirmEnrolment,
+  disableTwoFactor,
+  enrolmentSecret,
+  pendingEnrolmentSecret,
+  renewRecoveryCodes,
+  type SecondFactor,
+  twoFactorStatus,
+} from "./two-factor-store.server.ts";
 import { findUserByUsername, NO_PASSWORD, type PublicUser, toPublicUser } from "./users.server.ts";
 
+type SignedIn = { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: number };
+
 export type LoginResult =
-  | { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: number }
+  | SignedIn
+  /**
+   * The password was right and the account needs a second step (ADR 017): no session yet, only a
+   * pending login for the cookie. "enrol": it must set up two-factor sign-in first.
+   */
+  | {
+      kind: "second-step";
+      username: string;
+      purpose: "verify" | "enrol";
+      pendingToken: string;
+      maxAgeSeconds: number;
+    }
   | { kind: "invalid" }
   | { kind: "throttled"; retryAfterSeconds: number }
   /** Too many passwords are being checked right now; nothing was verified or counted. */
   | { kind: "busy" };
+
+export type SecondStepResult =
+  /** Signed in; `recoveryCodes` when this step turned two-factor sign-in on (show them once). */
+  | (SignedIn & { recoveryCodes?: string[] })
+  | { kind: "invalid" }
+  | { kind: "throttled"; retryAfterSeconds: number }
+  /** No live pending login: start again with the password. */
+  | { kind: "expired" };
+
+/** What the second step's page shows: whose sign-in it is and, to enrol, the secret and its QR code. */
+export type PendingView = {
+  username: string;
+  purpose: "verify" | "enrol";
+  enrolment?: EnrolmentView;
+};
+export type EnrolmentView = { secret: string; uri: string; qrSvg: string };
 
 export type AuthServiceOptions = {
   db: Kysely<Database>;
@@ -32,6 +81,10 @@ export type AuthServiceOptions = {
   throttle: LoginThrottle;
   /** Bounds the password hashes computed at once. */
   hashing: HashingQueue;
+  /** The app secret: two-factor secrets are encrypted and recovery codes hashed under keys from it. */
+  secret: string;
+  /** STAFF_2FA_REQUIRED: every account without two-factor sign-in enrols right after its password. */
+  twoFactorRequired?: boolean;
 };
 
 /**
@@ -54,11 +107,92 @@ async function checkCredentialsWith(db: Kysely<Database>, username: string, pass
  * Sign-in, the current user and sign-out. One answer ("invalid") for an unknown user and a wrong
  * password, in the same time, so neither the message nor the timing tells which usernames exist.
  */
-export function createAuthService({ db, policy, throttle, hashing }: AuthServiceOptions) {
+export function createAuthService({
+  db,
+  policy,
+  throttle,
+  hashing,
+  secret,
+  twoFactorRequired = false,
+}: AuthServiceOptions) {
   const checkCredentials = (username: string, password: string) =>
     checkCredentialsWith(db, username, password);
+  const keys = twoFactorKeys(secret);
+
+  /** Opens a session for a sign-in that passed every step, and records it. */
+  async function openSession(
+    user: PublicUser,
+    clientAddress: string,
+    now: Date,
+    userAgent: string | null,
+    detail: Record<string, string> = {},
+  ): Promise<SignedIn> {
+    const { token } = await createSession(db, user.id, policy, now, { userAgent, clientAddress });
+    await recordAccess(
+      db,
+      {
+        action: "sign_in",
+        actor: { id: user.id, username: user.username },
+        detail: { browser: describeBrowser(userAgent), ...detail },
+        clientAddress,
+      },
+      now,
+    );
+    // Shown on the staff page; one small write next to the session's.
+    await db
+      .updateTable("users")
+      .set({ lastSignInAt: now.toISOString() })
+      .where("id", "=", user.id)
+      .execute();
+    return { kind: "ok", user, token, maxAgeSeconds: Math.floor(policy.absoluteMs / 1000) };
+  }
+
+  async function enrolmentView(userId: number, username: string): Promise<EnrolmentView | undefined> {
+    const base32 = await pendingEnrolmentSecret(db, keys, userId);
+    if (!base32) return undefined;
+    const uri = otpauthUri(base32, username);
+    return { secret: base32, uri, qrSvg: await qrSvg(uri) };
+  }
+
+  /** A signed-in owner proving it is them again: a current code or the password, throttled. */
+  async function proveOwner(
+    user: PublicUser,
+    proof: { code: string } | { password: string },
+    clientAddress: string,
+    now: Date,
+  ): Promise<"ok" | "invalid" | "busy" | { throttled: number }> {
+    if ("password" in proof && !hashing.hasRoom()) return "busy";
+    const decision = await throttle.reserve(user.username, clientAddress, now.getTime());
+    if (!decision.allowed) return { throttled: decision.retryAfterSeconds };
+    const { reservation } = decision;
+    let right: boolean;
+    try {
+      if ("code" in proof) {
+        right = (await checkSecondFactor(db, keys, user.id, proof.code, now)) !== null;
+      } else {
+        const outcome = await hashing.run(() => checkCredentials(user.username, proof.password));
+        if (outcome.busy) {
+          await reservation.release();
+          return "busy";
+        }
+        right = outcome.value.user !== undefined && Number(outcome.value.user.id) === user.id;
+      }
+    } catch (error) {
+      await reservation.release().catch(() => {});
+      throw error;
+    }
+    if (!right) {
+      reservation.failed();
+      return "invalid";
+    }
+    // Proving oneself is not a sign-in: the attempt is given back, the failures before it stay.
+    await reservation.release();
+    return "ok";
+  }
+
   return {
     policy,
+    twoFactorRequired,
 
     async login(
       username: string,
@@ -102,30 +236,161 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
         return { kind: "invalid" };
       }
       const user = checked.user;
+      if (user.totpEnabledAt || twoFactorRequired) {
+        // NOTE: a right password alone must not wipe the counters (succeeded() would): a thief who
+        // knows it could then guess codes without end. It is given back; wrong codes count on the
+        // same counters, and the counters start afresh only after the second step.
+        await reservation.release();
+        const purpose = user.totpEnabledAt ? "verify" : "enrol";
+        if (purpose === "enrol") await enrolmentSecret(db, keys, Number(user.id));
+        const pendingToken = await createPendingLogin(db, Number(user.id), purpose, now);
+        return {
+          kind: "second-step",
+          username: user.username,
+          purpose,
+          pendingToken,
+          maxAgeSeconds: PENDING_LOGIN_TTL_MS / 1000,
+        };
+      }
       await reservation.succeeded();
-      const { token } = await createSession(db, Number(user.id), policy, now, { userAgent, clientAddress });
-      await recordAccess(
-        db,
-        {
-          action: "sign_in",
-          actor: { id: Number(user.id), username: user.username },
-          detail: { browser: describeBrowser(userAgent) },
-          clientAddress,
-        },
-        now,
-      );
-      // Shown on the staff page; one small write next to the session's.
-      await db
-        .updateTable("users")
-        .set({ lastSignInAt: now.toISOString() })
-        .where("id", "=", user.id)
-        .execute();
+      return openSession(toPublicUser(user), clientAddress, now, userAgent);
+    },
+
+    /** The pending login of `token` as its page shows it, or null when there is none live. */
+    async pendingLogin(token: string | undefined, now = new Date()): Promise<PendingView | null> {
+      const pending = token ? await findPendingLogin(db, token, now) : null;
+      if (!pending) return null;
+      if (pending.purpose === "verify") return { username: pending.username, purpose: "verify" };
       return {
-        kind: "ok",
-        user: toPublicUser(user),
-        token,
-        maxAgeSeconds: Math.floor(policy.absoluteMs / 1000),
+        username: pending.username,
+        purpose: "enrol",
+        enrolment: await enrolmentView(pending.userId, pending.username),
       };
+    },
+
+    /**
+     * The second step: a code from the authenticator app, or a recovery code, for the pending login
+     * of `token` (to enrol: the first code of the new secret). Throttled on the password's counters;
+     * the pending login is used up by the one request that succeeds.
+     */
+    async completeSecondStep(
+      token: string | undefined,
+      code: string,
+      clientAddress: string,
+      now = new Date(),
+      userAgent: string | null = null,
+    ): Promise<SecondStepResult> {
+      const pending = token ? await findPendingLogin(db, token, now) : null;
+      if (!token || !pending) return { kind: "expired" };
+      const decision = await throttle.reserve(pending.username, clientAddress, now.getTime());
+      if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
+      const { reservation } = decision;
+      const account = { id: pending.userId, username: pending.username };
+      let outcome: SecondFactor | { method: "enrolled"; recoveryCodes: string[] } | null;
+      try {
+        if (pending.purpose === "verify") {
+          outcome = await checkSecondFactor(db, keys, pending.userId, code, now);
+        } else {
+          const enrolled = await confirmEnrolment(db, keys, account, code, { now, clientAddress });
+          outcome = enrolled ? { method: "enrolled", recoveryCodes: enrolled.recoveryCodes } : null;
+        }
+      } catch (error) {
+        await reservation.release().catch(() => {});
+        throw error;
+      }
+      if (!outcome) {
+        reservation.failed();
+        await recordAccess(
+          db,
+          { action: "sign_in_failed", actor: account, detail: { step: "two-factor" }, clientAddress },
+          now,
+        );
+        return { kind: "invalid" };
+      }
+      if (!(await consumePendingLogin(db, token, now))) {
+        // Used by a parallel request, or expired this very moment: this one opens nothing.
+        await reservation.release();
+        return { kind: "expired" };
+      }
+      await reservation.succeeded();
+      if (outcome.method === "recovery") {
+        await recordAccess(
+          db,
+          {
+            action: "two_factor_recovery_used",
+            actor: account,
+            detail: { left: outcome.recoveryCodesLeft },
+            clientAddress,
+          },
+          now,
+        );
+      }
+      const user = await db
+        .selectFrom("users")
+        .select(["id", "username", "isAdmin"])
+        .where("id", "=", pending.userId)
+        .executeTakeFirstOrThrow();
+      const signedIn = await openSession(toPublicUser(user), clientAddress, now, userAgent, {
+        twoFactor: outcome.method,
+      });
+      return outcome.method === "enrolled" ? { ...signedIn, recoveryCodes: outcome.recoveryCodes } : signedIn;
+    },
+
+    /** Two-factor sign-in as its owner manages it on /admin/account. */
+    twoFactor: {
+      status: (userId: number) => twoFactorStatus(db, userId),
+
+      /** Starts (or resumes) an enrolment: the secret, its otpauth URI and QR code. */
+      async enrol(user: PublicUser): Promise<EnrolmentView> {
+        await enrolmentSecret(db, keys, user.id);
+        const view = await enrolmentView(user.id, user.username);
+        if (!view) throw new Error("the enrolment secret just stored cannot be read");
+        return view;
+      },
+
+      /** The enrolment in progress, if one is. */
+      enrolment: (user: PublicUser) => enrolmentView(user.id, user.username),
+
+      /** Drops an enrolment that was started and not confirmed. */
+      cancelEnrolment: (user: PublicUser) => cancelEnrolment(db, user.id),
+
+      /** Turns it on with the first code: the recovery codes to show once, or null for a wrong code. */
+      confirm: (user: PublicUser, code: string, clientAddress: string, now = new Date()) =>
+        confirmEnrolment(db, keys, user, code, { now, clientAddress }),
+
+      /**
+       * Turns it off, proven by a current code (or a recovery code) or the password. Throttled like a
+       * sign-in: a borrowed session must not be a way to guess either. "required": the setting forbids it.
+       */
+      async disable(
+        user: PublicUser,
+        proof: { code: string } | { password: string },
+        clientAddress: string,
+        now = new Date(),
+      ): Promise<"off" | "invalid" | "required" | "busy" | { throttled: number }> {
+        if (twoFactorRequired) return "required";
+        const proven = await proveOwner(user, proof, clientAddress, now);
+        if (proven !== "ok") return proven;
+        await disableTwoFactor(db, user, { now, clientAddress });
+        return "off";
+      },
+
+      /** Ten new recovery codes (the old ones stop working), proven by a current code. */
+      async renewRecoveryCodes(
+        user: PublicUser,
+        code: string,
+        clientAddress: string,
+        now = new Date(),
+      ): Promise<string[] | "invalid" | "busy" | { throttled: number }> {
+        const proven = await proveOwner(user, { code }, clientAddress, now);
+        if (proven !== "ok") return proven;
+        return renewRecoveryCodes(db, keys, user, { now, clientAddress });
+      },
+    },
+
+    /** Abandons a pending login (the person starts again). */
+    async cancelPendingLogin(token: string | undefined): Promise<void> {
+      if (token) await forgetPendingLogin(db, token);
     },
 
     currentUser(token: string | undefined, now = new Date()): Promise<PublicUser | null> {
@@ -159,6 +424,7 @@ export function createAuthService({ db, policy, throttle, hashing }: AuthService
 
     async prune(now = new Date()): Promise<void> {
       await pruneSessions(db, policy, now);
+      await prunePendingLogins(db, now);
       await pruneSetPasswordLinks(db, now);
       await throttle.prune(now.getTime());
     },

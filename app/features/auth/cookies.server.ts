@@ -40,3 +40,25 @@ export function clearedSessionCookies(request: Request): string[] {
     `${ADMIN_HINT_COOKIE}=; ${expired}`,
   ];
 }
+
+// The pending-login cookie (ADR 017): a right password waiting for its second step. HttpOnly,
+// SameSite=Strict (it is only ever sent back by this site's own login forms), five minutes, and
+// `__Host-` prefixed and Secure over HTTPS like the session cookie. It holds a random token; the
+// server keeps its hash bound to the user and deletes it once used.
+export const SECURE_PENDING_LOGIN_COOKIE = "__Host-pending_login";
+export const PENDING_LOGIN_COOKIE = "pending_login";
+
+export function readPendingLoginToken(request: Request): string | undefined {
+  const header = request.headers.get("cookie");
+  return readCookie(header, SECURE_PENDING_LOGIN_COOKIE) ?? readCookie(header, PENDING_LOGIN_COOKIE);
+}
+
+export function pendingLoginCookie(request: Request, token: string, maxAgeSeconds: number): string {
+  const secure = isSecureRequest(request);
+  return `${secure ? SECURE_PENDING_LOGIN_COOKIE : PENDING_LOGIN_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Strict${secure ? "; Secure" : ""}; HttpOnly`;
+}
+
+export function clearedPendingLoginCookie(request: Request): string {
+  const secure = isSecureRequest(request);
+  return `${secure ? SECURE_PENDING_LOGIN_COOKIE : PENDING_LOGIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict${secure ? "; Secure" : ""}; HttpOnly`;
+}

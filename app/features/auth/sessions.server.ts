@@ -104,7 +104,10 @@ export async function endSessionByHandle(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Ends every session of the user but the one of `keepToken` (when given); how many ended. */
+/**
+ * Ends every session of the user but the one of `keepToken` (when given), and any sign-in of theirs
+ * waiting for its second step; how many sessions ended.
+ */
 export async function endUserSessions(
   db: Kysely<Database>,
   userId: number,
@@ -113,6 +116,8 @@ export async function endUserSessions(
   let query = db.deleteFrom("sessions").where("userId", "=", userId);
   if (keepToken) query = query.where("idHash", "<>", hashToken(keepToken));
   const result = await query.executeTakeFirst();
+  // A sign-in half-way through its second step ends too: it would otherwise open a session anew.
+  await db.deleteFrom("pendingLogins").where("userId", "=", userId).execute();
   return Number(result.numDeletedRows);
 }
 

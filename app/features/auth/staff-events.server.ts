@@ -12,6 +12,7 @@ export const STAFF_ACTIONS = [
   "link_issued",
   "link_used",
   "signed_out",
+  "two_factor_reset",
 ] as const;
 export type StaffAction = (typeof STAFF_ACTIONS)[number];
 

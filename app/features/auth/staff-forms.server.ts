@@ -13,13 +13,21 @@ import {
 import type { StaffActor } from "./staff-events.server.ts";
 import { parseStaffId, setPasswordUrl } from "./staff-http.server.ts";
 import { PASSWORDS_DIFFER } from "./staff-messages.ts";
+import { resetColleagueTwoFactor } from "./two-factor-store.server.ts";
 import { passwordProblem, UserInputError } from "./users.server.ts";
 
 // The staff page's forms as they arrive (with or without JavaScript: the same POST): one `intent`
 // each. The route turns the outcome into a redirect with a notice, a one-time link, or a 4xx.
 
-export type StaffNotice = "created" | "disabled" | "enabled" | "password" | "signed-out";
-const NOTICES: readonly StaffNotice[] = ["created", "disabled", "enabled", "password", "signed-out"];
+export type StaffNotice = "created" | "disabled" | "enabled" | "password" | "signed-out" | "two-factor-reset";
+const NOTICES: readonly StaffNotice[] = [
+  "created",
+  "disabled",
+  "enabled",
+  "password",
+  "signed-out",
+  "two-factor-reset",
+];
 
 /** A set-password link as the page shows it, once. */
 export type ShownLink = {
@@ -133,6 +141,10 @@ export async function runStaffForm(
       case "sign-out": {
         await signOutEverywhere(db, { id, actor });
         return { kind: "done", notice: "signed-out", id };
+      }
+      case "reset-two-factor": {
+        await resetColleagueTwoFactor(db, { id, actor });
+        return { kind: "done", notice: "two-factor-reset", id };
       }
       case "issue-link": {
         const { member, link } = await issueSetPasswordLink(db, { id, actor });

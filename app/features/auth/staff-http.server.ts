@@ -64,6 +64,7 @@ export function staffJson(member: StaffMember) {
     isAdmin: member.isAdmin,
     disabled: member.disabled,
     passwordSet: member.passwordSet,
+    twoFactor: member.twoFactor,
     lastSignInAt: member.lastSignInAt,
     createdAt: member.createdAt,
   };

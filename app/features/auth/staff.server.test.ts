@@ -41,6 +41,7 @@ describeEachDatabase("staff accounts", (use) => {
       db: db(),
       policy: POLICY,
       throttle: createLoginThrottle({ db: db(), secret: "test-secret-test-secret-test-secret" }),
+      secret: "test-secret-test-secret-test-secret",
       hashing: createHashingQueue(),
     });
   const login = (username: string, password: string, now = NOW) =>
@@ -76,6 +77,7 @@ describeEachDatabase("staff accounts", (use) => {
       isAdmin: true,
       disabled: false,
       passwordSet: true,
+      twoFactor: false,
       lastSignInAt: null,
       createdAt: later(HOUR).toISOString(),
     });

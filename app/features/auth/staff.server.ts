@@ -32,6 +32,8 @@ export type StaffMember = {
   disabled: boolean;
   /** False while the account waits for its set-password link to be used. */
   passwordSet: boolean;
+  /** Two-factor sign-in is on (issue 13). */
+  twoFactor: boolean;
   lastSignInAt: string | null;
   createdAt: string;
 };
@@ -47,6 +49,8 @@ export const LAST_ADMIN_MESSAGE =
 export const NOT_FOUND_MESSAGE = "No such staff account.";
 export const OWN_LINK_MESSAGE = "Choose a new password for your own account instead of a link.";
 export const DISABLED_LINK_MESSAGE = "Enable the account before giving it a set-password link.";
+export const OWN_TWO_FACTOR_MESSAGE =
+  "Manage your own two-factor sign-in on your account page: turning it off there needs your code or password.";
 
 /** Why a change was refused: 404 for an unknown account, 409 when it would break the last-admin rule. */
 export class StaffChangeError extends Error {
@@ -65,6 +69,7 @@ const MEMBER_COLUMNS = [
   "passwordHash",
   "lastSignInAt",
   "createdAt",
+  "totpEnabledAt",
 ] as const;
 
 type MemberRow = Pick<Selectable<UsersTable>, (typeof MEMBER_COLUMNS)[number]>;
@@ -76,6 +81,7 @@ function toMember(row: MemberRow): StaffMember {
     isAdmin: Boolean(row.isAdmin),
     disabled: Boolean(row.disabled),
     passwordSet: row.passwordHash !== NO_PASSWORD,
+    twoFactor: row.totpEnabledAt !== null,
     lastSignInAt: row.lastSignInAt,
     createdAt: row.createdAt,
   };

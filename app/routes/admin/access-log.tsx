@@ -19,6 +19,13 @@ const KIND_LABELS: Record<AccessKind, string> = {
   exports: "Exports",
   erasures: "Erasures",
   accounts: "Accounts and sessions",
+  "two-factor": "Two-factor sign-in",
+};
+
+const SECOND_STEP_WORDS: Record<string, string> = {
+  app: "with an authenticator code",
+  recovery: "with a recovery code",
+  enrolled: "after setting up two-factor sign-in",
 };
 
 /** What an entry's details say, in words. */
@@ -30,12 +37,18 @@ function describeDetail(entry: AccessEntry): string | null {
       const count = detail.complete === false ? `stopped after ${rows} rows` : `${rows} rows`;
       return `${count} · filter: ${String(detail.filter ?? "all leads")}`;
     }
-    case "sign_in":
-      return typeof detail.browser === "string" ? detail.browser : null;
+    case "sign_in": {
+      const browser = typeof detail.browser === "string" ? detail.browser : null;
+      const second = detail.twoFactor ? SECOND_STEP_WORDS[String(detail.twoFactor)] : undefined;
+      return [browser, second].filter(Boolean).join(" · ") || null;
+    }
     case "sign_in_failed":
+      if (detail.step === "two-factor") return "Wrong or reused two-factor code";
       return detail.account === "unknown"
         ? "No such account"
         : "Wrong password, or the account cannot sign in";
+    case "two_factor_recovery_used":
+      return `${Number(detail.left ?? 0)} recovery codes left`;
     case "sessions_ended":
       return `${Number(detail.ended ?? 0)} ended`;
     default:
@@ -82,9 +95,9 @@ export default function AccessLog({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Access log</h1>
         <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          Who signed in or tried to, who exported or erased leads, and every change to staff accounts and
-          sessions, newest first. Entries are kept {keptDays} days. Leads are named by number and addresses
-          only by their network.
+          Who signed in or tried to, who exported or erased leads, and every change to staff accounts,
+          two-factor sign-in and sessions, newest first. Entries are kept {keptDays} days. Leads are named by
+          number and addresses only by their network.
         </p>
       </div>
 

@@ -2,9 +2,18 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
+import { INVALID_CODE, tooManyLoginsMessage } from "#app/features/auth/auth-http.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
+import { HASHING_BUSY_MESSAGE } from "#app/features/auth/hashing-queue.server.ts";
+import { MAX_PASSWORD_LENGTH } from "#app/features/auth/password.server.ts";
+import { TwoFactorError } from "#app/features/auth/two-factor-store.server.ts";
 import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
+import {
+  TwoFactorPanel,
+  type TwoFactorPanelView,
+  type TwoFactorResult,
+} from "#app/features/auth/ui/two-factor-panel.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { ACCOUNT_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
@@ -16,21 +25,36 @@ import type { Route } from "./+types/account";
 // with or without JavaScript (plain forms posting an `intent`). An admin signs someone else out
 // everywhere from the staff page.
 
-export const meta: Route.MetaFunction = () => adminMeta("Your sessions");
+export const meta: Route.MetaFunction = () => adminMeta("Your account");
 
 const NOTICES = {
   ended: "That session has ended: the device using it is signed out.",
   "ended-others": "Every other session has ended. Only this one is still signed in.",
+  "2fa-off": "Two-factor sign-in is off: signing in asks for your password only.",
 } as const;
+
+/** Passwords have at least 12 characters; a 6-digit code or a recovery code (10 + a dash) fewer. */
+const isCodeShaped = (proof: string) => proof.replace(/[\s-]/g, "").length < 12;
 type Notice = keyof typeof NOTICES;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
   const { auth } = await getServices(context);
-  const sessions = await auth.sessions(user.id, readSessionToken(request));
+  const [sessions, status, enrolment] = await Promise.all([
+    auth.sessions(user.id, readSessionToken(request)),
+    auth.twoFactor.status(user.id),
+    auth.twoFactor.enrolment(user),
+  ]);
   const notice = new URL(request.url).searchParams.get("notice");
   return {
     username: user.username,
+    twoFactor: {
+      enabled: status.enabled,
+      since: status.enabledAt ? formatDateTime(status.enabledAt) : null,
+      recoveryCodesLeft: status.recoveryCodesLeft,
+      required: auth.twoFactorRequired,
+      enrolment: status.enabled ? null : (enrolment ?? null),
+    } satisfies TwoFactorPanelView,
     sessions: sessions.map((session) => ({
       ...session,
       started: formatDateTime(session.createdAt),
@@ -46,7 +70,59 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const { auth } = await getServices(context);
   const token = readSessionToken(request);
+  const clientAddress = context.get(clientAddressContext);
+  const code = (form.get("code") ?? "").slice(0, 64);
+  const refuse = (kind: TwoFactorResult["form"], message: string, status = 400) =>
+    data({ twoFactor: { form: kind, message } satisfies TwoFactorResult }, { status });
+  const refusedProof = (
+    kind: TwoFactorResult["form"],
+    outcome: "invalid" | "busy" | "required" | { throttled: number },
+  ) => {
+    if (outcome === "invalid")
+      return refuse(
+        kind,
+        kind === "disable" ? "That is not a current code or your password." : INVALID_CODE,
+        401,
+      );
+    if (outcome === "required")
+      return refuse(kind, "Two-factor sign-in is required for all staff here.", 409);
+    if (outcome === "busy") return refuse(kind, HASHING_BUSY_MESSAGE, 503);
+    return refuse(kind, tooManyLoginsMessage(outcome.throttled), 429);
+  };
   switch (form.get("intent")) {
+    case "2fa-start": {
+      await auth.twoFactor.enrol(user).catch((error: unknown) => {
+        // Already on (a second tab): the page below shows that.
+        if (!(error instanceof TwoFactorError)) throw error;
+      });
+      throw redirect(`${ACCOUNT_PATH}#two-factor`);
+    }
+    case "2fa-cancel": {
+      await auth.twoFactor.cancelEnrolment(user);
+      throw redirect(`${ACCOUNT_PATH}#two-factor`);
+    }
+    case "2fa-confirm": {
+      const enabled = await auth.twoFactor.confirm(user, code, clientAddress);
+      if (!enabled) return refuse("confirm", `${INVALID_CODE}: enter the code your app shows now.`);
+      return data({
+        twoFactor: { recoveryCodes: enabled.recoveryCodes, done: "enabled" } satisfies TwoFactorResult,
+      });
+    }
+    case "2fa-renew": {
+      const renewed = await auth.twoFactor.renewRecoveryCodes(user, code, clientAddress);
+      if (!Array.isArray(renewed)) return refusedProof("renew", renewed);
+      return data({ twoFactor: { recoveryCodes: renewed, done: "renewed" } satisfies TwoFactorResult });
+    }
+    case "2fa-disable": {
+      const proof = (form.get("proof") ?? "").slice(0, MAX_PASSWORD_LENGTH + 1);
+      const outcome = await auth.twoFactor.disable(
+        user,
+        isCodeShaped(proof) ? { code: proof } : { password: proof },
+        clientAddress,
+      );
+      if (outcome !== "off") return refusedProof("disable", outcome);
+      throw redirect(`${ACCOUNT_PATH}?notice=2fa-off`);
+    }
     case "end": {
       if (!(await auth.endSession(user, form.get("id") ?? "", context.get(clientAddressContext))))
         return data({ message: "That session has already ended." }, { status: 404 });
@@ -63,7 +139,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { username, sessions, notice } = loaderData;
+  const { username, sessions, notice, twoFactor } = loaderData;
+  const twoFactorResult = actionData && "twoFactor" in actionData ? actionData.twoFactor : undefined;
+  const sessionMessage = actionData && "message" in actionData ? actionData.message : undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const pendingId = navigation.state === "submitting" ? navigation.formData?.get("id") : null;
@@ -73,16 +151,32 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
       <BackOfficeBar />
       <div>
-        <h1 className="text-3xl font-bold tracking-tight">Your sessions</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
+        <h1 className="text-3xl font-bold tracking-tight">Your account</h1>
+        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">Signed in as {username}.</p>
+      </div>
+
+      {sessionMessage ? <Banner tone="error">{sessionMessage}</Banner> : null}
+      {notice && !actionData ? <Banner tone="success">{notice}</Banner> : null}
+
+      <section
+        id="two-factor"
+        aria-labelledby="two-factor-heading"
+        className="grid gap-4 rounded-xl border border-line bg-white p-4 shadow-sm sm:p-6"
+      >
+        <h2 id="two-factor-heading" className="text-2xl font-bold tracking-tight">
+          Two-factor sign-in
+        </h2>
+        <TwoFactorPanel view={twoFactor} result={twoFactorResult} />
+      </section>
+
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight">Your sessions</h2>
+        <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
           Every browser signed in as {username}. If you do not recognise one, or left one signed in on a
           shared computer, end it: that browser is signed out at once. Addresses are shown only up to their
           network.
         </p>
       </div>
-
-      {actionData?.message ? <Banner tone="error">{actionData.message}</Banner> : null}
-      {notice && !actionData ? <Banner tone="success">{notice}</Banner> : null}
 
       <ul
         aria-label="Sessions"

@@ -51,7 +51,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             Signed in as {username}
             <span aria-hidden="true"> · </span>
             <Link to={ACCOUNT_PATH} className="font-semibold text-brand underline underline-offset-2">
-              Your sessions
+              Your account
             </Link>
           </p>
         </div>

@@ -52,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isAdmin: member.isAdmin,
       disabled: member.disabled,
       passwordSet: member.passwordSet,
+      twoFactor: member.twoFactor,
       lastSignIn: member.lastSignInAt ? formatDateTime(member.lastSignInAt) : null,
       added: formatDay(member.createdAt),
     })),
@@ -82,6 +83,8 @@ const NOTICE_TEXT: Record<StaffNotice, (name: string) => string> = {
   enabled: (name) => `${name} is enabled and can sign in again.`,
   password: (name) => `The password of ${name} was changed; their other sessions have ended.`,
   "signed-out": (name) => `${name} is signed out everywhere: every session of theirs has ended.`,
+  "two-factor-reset": (name) =>
+    `Two-factor sign-in for ${name} is reset: they sign in with their password and set it up again.`,
 };
 
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {

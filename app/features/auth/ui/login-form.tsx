@@ -30,10 +30,13 @@ async function refusalMessage(response: Response): Promise<string> {
 export function LoginForm({
   serverMessage,
   defaultUsername,
+  onSecondStep,
 }: {
   /** The action's refusal after a post without JavaScript. */
   serverMessage?: string;
   defaultUsername?: string;
+  /** The password was right and a second step follows (issue 13): the page shows it. */
+  onSecondStep(): void;
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -69,7 +72,18 @@ export function LoginForm({
     }
     let username: string;
     try {
-      const user = (await response.json()) as { id?: unknown; username?: unknown; isAdmin?: unknown };
+      const user = (await response.json()) as {
+        id?: unknown;
+        username?: unknown;
+        isAdmin?: unknown;
+        twoFactorRequired?: unknown;
+      };
+      if (user.twoFactorRequired === true) {
+        // Not signed in yet: no flags, no toast; the page asks for the code next.
+        setPending(false);
+        onSecondStep();
+        return;
+      }
       username = String(user.username ?? "");
       // SPEC sections 3-4: the user and the isAdmin flag, kept as hints (the server decides).
       storeAdminFlags({ id: Number(user.id), username, isAdmin: user.isAdmin === true });

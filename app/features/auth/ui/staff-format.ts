@@ -45,6 +45,8 @@ export function staffEventText(event: {
       return `${username} chose a password with their link`;
     case "signed_out":
       return `${actorUsername} signed ${username} out everywhere`;
+    case "two_factor_reset":
+      return `${actorUsername} reset two-factor sign-in for ${username}`;
   }
 }
 

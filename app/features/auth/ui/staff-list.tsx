@@ -134,6 +134,11 @@ function StaffRow({
             >
               {state.label}
             </span>
+            {member.twoFactor ? (
+              <span className="inline-flex rounded-full bg-brand-soft px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-brand">
+                Two-factor on
+              </span>
+            ) : null}
           </p>
           <p className="mt-1 flex flex-wrap gap-x-2 text-sm text-ink-muted">
             <span>{member.lastSignIn ? `Last signed in ${member.lastSignIn}` : "Never signed in"}</span>
@@ -160,6 +165,15 @@ function StaffRow({
               </Button>
             </fetcher.Form>
           )}
+          {member.twoFactor && !isMe ? (
+            <fetcher.Form method="post" action={STAFF_PATH}>
+              {hidden("reset-two-factor")}
+              <Button type="submit" variant="outline" size="sm" aria-busy={busy || undefined}>
+                {busyIntent === "reset-two-factor" ? "Resetting..." : "Reset two-factor"}
+                <span className="sr-only"> of {member.username}</span>
+              </Button>
+            </fetcher.Form>
+          ) : null}
           {member.disabled ? (
             <fetcher.Form method="post" action={STAFF_PATH}>
               {hidden("enable")}

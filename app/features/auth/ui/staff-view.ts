@@ -9,6 +9,8 @@ export type StaffRowView = {
   isAdmin: boolean;
   disabled: boolean;
   passwordSet: boolean;
+  /** Two-factor sign-in is on. */
+  twoFactor: boolean;
   /** Formatted, or null when the account never signed in. */
   lastSignIn: string | null;
   added: string;

@@ -17,8 +17,10 @@ const INVALID_CREDENTIALS = "Invalid credentials";
 const LOAD_FAILED = "Failed to load leads";
 const NETWORK_ERROR = "Network error";
 const NOT_ADMIN = "This viewer needs an admin account.";
+const INVALID_CODE = "Invalid code";
 
-type Phase = "checking" | "signed-out" | "signed-in";
+/** "code": the password was right, the account's second step (issue 13) comes next. */
+type Phase = "checking" | "signed-out" | "code" | "signed-in";
 type SimpleUser = { id: number; username: string; isAdmin: boolean };
 type LeadsState = { leads: Lead[]; total: number };
 
@@ -41,6 +43,18 @@ function isAdminUser(value: unknown): value is SimpleUser {
   );
 }
 
+/** POST /api/login's answer when a second step follows (issue 13): no user and no session yet. */
+function isSecondStep(value: unknown): value is { username: string; setupRequired?: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "twoFactorRequired" in value &&
+    value.twoFactorRequired === true &&
+    "username" in value &&
+    typeof value.username === "string"
+  );
+}
+
 export function SimpleViewer({ hints }: { hints: AdminHints }) {
   const [phase, setPhase] = useState<Phase>("checking");
   const [user, setUser] = useState<SimpleUser | null>(null);
@@ -49,6 +63,25 @@ export function SimpleViewer({ hints }: { hints: AdminHints }) {
   const [error, setError] = useState<string | null>(null);
   const [loginError, setLoginError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  /** Whose sign-in waits for a code, and whether it must first set up two-factor sign-in. */
+  const [secondStep, setSecondStep] = useState<{ username: string; setup: boolean } | null>(null);
+
+  function signedIn(body: SimpleUser) {
+    // SPEC sections 3-4: the user and the isAdmin flag, as hints (the server decides), only now that
+    // the whole sign-in has succeeded.
+    hints.store(body);
+    setUser(body);
+    setSecondStep(null);
+    setPhase("signed-in");
+    void loadLeads();
+  }
+
+  /** A staff account without admin rights: its session is not left open here. */
+  async function refuseNonAdmin() {
+    await sendJson("/api/logout", "POST").catch(() => {});
+    hints.clear();
+    setLoginError(NOT_ADMIN);
+  }
 
   const loadLeads = useCallback(async () => {
     setLoading(true);
@@ -121,18 +154,51 @@ export function SimpleViewer({ hints }: { hints: AdminHints }) {
         return;
       }
       const body: unknown = await response.json();
-      if (!isAdminUser(body)) {
-        // A staff account without admin rights: do not leave its session open here.
-        await sendJson("/api/logout", "POST").catch(() => {});
-        hints.clear();
-        setLoginError(NOT_ADMIN);
+      if (isSecondStep(body)) {
+        setSecondStep({ username: body.username, setup: body.setupRequired === true });
+        setPhase("code");
         return;
       }
-      // SPEC sections 3-4: the user and the isAdmin flag, as hints (the server decides).
-      hints.store(body);
-      setUser(body);
-      setPhase("signed-in");
-      void loadLeads();
+      if (!isAdminUser(body)) {
+        await refuseNonAdmin();
+        return;
+      }
+      signedIn(body);
+    } catch {
+      setLoginError(NETWORK_ERROR);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function verify(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setLoginError(null);
+    try {
+      const response = await sendJson("/api/login/2fa", "POST", { code: form.get("code") });
+      const body = (await response.json().catch(() => null)) as {
+        message?: unknown;
+        signInAgain?: unknown;
+      } | null;
+      if (!response.ok) {
+        const message = typeof body?.message === "string" ? body.message : INVALID_CODE;
+        if (body?.signInAgain === true) {
+          setSecondStep(null);
+          setPhase("signed-out");
+        }
+        setLoginError(message);
+        return;
+      }
+      if (!isAdminUser(body)) {
+        await refuseNonAdmin();
+        setSecondStep(null);
+        setPhase("signed-out");
+        return;
+      }
+      signedIn(body);
     } catch {
       setLoginError(NETWORK_ERROR);
     } finally {
@@ -162,6 +228,48 @@ export function SimpleViewer({ hints }: { hints: AdminHints }) {
           className="size-5 animate-spin rounded-full border-2 border-line border-t-brand"
         />
         Checking your session…
+      </div>
+    );
+  }
+
+  if (phase === "code" && secondStep) {
+    return (
+      <div className="grid max-w-md gap-5 rounded-xl border border-line bg-white p-6 shadow-sm">
+        <h2 className="text-xl font-semibold">Two-factor sign-in</h2>
+        {loginError ? (
+          <Banner tone="error" className="font-semibold">
+            {loginError}
+          </Banner>
+        ) : null}
+        {secondStep.setup ? (
+          // Setting up needs the QR code; the login page shows it for this same pending sign-in.
+          <p className="leading-7">
+            {secondStep.username} must set up two-factor sign-in first. Continue on the{" "}
+            <a href="/admin/login" className="font-semibold text-brand underline">
+              admin login page
+            </a>{" "}
+            within five minutes, then come back here.
+          </p>
+        ) : (
+          <form onSubmit={verify} className="grid gap-5">
+            <p className="leading-7 text-ink-muted">
+              Signing in as {secondStep.username}: enter the 6-digit code from your authenticator app, or a
+              recovery code.
+            </p>
+            <Field id="simple-code" name="code" label="Code" required>
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="one-time-code"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  maxLength={32}
+                />
+              )}
+            </Field>
+            <Button type="submit">{pending ? "Checking..." : "Verify"}</Button>
+          </form>
+        )}
       </div>
     );
   }

@@ -1,0 +1,443 @@
+import { beforeAll, beforeEach, expect, it } from "vitest";
+import { describeEachDatabase } from "../../../tests/support/databases.ts";
+import { createAuthService } from "./auth-service.server.ts";
+import { createHashingQueue } from "./hashing-queue.server.ts";
+import { createLoginThrottle } from "./login-throttle.server.ts";
+import { PENDING_LOGIN_TTL_MS } from "./pending-logins.server.ts";
+import { hashToken } from "./sessions.server.ts";
+import { setStaffDisabled } from "./staff.server.ts";
+import { COMMAND_LINE_ACTOR } from "./staff-events.server.ts";
+import { totpCode } from "./two-factor.server.ts";
+import { resetColleagueTwoFactor, resetTwoFactor } from "./two-factor-store.server.ts";
+import { createUser, type PublicUser } from "./users.server.ts";
+
+// Issue 13, two-factor sign-in (ADR 017), on both databases: enrolment and its confirmation, the
+// second step with a code or a recovery code, replay, throttling, the pending login's life, the
+// STAFF_2FA_REQUIRED flow, turning it off, an admin's reset, and what the access log keeps.
+
+const SECRET = "test-secret-test-secret-test-secret";
+const PASSWORD = "a two-factor passphrase";
+const NOW = new Date("2026-11-26T10:00:05.000Z");
+const at = (ms: number) => new Date(NOW.getTime() + ms);
+const STEP = 30_000;
+
+describeEachDatabase("two-factor sign-in", (use) => {
+  const db = () => use().db;
+  let address = 0;
+  const newClient = () => `203.0.113.${(++address % 250) + 1}`;
+  const service = ({ required = false } = {}) =>
+    createAuthService({
+      db: db(),
+      policy: { idleMs: 2 * 3_600_000, absoluteMs: 24 * 3_600_000 },
+      throttle: createLoginThrottle({ db: db(), secret: SECRET }),
+      hashing: createHashingQueue(),
+      secret: SECRET,
+      twoFactorRequired: required,
+    });
+  let userNumber = 0;
+  const newUser = (isAdmin = true) =>
+    createUser(db(), { username: `tf-user-${++userNumber}`, password: PASSWORD, isAdmin });
+
+  /** Turns two-factor sign-in on for `user` at NOW; its secret and recovery codes. */
+  async function enrol(user: PublicUser, now = NOW) {
+    const auth = service();
+    const { secret } = await auth.twoFactor.enrol(user);
+    const confirmed = await auth.twoFactor.confirm(user, totpCode(secret, now.getTime()), newClient(), now);
+    if (!confirmed) throw new Error("enrolment was not confirmed");
+    return { secret, recoveryCodes: confirmed.recoveryCodes };
+  }
+
+  const accessLog = (userId: number) =>
+    db()
+      .selectFrom("accessLog")
+      .select(["action", "detail"])
+      .where((eb) => eb.or([eb("actorUserId", "=", userId), eb("subjectUserId", "=", userId)]))
+      .orderBy("id")
+      .execute();
+
+  beforeAll(async () => {
+    await db().deleteFrom("users").execute();
+  });
+  beforeEach(async () => {
+    await db().deleteFrom("loginAttempts").execute();
+  });
+
+  it("enrols only once a code from the new secret is right, keeping the secret encrypted and the codes hashed", async () => {
+    const user = await newUser();
+    const auth = service();
+    const { secret, qrSvg, uri } = await auth.twoFactor.enrol(user);
+    expect(qrSvg).toMatch(/^<svg/);
+    expect(uri).toContain(`secret=${secret}`);
+    // Asking again (a reload) shows the same secret: the one the app may have scanned already.
+    expect((await auth.twoFactor.enrol(user)).secret).toBe(secret);
+    expect(await auth.twoFactor.status(user.id)).toEqual({
+      enabled: false,
+      enabledAt: null,
+      recoveryCodesLeft: 0,
+    });
+    const wrong = String((Number(totpCode(secret, NOW.getTime())) + 1) % 1_000_000).padStart(6, "0");
+    expect(await auth.twoFactor.confirm(user, wrong, newClient(), NOW)).toBeNull();
+    expect((await auth.twoFactor.status(user.id)).enabled).toBe(false);
+
+    const confirmed = await auth.twoFactor.confirm(user, totpCode(secret, NOW.getTime()), newClient(), NOW);
+    expect(confirmed?.recoveryCodes).toHaveLength(10);
+    expect(new Set(confirmed?.recoveryCodes).size).toBe(10);
+    expect(await auth.twoFactor.status(user.id)).toEqual({
+      enabled: true,
+      enabledAt: NOW.toISOString(),
+      recoveryCodesLeft: 10,
+    });
+    const row = await db()
+      .selectFrom("users")
+      .select(["totpSecret"])
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.totpSecret).toMatch(/^v1\./);
+    expect(row.totpSecret).not.toContain(secret);
+    const stored = JSON.stringify(
+      await db().selectFrom("recoveryCodes").selectAll().where("userId", "=", user.id).execute(),
+    );
+    for (const code of confirmed?.recoveryCodes ?? []) {
+      expect(stored).not.toContain(code);
+      expect(stored).not.toContain(code.replace("-", ""));
+    }
+    // On now: no second enrolment over it.
+    await expect(auth.twoFactor.enrol(user)).rejects.toThrow(/already on/);
+    expect(await accessLog(user.id)).toEqual([{ action: "two_factor_enabled", detail: null }]);
+  });
+
+  it("asks for a second step after the password: no session, only a pending login used once", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    const auth = service();
+    const client = newClient();
+    const later = at(5 * STEP);
+    const first = await auth.login(user.username, PASSWORD, client, later);
+    expect(first).toEqual({
+      kind: "second-step",
+      username: user.username,
+      purpose: "verify",
+      pendingToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      maxAgeSeconds: 300,
+    });
+    if (first.kind !== "second-step") return;
+    expect(
+      await db().selectFrom("sessions").select("userId").where("userId", "=", user.id).execute(),
+    ).toEqual([]);
+    const pending = await db()
+      .selectFrom("pendingLogins")
+      .select(["tokenHash", "purpose", "expiresAt"])
+      .where("userId", "=", user.id)
+      .execute();
+    expect(pending).toEqual([
+      {
+        tokenHash: hashToken(first.pendingToken),
+        purpose: "verify",
+        expiresAt: new Date(later.getTime() + PENDING_LOGIN_TTL_MS).toISOString(),
+      },
+    ]);
+    expect(await auth.pendingLogin(first.pendingToken, later)).toEqual({
+      username: user.username,
+      purpose: "verify",
+    });
+
+    expect(await auth.completeSecondStep(first.pendingToken, "000000", client, later)).toEqual(
+      totpCode(secret, later.getTime()) === "000000" ? expect.anything() : { kind: "invalid" },
+    );
+    const done = await auth.completeSecondStep(
+      first.pendingToken,
+      totpCode(secret, later.getTime()),
+      client,
+      later,
+    );
+    expect(done).toMatchObject({ kind: "ok", user: { id: user.id, username: user.username, isAdmin: true } });
+    if (done.kind !== "ok") return;
+    await expect(auth.currentUser(done.token, later)).resolves.toEqual(done.user);
+    // Used: the same cookie opens nothing again, whatever the code.
+    expect(
+      await auth.completeSecondStep(
+        first.pendingToken,
+        totpCode(secret, at(6 * STEP).getTime()),
+        client,
+        at(6 * STEP),
+      ),
+    ).toEqual({ kind: "expired" });
+    expect(await auth.completeSecondStep(undefined, "123456", client, later)).toEqual({ kind: "expired" });
+    expect(await auth.completeSecondStep("not-a-token", "123456", client, later)).toEqual({
+      kind: "expired",
+    });
+
+    const log = await accessLog(user.id);
+    expect(log.slice(-2).map((entry) => [entry.action, JSON.parse(entry.detail ?? "{}")])).toEqual([
+      ["sign_in_failed", { step: "two-factor" }],
+      ["sign_in", { browser: "Unknown browser", twoFactor: "app" }],
+    ]);
+  });
+
+  it("never accepts one time step twice (replay), nor an older one after a newer, but takes the next step", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    const auth = service();
+    const when = at(10 * STEP);
+    const code = totpCode(secret, when.getTime());
+    const pendingAt = async (now: Date) => {
+      const result = await auth.login(user.username, PASSWORD, newClient(), now);
+      if (result.kind !== "second-step") throw new Error(`expected a second step, got ${result.kind}`);
+      return result.pendingToken;
+    };
+    expect((await auth.completeSecondStep(await pendingAt(when), code, newClient(), when)).kind).toBe("ok");
+    // The same code again, a second later: refused.
+    const replay = at(10 * STEP + 1000);
+    expect(await auth.completeSecondStep(await pendingAt(replay), code, newClient(), replay)).toEqual({
+      kind: "invalid",
+    });
+    // The previous step's code is within the window but older than the one used: refused too.
+    const previous = totpCode(secret, when.getTime() - STEP);
+    if (previous !== code)
+      expect(await auth.completeSecondStep(await pendingAt(replay), previous, newClient(), replay)).toEqual({
+        kind: "invalid",
+      });
+    // The next step's code (a phone a little ahead) is accepted once.
+    const next = totpCode(secret, when.getTime() + STEP);
+    expect((await auth.completeSecondStep(await pendingAt(replay), next, newClient(), replay)).kind).toBe(
+      "ok",
+    );
+    // Two requests racing with one fresh code: one wins.
+    const race = at(13 * STEP);
+    const fresh = totpCode(secret, race.getTime());
+    const [a, b] = await Promise.all([pendingAt(race), pendingAt(race)]);
+    const results = await Promise.all([
+      auth.completeSecondStep(a, fresh, newClient(), race),
+      auth.completeSecondStep(b, fresh, newClient(), race),
+    ]);
+    expect(results.map((result) => result.kind).sort()).toEqual(["invalid", "ok"]);
+  });
+
+  it("lets each recovery code sign in once, and records what is left", async () => {
+    const user = await newUser();
+    const { recoveryCodes } = await enrol(user);
+    const auth = service();
+    const [code = ""] = recoveryCodes;
+    const pending = async () => {
+      const result = await auth.login(user.username, PASSWORD, newClient(), NOW);
+      return result.kind === "second-step" ? result.pendingToken : "";
+    };
+    // Typed loosely (lower case, a space for the dash) it still counts.
+    const typed = code.toLowerCase().replace("-", " ");
+    expect((await auth.completeSecondStep(await pending(), typed, newClient(), NOW)).kind).toBe("ok");
+    expect(await auth.completeSecondStep(await pending(), code, newClient(), NOW)).toEqual({
+      kind: "invalid",
+    });
+    expect((await auth.twoFactor.status(user.id)).recoveryCodesLeft).toBe(9);
+    const log = await accessLog(user.id);
+    expect(log.filter((entry) => entry.action === "two_factor_recovery_used")).toEqual([
+      { action: "two_factor_recovery_used", detail: JSON.stringify({ left: 9 }) },
+    ]);
+    expect(log.find((entry) => entry.action === "sign_in")?.detail).toContain('"twoFactor":"recovery"');
+  });
+
+  it("counts wrong codes on the password's throttle, and a right password does not wipe them", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    // Past the step the enrolment used (that one is spent).
+    const LATER = at(STEP);
+    const auth = service();
+    const guesser = "198.51.100.77";
+    const started = await auth.login(user.username, PASSWORD, guesser, LATER);
+    if (started.kind !== "second-step") throw new Error("expected a second step");
+    const right = totpCode(secret, LATER.getTime());
+    const wrongCodes = ["000000", "111111", "222222", "333333", "444444", "555555"].filter(
+      (code) => code !== right,
+    );
+    for (const code of wrongCodes.slice(0, 5))
+      expect(await auth.completeSecondStep(started.pendingToken, code, guesser, LATER)).toEqual({
+        kind: "invalid",
+      });
+    // The sixth try from that address is refused unseen, the right code included…
+    expect(await auth.completeSecondStep(started.pendingToken, right, guesser, LATER)).toMatchObject({
+      kind: "throttled",
+      retryAfterSeconds: expect.any(Number),
+    });
+    // …and the password again does not start the count afresh.
+    expect((await auth.login(user.username, PASSWORD, guesser, LATER)).kind).toBe("throttled");
+    // The owner, from their own address, still gets in.
+    const owner = newClient();
+    const theirs = await auth.login(user.username, PASSWORD, owner, LATER);
+    if (theirs.kind !== "second-step") throw new Error("expected a second step");
+    expect((await auth.completeSecondStep(theirs.pendingToken, right, owner, LATER)).kind).toBe("ok");
+  });
+
+  it("lets a pending login lapse after five minutes, and ends it when the account is disabled", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    const auth = service();
+    const started = await auth.login(user.username, PASSWORD, newClient(), NOW);
+    if (started.kind !== "second-step") throw new Error("expected a second step");
+    const late = at(PENDING_LOGIN_TTL_MS);
+    expect(await auth.pendingLogin(started.pendingToken, late)).toBeNull();
+    expect(
+      await auth.completeSecondStep(
+        started.pendingToken,
+        totpCode(secret, late.getTime()),
+        newClient(),
+        late,
+      ),
+    ).toEqual({ kind: "expired" });
+
+    const again = await auth.login(user.username, PASSWORD, newClient(), NOW);
+    if (again.kind !== "second-step") throw new Error("expected a second step");
+    await setStaffDisabled(db(), { id: user.id, disabled: true, actor: COMMAND_LINE_ACTOR }, NOW);
+    expect(
+      await db().selectFrom("pendingLogins").select("userId").where("userId", "=", user.id).execute(),
+    ).toEqual([]);
+    expect(
+      await auth.completeSecondStep(
+        again.pendingToken,
+        totpCode(secret, at(STEP).getTime()),
+        newClient(),
+        NOW,
+      ),
+    ).toEqual({ kind: "expired" });
+  });
+
+  it("with STAFF_2FA_REQUIRED, enrols an account without it right after the password, and never turns it off", async () => {
+    const user = await newUser();
+    const auth = service({ required: true });
+    const client = newClient();
+    const started = await auth.login(user.username, PASSWORD, client, NOW);
+    expect(started).toMatchObject({ kind: "second-step", purpose: "enrol" });
+    if (started.kind !== "second-step") return;
+    const view = await auth.pendingLogin(started.pendingToken, NOW);
+    expect(view).toMatchObject({
+      username: user.username,
+      purpose: "enrol",
+      enrolment: { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), qrSvg: expect.stringMatching(/^<svg/) },
+    });
+    const secret = view?.enrolment?.secret ?? "";
+    // A second password entry (the first cookie lost) keeps the same secret: the app may have it.
+    const restarted = await auth.login(user.username, PASSWORD, client, NOW);
+    if (restarted.kind !== "second-step") throw new Error("expected a second step");
+    expect((await auth.pendingLogin(restarted.pendingToken, NOW))?.enrolment?.secret).toBe(secret);
+    expect(await auth.completeSecondStep(restarted.pendingToken, "12345", client, NOW)).toEqual({
+      kind: "invalid",
+    });
+    const done = await auth.completeSecondStep(
+      restarted.pendingToken,
+      totpCode(secret, NOW.getTime()),
+      client,
+      NOW,
+    );
+    expect(done).toMatchObject({ kind: "ok", user: { id: user.id }, recoveryCodes: expect.any(Array) });
+    expect(done.kind === "ok" ? done.recoveryCodes : []).toHaveLength(10);
+    expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
+    // From now on: a code, as for anyone with it on.
+    expect(await auth.login(user.username, PASSWORD, client, at(STEP))).toMatchObject({ purpose: "verify" });
+    expect(await auth.twoFactor.disable(user, { password: PASSWORD }, client, at(STEP))).toBe("required");
+    expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
+  });
+
+  it("turns off with a current code or the password, not a wrong one, and says so in the log", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    const auth = service();
+    const client = newClient();
+    expect(await auth.twoFactor.disable(user, { password: "not the passphrase" }, client, NOW)).toBe(
+      "invalid",
+    );
+    expect(await auth.twoFactor.disable(user, { code: "000000" }, client, at(STEP))).toBe(
+      totpCode(secret, at(STEP).getTime()) === "000000" ? "off" : "invalid",
+    );
+    expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
+    expect(
+      await auth.twoFactor.disable(user, { code: totpCode(secret, at(STEP).getTime()) }, client, at(STEP)),
+    ).toBe("off");
+    expect(await auth.twoFactor.status(user.id)).toEqual({
+      enabled: false,
+      enabledAt: null,
+      recoveryCodesLeft: 0,
+    });
+    expect(
+      await db().selectFrom("recoveryCodes").select("userId").where("userId", "=", user.id).execute(),
+    ).toEqual([]);
+    expect((await auth.login(user.username, PASSWORD, client, at(2 * STEP))).kind).toBe("ok");
+
+    const other = await newUser();
+    await enrol(other);
+    expect(await auth.twoFactor.disable(other, { password: PASSWORD }, client, NOW)).toBe("off");
+    expect((await accessLog(other.id)).map((entry) => entry.action)).toEqual([
+      "two_factor_enabled",
+      "two_factor_disabled",
+    ]);
+  });
+
+  it("makes new recovery codes on a current code: the old ones stop working", async () => {
+    const user = await newUser();
+    const { secret, recoveryCodes } = await enrol(user);
+    const auth = service();
+    expect(await auth.twoFactor.renewRecoveryCodes(user, "000000", newClient(), at(STEP))).toBe(
+      totpCode(secret, at(STEP).getTime()) === "000000" ? expect.any(Array) : "invalid",
+    );
+    const renewed = await auth.twoFactor.renewRecoveryCodes(
+      user,
+      totpCode(secret, at(2 * STEP).getTime()),
+      newClient(),
+      at(2 * STEP),
+    );
+    expect(Array.isArray(renewed) && renewed.length).toBe(10);
+    const started = await auth.login(user.username, PASSWORD, newClient(), at(3 * STEP));
+    if (started.kind !== "second-step") throw new Error("expected a second step");
+    expect(
+      await auth.completeSecondStep(started.pendingToken, recoveryCodes[0] ?? "", newClient(), at(3 * STEP)),
+    ).toEqual({
+      kind: "invalid",
+    });
+    const fresh = Array.isArray(renewed) ? (renewed[0] ?? "") : "";
+    expect((await auth.completeSecondStep(started.pendingToken, fresh, newClient(), at(3 * STEP))).kind).toBe(
+      "ok",
+    );
+    expect((await accessLog(user.id)).map((entry) => entry.action)).toContain("two_factor_codes_renewed");
+  });
+
+  it("lets an admin reset a colleague's (recorded) but not their own, ending the colleague's pending sign-ins", async () => {
+    const admin = await newUser();
+    const colleague = await newUser();
+    await enrol(colleague);
+    const auth = service();
+    const started = await auth.login(colleague.username, PASSWORD, newClient(), NOW);
+    expect(started.kind).toBe("second-step");
+    await expect(resetColleagueTwoFactor(db(), { id: admin.id, actor: admin })).rejects.toMatchObject({
+      status: 409,
+    });
+    await expect(resetColleagueTwoFactor(db(), { id: 999_999, actor: admin })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(await resetColleagueTwoFactor(db(), { id: colleague.id, actor: admin })).toBe(true);
+    expect(
+      await db().selectFrom("pendingLogins").select("userId").where("userId", "=", colleague.id).execute(),
+    ).toEqual([]);
+    expect((await auth.twoFactor.status(colleague.id)).enabled).toBe(false);
+    // Their next sign-in is the password alone (the setting is off here).
+    expect((await auth.login(colleague.username, PASSWORD, newClient(), NOW)).kind).toBe("ok");
+    const events = await db()
+      .selectFrom("staffEvents")
+      .select(["action", "actorUsername"])
+      .where("userId", "=", colleague.id)
+      .execute();
+    expect(events).toEqual([{ action: "two_factor_reset", actorUsername: admin.username }]);
+    const log = await db()
+      .selectFrom("accessLog")
+      .select(["action", "actorUsername", "subjectUsername"])
+      .where("action", "=", "staff_two_factor_reset")
+      .where("subjectUserId", "=", colleague.id)
+      .execute();
+    expect(log).toEqual([
+      {
+        action: "staff_two_factor_reset",
+        actorUsername: admin.username,
+        subjectUsername: colleague.username,
+      },
+    ]);
+    // Nothing to reset any more: nothing recorded.
+    expect(await resetTwoFactor(db(), { id: colleague.id, actor: COMMAND_LINE_ACTOR })).toBe(false);
+  });
+});
