@@ -123,7 +123,7 @@ export interface UsersTable {
   lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
-  /** The TOTP secret, encrypted (two-factor.server.ts); null without two-factor sign-in (migration 018). */
+  /** The TOTP secret, encrypted (two-factor.server.ts); null without two-factor sign-in (migration 019). */
   totpSecret: string | null;
   /** When the secret was confirmed with a code; null while an enrolment waits for one. */
   totpEnabledAt: string | null;
@@ -352,7 +352,7 @@ export interface ErasureSuppressionsTable {
   reason: string;
 }
 
-/** One-time recovery codes, as keyed hashes (migration 018). */
+/** One-time recovery codes, as keyed hashes (migration 019). */
 export interface RecoveryCodesTable {
   userId: number;
   codeHash: string;
@@ -360,7 +360,7 @@ export interface RecoveryCodesTable {
   usedAt: string | null;
 }
 
-/** A right password waiting for its second step: the hash of the cookie's token (migration 018). */
+/** A right password waiting for its second step: the hash of the cookie's token (migration 019). */
 export interface PendingLoginsTable {
   tokenHash: string;
   userId: number;
