@@ -141,7 +141,8 @@ export function EnrolledNotice({ codes, next }: { codes: string[]; next: string 
     <div className="grid gap-5">
       <Banner tone="success">Two-factor sign-in is on and you are signed in.</Banner>
       <RecoveryCodes codes={codes} />
-      <Button asChild>
+      {/* The label wraps on a phone: let the button grow rather than clip it. */}
+      <Button asChild className="h-auto min-h-11 py-2 text-center">
         <a href={next}>I have kept my codes, continue</a>
       </Button>
     </div>
