@@ -19,6 +19,7 @@ import * as accessLog015 from "./migrations/015-access-log.ts";
 import * as leadAttribution016 from "./migrations/016-lead-attribution.ts";
 import * as analyticsRollups017 from "./migrations/017-analytics-rollups.ts";
 import * as erasureSuppressions018 from "./migrations/018-erasure-suppressions.ts";
+import * as retention020 from "./migrations/020-retention.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   "016-lead-attribution": leadAttribution016,
   "017-analytics-rollups": analyticsRollups017,
   "018-erasure-suppressions": erasureSuppressions018,
+  "020-retention": retention020,
 };
 
 export class MigrationError extends Error {}
