@@ -225,9 +225,9 @@ export default function PrivacyPolicy() {
             </p>
             <p>
               We do not count visits from browsers that send a Global Privacy Control signal (
-              <code className="whitespace-nowrap">Sec-GPC: 1</code>) or a Do Not Track request (<code className="whitespace-nowrap">DNT: 1</code>), and an enquiry sent
-              from such a browser is not linked to any visit. Visits by automated tools are not counted
-              either.
+              <code className="whitespace-nowrap">Sec-GPC: 1</code>) or a Do Not Track request (
+              <code className="whitespace-nowrap">DNT: 1</code>), and an enquiry sent from such a browser is
+              not linked to any visit. Visits by automated tools are not counted either.
             </p>
             <p>
               Individual page views are kept for {kept.analyticsRawDays} days. After that only daily totals
