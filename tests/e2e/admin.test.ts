@@ -563,7 +563,7 @@ describe("a lead's page", () => {
     await expect(value("Privacy notice version")).resolves.toBe(PRIVACY_NOTICE_VERSION);
     // The privacy policy's latest change when the lead was sent (issue 12).
     await expect(value("Policy last changed")).resolves.toMatch(
-      /^26 November 2026\s+The privacy policy as it stood then/,
+      /^26 November 2026\s+The privacy policy in force when the lead was sent/,
     );
     await expect(value("Spam")).resolves.toBe("Held as spam");
     await expect(value("Created")).resolves.toBe("Nov 21, 2026, 10:05 AM");

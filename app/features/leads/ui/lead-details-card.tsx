@@ -58,7 +58,7 @@ export function LeadDetailsCard({ lead }: { lead: Lead & { created: string; upda
         <Detail label="Policy last changed">
           <time dateTime={lead.policyVersion}>{formatPolicyDate(lead.policyVersion)}</time>
           <span className="mt-1 block text-sm text-ink-muted">
-            The privacy policy as it stood then was shown with the form (its “Changes” list)
+            The privacy policy in force when the lead was sent: its latest change then (“Changes”)
           </span>
         </Detail>
         <Detail label="Spam">
