@@ -13,7 +13,7 @@ import { POLICY_VERSION } from "./features/leads/lead-schema.ts";
 import { createLeadService } from "./features/leads/lead-service.server.ts";
 import { computeLeadSummary } from "./features/leads/lead-summary.server.ts";
 import { claimJobLease, JobLeaseLostError } from "./lib/job-lease.server.ts";
-import { PURGE_JOB, type PurgeCategory, runPurge } from "./lib/purge.server.ts";
+import { createDailyPurge, PURGE_JOB, type PurgeCategory, runPurge } from "./lib/purge.server.ts";
 import { createRateLimiter } from "./lib/rate-limit.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
@@ -22,7 +22,8 @@ import { retentionCategories, retentionDifferingFromPolicy } from "./retention.s
 // past SPAM_RETENTION_DAYS is deleted, expired sessions, throttle counters and old sent emails go;
 // a dry run changes nothing; one instance at a time holds the purge.
 
-const NOW = new Date("2026-11-26T12:00:00.000Z");
+// The real time: the server's daily run reads the clock itself; every age below is relative to it.
+const NOW = new Date();
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString();
 const env = parseEnv({});
@@ -459,6 +460,24 @@ describeEachDatabase("retention purge", (use) => {
       .where("id", "=", lead)
       .executeTakeFirstOrThrow();
     expect(untouched.fullName).toBe("Stall Case");
+  });
+
+  it("logs the server's daily run as one line of counts, and runs it once a day", async () => {
+    await seed();
+    const info: string[] = [];
+    const errors: string[] = [];
+    const daily = createDailyPurge({
+      db: db(),
+      categories: retentionCategories(db(), env),
+      logger: { info: (line) => info.push(line), error: (line) => errors.push(line) },
+    });
+    await daily.run();
+    await daily.run(); // the housekeeping ten minutes later: done for today
+    await daily.stop();
+    expect(errors).toEqual([]);
+    expect(info).toEqual([
+      "Retention purge: spamDeleted 1, leadsAnonymised 1, outboxSent 0, sessionsExpired 0, signInThrottleExpired 0, rateLimitsExpired 0",
+    ]);
   });
 
   it("stores the policy's latest change with each lead and gives it in the person's export", async () => {
