@@ -9,6 +9,7 @@ import { countMatchingLeads, listLeads } from "./features/leads/lead-admin.serve
 import { leadsCsvStream } from "./features/leads/lead-csv.server.ts";
 import { findPerson } from "./features/leads/lead-people-http.server.ts";
 import { findLead } from "./features/leads/lead-repository.server.ts";
+import { anonymiseLeads, monthsBefore } from "./features/leads/lead-retention.server.ts";
 import { POLICY_VERSION } from "./features/leads/lead-schema.ts";
 import { createLeadService } from "./features/leads/lead-service.server.ts";
 import { computeLeadSummary } from "./features/leads/lead-summary.server.ts";
@@ -236,6 +237,14 @@ describeEachDatabase("retention purge", (use) => {
     const after = await computeLeadSummary(db(), NOW);
     expect(after.byStatus).toEqual(before.byStatus);
     expect(after.heldSpam).toBe(1);
+
+    // A batch chosen a moment ago leaves a lead touched since (a note, a status change) as it is.
+    const cutoff = monthsBefore(NOW, env.LEAD_RETENTION_MONTHS);
+    const untouched = await db()
+      .transaction()
+      .execute((trx) => anonymiseLeads(trx, [recent, newSpam], cutoff, NOW));
+    expect(untouched).toBe(0);
+    await expect(findLead(db(), recent)).resolves.toMatchObject({ fullName: "Rita Recent" });
   });
 
   it("deletes held spam after SPAM_RETENTION_DAYS, and keeps newer spam and anything staff touched", async () => {

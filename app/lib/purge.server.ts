@@ -11,7 +11,8 @@ import { claimJobLease, holdJobLease, releaseJobLease } from "./job-lease.server
 
 export const PURGE_JOB = "retention-purge";
 const DAY_MS = 86_400_000;
-const BATCH = 200;
+// Rows per transaction: about 2 ms of SQLite's writer (on the event loop) at 100,000 leads.
+const BATCH = 100;
 
 export type PurgeBatch = {
   /** The run's start: every cutoff is measured from it, so a run has one meaning throughout. */

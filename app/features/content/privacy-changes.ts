@@ -1,5 +1,3 @@
-import { site } from "./site.ts";
-
 // The privacy policy keeps the version SPEC section 2 pins ("Policy version: 1 April 2025") and lists
 // every later change here, with its date (issue 12). The page's "Changes" section and the date stored
 // with each lead (`leads.policy_version`, the latest change a visitor was shown) both read this list,
@@ -12,7 +10,7 @@ export type PolicyChange = {
   changes: readonly string[];
 };
 
-/** The pinned first version (site.privacyPolicyVersion) as a date. */
+/** The pinned first version (site.privacyPolicyVersion, "1 April 2025") as a date; a test checks they agree. */
 export const FIRST_POLICY_DATE = "2025-04-01";
 
 export const privacyPolicyChanges: readonly PolicyChange[] = [
@@ -39,6 +37,3 @@ export function formatPolicyDate(date: string): string {
     timeZone: "UTC",
   }).format(new Date(`${date}T00:00:00.000Z`));
 }
-
-/** The version line's date, written as the spec pins it. */
-export const FIRST_POLICY_VERSION_TEXT = site.privacyPolicyVersion;
