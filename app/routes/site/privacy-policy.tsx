@@ -356,8 +356,8 @@ export default function PrivacyPolicy() {
               </li>
               <li>
                 <strong>Copies of an enquiry sent to our other business systems</strong>: each copy is removed
-                from our delivery records as soon as it is delivered, and the delivery records themselves
-                after {kept.webhookDeliveryDays} days.
+                from our delivery records once it is delivered, and the records themselves, with any copy that
+                could not be delivered, after {kept.webhookDeliveryDays} days.
               </li>
               <li>
                 <strong>Website analytics</strong>: individual page views for {kept.analyticsRawDays} days,
@@ -366,7 +366,7 @@ export default function PrivacyPolicy() {
               </li>
               <li>
                 <strong>Records that limit how often forms and sign-in can be used</strong>: keyed codes,
-                never addresses or names, deleted as soon as the time window they cover has ended.
+                never addresses or names, deleted within minutes of the end of the time window they cover.
               </li>
               <li>
                 <strong>Investor relationships</strong>: if you become a shareholder, for as long as company
