@@ -28,7 +28,27 @@ describe("parseEnv", () => {
       AUDIT_MAX_QUEUED: 4,
       ANALYTICS: "on",
       ANALYTICS_RAW_DAYS: 30,
+      LEAD_RETENTION_MONTHS: 24,
+      SPAM_RETENTION_DAYS: 30,
+      OUTBOX_RETENTION_DAYS: 90,
     });
+  });
+
+  it("bounds the retention periods to whole months or days, and names the bad one", () => {
+    expect(
+      parseEnv({ LEAD_RETENTION_MONTHS: "36", SPAM_RETENTION_DAYS: "14", OUTBOX_RETENTION_DAYS: "365" }),
+    ).toMatchObject({ LEAD_RETENTION_MONTHS: 36, SPAM_RETENTION_DAYS: 14, OUTBOX_RETENTION_DAYS: 365 });
+    for (const [key, bad] of [
+      ["LEAD_RETENTION_MONTHS", "0"],
+      ["LEAD_RETENTION_MONTHS", "241"],
+      ["LEAD_RETENTION_MONTHS", "1.5"],
+      ["SPAM_RETENTION_DAYS", "366"],
+      ["SPAM_RETENTION_DAYS", "month"],
+      ["OUTBOX_RETENTION_DAYS", "0"],
+    ] as const)
+      expect(() => parseEnv({ [key]: bad }), `${key}=${bad}`).toThrowError(
+        new RegExp(`${key}: ${key} must be`),
+      );
   });
 
   it("keeps raw page views 1 to 3650 days, whole days only", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PUBLISHED_RETENTION } from "./features/content/retention-periods.ts";
 
 // Parsed once at start-up: a bad value stops the server with every problem listed, not at first use.
 const EnvSchema = z
@@ -97,7 +98,32 @@ const EnvSchema = z
       .int("ANALYTICS_RAW_DAYS must be a whole number of days")
       .min(1, "ANALYTICS_RAW_DAYS must be at least 1")
       .max(3650, "ANALYTICS_RAW_DAYS must be at most 3650")
-      .default(30),
+      .default(PUBLISHED_RETENTION.analyticsRawDays),
+    /**
+     * Months without activity (submission, status, owner or spam change, note) after which the daily
+     * purge anonymises a lead: personal fields cleared, out of the list and the export, still counted
+     * (lib/purge.server.ts, features/leads/lead-retention.server.ts).
+     */
+    LEAD_RETENTION_MONTHS: z.coerce
+      .number("LEAD_RETENTION_MONTHS must be a whole number of months")
+      .int("LEAD_RETENTION_MONTHS must be a whole number of months")
+      .min(1, "LEAD_RETENTION_MONTHS must be at least 1")
+      .max(240, "LEAD_RETENTION_MONTHS must be at most 240")
+      .default(PUBLISHED_RETENTION.leadMonths),
+    /** Days a lead held as spam is kept for review (since it was held or last changed), then deleted. */
+    SPAM_RETENTION_DAYS: z.coerce
+      .number("SPAM_RETENTION_DAYS must be a whole number of days")
+      .int("SPAM_RETENTION_DAYS must be a whole number of days")
+      .min(1, "SPAM_RETENTION_DAYS must be at least 1")
+      .max(365, "SPAM_RETENTION_DAYS must be at most 365")
+      .default(PUBLISHED_RETENTION.spamDays),
+    /** Days a sent lead email's outbox row is kept (webhook deliveries follow their own 30-day log). */
+    OUTBOX_RETENTION_DAYS: z.coerce
+      .number("OUTBOX_RETENTION_DAYS must be a whole number of days")
+      .int("OUTBOX_RETENTION_DAYS must be a whole number of days")
+      .min(1, "OUTBOX_RETENTION_DAYS must be at least 1")
+      .max(3650, "OUTBOX_RETENTION_DAYS must be at most 3650")
+      .default(PUBLISHED_RETENTION.outboxSentDays),
     /** Audits (security audits and performance checks) running at once; each audit is a child process. */
     AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
     /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */

@@ -51,7 +51,9 @@ import {
   type OutboxWorker,
   startOutboxWorker,
 } from "./lib/outbox/outbox-worker.server.ts";
+import { createDailyPurge } from "./lib/purge.server.ts";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts";
+import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
 /** A queued audit waits at most this long for one of the running ones to finish. */
@@ -106,6 +108,19 @@ async function reportHstsPreloadList(database: AppDatabase, env: Env, now = Date
   const days = Math.floor((now - Date.parse(info.retrievedAt)) / 86_400_000);
   if (days > PRELOAD_LIST_STALE_DAYS)
     console.log(`Website audits: the HSTS preload list is ${days} days old; refresh it with ${command}.`);
+}
+
+/**
+ * The privacy policy publishes the retention periods (features/content/retention-periods.ts): a
+ * setting that differs makes it untrue until the policy and its "Changes" are updated.
+ */
+function reportRetentionSettings(env: Env): void {
+  if (env.LOG_LEVEL === "silent") return;
+  const differing = retentionDifferingFromPolicy(env);
+  if (differing.length > 0)
+    console.log(
+      `Retention: ${differing.join(", ")}. Update the privacy policy's periods and its "Changes" (app/features/content/retention-periods.ts, privacy-changes.ts) to match.`,
+    );
 }
 
 /** Everything a request handler needs that lives longer than a request. */
@@ -242,6 +257,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     });
     await ensureFirstAdmin(database, env);
     await reportHstsPreloadList(database, env);
+    reportRetentionSettings(env);
     const inFlight = createInFlightTracker();
     let outboxWorker: OutboxWorker | undefined;
     const leads: LeadService = {
@@ -308,6 +324,15 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         rawDays: env.ANALYTICS_RAW_DAYS,
         logger: { error: logError },
       });
+      // The retention purge (issue 13): once a day, on one instance at a time; it logs counts only.
+      const purge = createDailyPurge({
+        db: database.db,
+        categories: retentionCategories(database.db, env),
+        logger: {
+          info: env.LOG_LEVEL === "info" ? (message) => console.log(message) : () => {},
+          error: logError,
+        },
+      });
       // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {
         rateLimiter.prune().catch((error: Error) => logError(`Pruning rate limits failed: ${error.message}`));
@@ -325,17 +350,20 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
             .catch((error: Error) => logError(`Pruning analytics salts failed: ${error.message}`));
         settleAttributions();
         void rollup.run();
+        void purge.run();
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
       // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
       settleAttributions();
       void rollup.run();
+      void purge.run();
       const outbox = startOutbox();
       return {
         async stop() {
           clearInterval(prune);
           await leadAttribution.stop();
           await rollup.stop();
+          await purge.stop();
           await outbox.stop();
         },
       };

@@ -45,6 +45,13 @@ export interface LeadsTable {
   ownerId: number | null;
   /** Submission to first status change, in milliseconds (bigint: a string on PostgreSQL). */
   firstResponseMs: number | string | null;
+  /**
+   * Set when the lead outlived LEAD_RETENTION_MONTHS (migration 020): its personal fields are
+   * cleared and it has left the list, the export and the people search; its counts remain.
+   */
+  anonymisedAt: string | null;
+  /** The date (YYYY-MM-DD) of the privacy policy's latest change when the lead was sent (migration 020). */
+  policyVersion: Generated<string>;
   createdAt: string;
   updatedAt: string;
 }
@@ -276,6 +283,8 @@ export interface LeadCountsTable {
   status: string;
   ownerId: number;
   requestType: string;
+  /** 1 for anonymised leads (migration 020): the pipeline counts them, the list does not. */
+  anonymised: number;
   shard: number;
   /** A bigint: PostgreSQL returns it as a string. */
   count: number | string;
@@ -369,6 +378,16 @@ export interface PendingLoginsTable {
   expiresAt: string;
 }
 
+/** Background jobs one instance at a time runs, under a lease, and their last run (migration 020). */
+export interface JobLeasesTable {
+  name: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  finishedAt: string | null;
+  /** JSON: what the last finished run did (counts only). */
+  lastResult: string | null;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -399,4 +418,5 @@ export interface Database {
   erasureSuppressions: ErasureSuppressionsTable;
   recoveryCodes: RecoveryCodesTable;
   pendingLogins: PendingLoginsTable;
+  jobLeases: JobLeasesTable;
 }

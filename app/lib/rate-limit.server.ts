@@ -57,9 +57,25 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
     },
     /** Drops keys whose every hit has left the window (called periodically; any limiter prunes all). */
     async prune(now = Date.now()): Promise<void> {
-      await db.deleteFrom("rateLimits").where("expiresAt", "<", now).execute();
+      await pruneRateLimits(db, now);
     },
   };
+}
+
+/** Rate-limit rows whose every hit has left its window (the purge's dry run). */
+export async function countExpiredRateLimits(db: Kysely<Database>, now = Date.now()): Promise<number> {
+  const row = await db
+    .selectFrom("rateLimits")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where("expiresAt", "<", now)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Drops rate-limit rows whose every hit has left its window; how many went. */
+export async function pruneRateLimits(db: Kysely<Database>, now = Date.now()): Promise<number> {
+  const result = await db.deleteFrom("rateLimits").where("expiresAt", "<", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 function parseHits(raw: string | undefined): number[] {

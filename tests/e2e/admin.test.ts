@@ -536,6 +536,7 @@ describe("a lead's page", () => {
         otherDetails: "Family office in Leeds",
         sourcePage: "/invest",
         privacyNoticeVersion: PRIVACY_NOTICE_VERSION,
+        policyVersion: "2026-11-26",
         isSpam: 1,
         spamReason: "honeypot filled",
         createdAt: "2026-11-21T10:05:00.000Z",
@@ -560,6 +561,10 @@ describe("a lead's page", () => {
     await expect(value("Other details")).resolves.toBe("Family office in Leeds");
     await expect(value("Source")).resolves.toBe("the website form on /invest");
     await expect(value("Privacy notice version")).resolves.toBe(PRIVACY_NOTICE_VERSION);
+    // The privacy policy's latest change when the lead was sent (issue 12).
+    await expect(value("Policy last changed")).resolves.toMatch(
+      /^26 November 2026\s+The privacy policy in force when the lead was sent/,
+    );
     await expect(value("Spam")).resolves.toBe("Held as spam");
     await expect(value("Created")).resolves.toBe("Nov 21, 2026, 10:05 AM");
     await expect(value("Updated")).resolves.toBe("Nov 22, 2026, 4:45 PM");

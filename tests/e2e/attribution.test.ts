@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { POLICY_VERSION } from "../../app/features/leads/lead-schema.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
@@ -148,7 +149,12 @@ describe("a newsletter visitor's demo request carries its attribution", () => {
       expect(section).toContain("UTM source newsletter");
       expect(section).toContain("Pages before submitting 3");
 
-      const detail = (await api(`/api/admin/leads/${id}`)) as { attribution: Record<string, unknown> };
+      const detail = (await api(`/api/admin/leads/${id}`)) as {
+        attribution: Record<string, unknown>;
+        policyVersion: string;
+      };
+      // The form stored the date of the privacy policy's latest change (its "Changes" list).
+      expect(detail.policyVersion).toBe(POLICY_VERSION);
       expect(detail.attribution).toMatchObject({
         status: "linked",
         landingPage: "/",

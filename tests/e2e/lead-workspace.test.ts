@@ -120,6 +120,8 @@ describe("a sales person works a lead", () => {
     await reloadUntil(page, views.getByRole("link", { name: "Spam (1)" }));
     await views.getByRole("link", { name: "Spam (1)" }).click();
     await page.waitForURL(/spam=only/, WAIT);
+    // Issue 13: the Spam view says how long held spam stays.
+    await page.getByText(/^Held spam is deleted after 30 days \(counted from when it was held/).waitFor(WAIT);
     await page.getByRole("link", { name: "Held Prospect" }).click();
     await page.waitForURL((url) => url.pathname === `/admin/leads/${id}`, WAIT);
     await page.getByText(/^Held as spam by the spam filter \(score \d+\)/).waitFor();

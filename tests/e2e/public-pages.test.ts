@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentPages } from "#app/features/content/navigation.ts";
+import { formatPolicyDate, privacyPolicyChanges } from "#app/features/content/privacy-changes.ts";
 import { site } from "#app/features/content/site.ts";
 import {
   CONFIDENTIALITY_NOTICE,
@@ -251,6 +252,38 @@ const ROUTES: RouteCase[] = [
       expect(contactText).toMatch(/By email/);
       expect(contactText).toMatch(/By phone/);
       expect(contactText).toContain(site.company.address.postalCode);
+      // Issues 12 and 13: analytics, retention and people's rights, and every later change with its
+      // date under "Changes" while the pinned version line stays.
+      for (const name of [
+        /^website analytics$/i,
+        /how long we keep/i,
+        /^your rights$/i,
+        /^changes to this policy$/i,
+      ])
+        await expectVisible(page, main.getByRole("heading", { level: 2, name }));
+      expect(text).toMatch(/strictly necessary for spam protection/);
+      expect(text).toMatch(
+        /Global Privacy Control signal \(Sec-GPC: 1\) or a Do Not Track request \(DNT: 1\)/,
+      );
+      expect(text).toMatch(/salt is deleted 48\s+hours after/);
+      expect(text).toMatch(/Demonstration requests and investor enquiries: 24 months from the last activity/);
+      expect(text).toMatch(/spam filter holds back: deleted 30 days/);
+      expect(text).toMatch(/erase all of it together/);
+      expect(text).toMatch(/suppression record: a keyed code made from your email address/);
+      const changes = page.getByRole("region", { name: /changes to this policy/i });
+      for (const change of privacyPolicyChanges) {
+        await expectVisible(
+          page,
+          changes.getByRole("heading", { level: 3, name: formatPolicyDate(change.date) }),
+        );
+        for (const line of change.changes) expect((await changes.textContent()) ?? "").toContain(line);
+      }
+      const latest = privacyPolicyChanges.at(-1);
+      if (latest)
+        await expectVisible(
+          page,
+          main.getByText(`Last changed: ${formatPolicyDate(latest.date)}`, { exact: false }),
+        );
     },
   },
   ...ARTICLES.map(

@@ -175,16 +175,32 @@ export function createLoginThrottle({
 
     /** Drops counters whose window has ended (called periodically). */
     async prune(now = Date.now()): Promise<void> {
-      if (isPostgres(db)) {
-        // Rows a reservation holds right now are skipped (it is renewing them): a DELETE waiting on
-        // them while holding others could deadlock with that reservation.
-        await sql`delete from login_attempts where key in (
-          select key from login_attempts where window_ends_at <= ${now} for update skip locked)`.execute(db);
-        return;
-      }
-      await db.deleteFrom("loginAttempts").where("windowEndsAt", "<=", now).execute();
+      await pruneLoginAttempts(db, now);
     },
   };
+}
+
+/** Sign-in counters whose window has ended (the purge's dry run). */
+export async function countExpiredLoginAttempts(db: Kysely<Database>, now = Date.now()): Promise<number> {
+  const row = await db
+    .selectFrom("loginAttempts")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where("windowEndsAt", "<=", now)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Drops sign-in counters whose window has ended; how many went. */
+export async function pruneLoginAttempts(db: Kysely<Database>, now = Date.now()): Promise<number> {
+  if (isPostgres(db)) {
+    // Rows a reservation holds right now are skipped (it is renewing them): a DELETE waiting on
+    // them while holding others could deadlock with that reservation.
+    const result = await sql`delete from login_attempts where key in (
+      select key from login_attempts where window_ends_at <= ${now} for update skip locked)`.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+  const result = await db.deleteFrom("loginAttempts").where("windowEndsAt", "<=", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;

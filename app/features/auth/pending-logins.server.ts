@@ -75,6 +75,21 @@ export async function forgetPendingLogin(db: Db, token: string): Promise<void> {
     await db.deleteFrom("pendingLogins").where("tokenHash", "=", hashToken(token)).execute();
 }
 
-export async function prunePendingLogins(db: Db, now = new Date()): Promise<void> {
-  await db.deleteFrom("pendingLogins").where("expiresAt", "<=", now.toISOString()).execute();
+/** Deletes the pending logins past their 5 minutes; answers how many went. */
+export async function prunePendingLogins(db: Db, now = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom("pendingLogins")
+    .where("expiresAt", "<=", now.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** How many pending logins are past their 5 minutes (the retention purge's dry run). */
+export async function countExpiredPendingLogins(db: Db, now = new Date()): Promise<number> {
+  const row = await db
+    .selectFrom("pendingLogins")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where("expiresAt", "<=", now.toISOString())
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { maskAddress } from "#app/lib/mask-address.ts";
 import { describeBrowser } from "./session-device.ts";
@@ -168,19 +168,38 @@ export async function deleteSession(db: Kysely<Database>, token: string): Promis
   await db.deleteFrom("sessions").where("idHash", "=", hashToken(token)).execute();
 }
 
-/** Drops sessions past either expiry (called periodically; lookups also drop the ones they meet). */
+/** Past either expiry: the sessions pruneSessions drops. */
+function isExpired(policy: SessionPolicy, now: Date) {
+  return (eb: ExpressionBuilder<Database, "sessions">) =>
+    eb.or([
+      eb("expiresAt", "<=", now.toISOString()),
+      eb("lastSeenAt", "<=", new Date(now.getTime() - policy.idleMs).toISOString()),
+    ]);
+}
+
+/** How many sessions have expired and wait to be pruned (the purge's dry run). */
+export async function countExpiredSessions(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  now = new Date(),
+): Promise<number> {
+  const row = await db
+    .selectFrom("sessions")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where(isExpired(policy, now))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Drops sessions past either expiry (called periodically; lookups also drop the ones they meet).
+ * How many went.
+ */
 export async function pruneSessions(
   db: Kysely<Database>,
   policy: SessionPolicy,
   now = new Date(),
-): Promise<void> {
-  await db
-    .deleteFrom("sessions")
-    .where((eb) =>
-      eb.or([
-        eb("expiresAt", "<=", now.toISOString()),
-        eb("lastSeenAt", "<=", new Date(now.getTime() - policy.idleMs).toISOString()),
-      ]),
-    )
-    .execute();
+): Promise<number> {
+  const result = await db.deleteFrom("sessions").where(isExpired(policy, now)).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -68,6 +68,7 @@ const COLUMNS = [
   "Source",
   "Source page",
   "Privacy notice version",
+  "Policy version",
   "Spam",
   "Spam reason",
   "Spam score",
@@ -211,6 +212,8 @@ describeEachDatabase("leads CSV export", (use) => {
         "Family office, €2m ticket",
         "form",
         "/invest",
+        "2025-04-01",
+        // The policy's first version: no change since (the column's default for rows from before 020).
         "2025-04-01",
         "no",
         "",

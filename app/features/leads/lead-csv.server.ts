@@ -33,6 +33,8 @@ const COLUMNS: [string, (lead: ExportedLead) => string | number | boolean | null
   ["Source", (lead) => lead.source],
   ["Source page", (lead) => lead.sourcePage],
   ["Privacy notice version", (lead) => lead.privacyNoticeVersion],
+  // The date of the policy's latest change the visitor was shown (its "Changes" section).
+  ["Policy version", (lead) => lead.policyVersion],
   ["Spam", (lead) => lead.isSpam],
   ["Spam reason", (lead) => lead.spamReason],
   ["Spam score", (lead) => lead.spamScore],

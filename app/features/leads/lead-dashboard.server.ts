@@ -45,6 +45,8 @@ export async function loadLeadDashboard(request: Request, context: Context, user
   };
   const base = {
     username: user.username,
+    /** Said on the Spam view: held spam is deleted after this many days (SPAM_RETENTION_DAYS). */
+    spamRetentionDays: (await getServices(context)).env.SPAM_RETENTION_DAYS,
     userId: user.id,
     view,
     page: query.page,

@@ -16,6 +16,7 @@ const investor: Lead = {
   sourcePage: "/invest",
   source: "form",
   privacyNoticeVersion: "2025-04-01",
+  policyVersion: "2025-04-01",
   isSpam: false,
   spamReason: null,
   spamScore: 0,

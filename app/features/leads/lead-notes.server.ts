@@ -17,7 +17,7 @@ export const NoteBodySchema = z
 
 export type LeadNote = { id: number; body: string; author: string; createdAt: string };
 
-/** Adds a note; undefined when the lead does not exist. The body must have passed NoteBodySchema. */
+/** Adds a note; undefined when the lead does not exist (or was anonymised). The body must have passed NoteBodySchema. */
 export async function addNote(
   db: Kysely<Database>,
   leadId: number,
@@ -26,7 +26,12 @@ export async function addNote(
   now = new Date(),
 ): Promise<LeadNote | undefined> {
   return db.transaction().execute(async (trx) => {
-    const lead = await trx.selectFrom("leads").select("id").where("id", "=", leadId).executeTakeFirst();
+    const lead = await trx
+      .selectFrom("leads")
+      .select("id")
+      .where("id", "=", leadId)
+      .where("anonymisedAt", "is", null)
+      .executeTakeFirst();
     if (!lead) return undefined;
     const createdAt = now.toISOString();
     const row = await trx

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, LeadsTable } from "#app/db/schema.ts";
-import { type LeadSubmission, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
+import { type LeadSubmission, POLICY_VERSION, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
 import { parseSignals, type SpamSignal, type SpamVerdict } from "./spam-verdict.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -25,6 +25,8 @@ export type Lead = {
   /** "form" (the site's forms), "api" (the public API without a key) or the API key's name. */
   source: string;
   privacyNoticeVersion: string;
+  /** The date (YYYY-MM-DD) of the privacy policy's latest change when the lead was sent (its "Changes"). */
+  policyVersion: string;
   /** Held out of the list by the spam verdict (or marked as spam by staff). */
   isSpam: boolean;
   spamReason: string | null;
@@ -77,7 +79,7 @@ export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadM
     insert into leads (
       request_type, full_name, email, company, phone, message,
       investor_angel, investor_vc, investor_introducer, investor_other, other_details,
-      source_page, source, api_key_id, privacy_notice_version,
+      source_page, source, api_key_id, privacy_notice_version, policy_version,
       is_spam, spam_reason, spam_score, spam_signals,
       email_key, full_name_key, company_key, created_at, updated_at
     ) values (
@@ -86,7 +88,7 @@ export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadM
       ${flag(investor?.investorType.angel)}, ${flag(investor?.investorType.vc)},
       ${flag(investor?.investorType.introducer)}, ${flag(investor?.investorType.other)},
       ${investor?.otherDetails ?? null},
-      ${meta.sourcePage}, ${meta.source}, ${meta.apiKeyId}, ${PRIVACY_NOTICE_VERSION},
+      ${meta.sourcePage}, ${meta.source}, ${meta.apiKeyId}, ${PRIVACY_NOTICE_VERSION}, ${POLICY_VERSION},
       ${verdict.level === "held" ? 1 : 0}, ${verdict.summary}, ${verdict.score},
       ${verdict.signals.length > 0 ? JSON.stringify(verdict.signals) : null},
       ${contactKey(submission.email)}, ${sortKey(submission.fullName)}, ${sortKey(submission.company)},
@@ -97,8 +99,14 @@ export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadM
   return Number(id);
 }
 
+/** The lead with this id; undefined when there is none or it was anonymised (lead-retention.server.ts). */
 export async function findLead(db: Db, id: number): Promise<Lead | undefined> {
-  const row = await db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("leads")
+    .selectAll()
+    .where("id", "=", id)
+    .where("anonymisedAt", "is", null)
+    .executeTakeFirst();
   return row ? toLead(row) : undefined;
 }
 
@@ -131,6 +139,7 @@ export function toLead(row: Selectable<LeadsTable>): Lead {
     sourcePage: row.sourcePage,
     source: row.source,
     privacyNoticeVersion: row.privacyNoticeVersion,
+    policyVersion: row.policyVersion,
     isSpam: Boolean(row.isSpam),
     spamReason: row.spamReason,
     spamScore: Number(row.spamScore),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { POLICY_VERSION as LATEST_POLICY_CHANGE } from "#app/features/content/privacy-changes.ts";
 import { site } from "#app/features/content/site.ts";
 import { LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { breaksTextRule, type TextRule } from "#app/lib/text-rules.ts";
@@ -21,6 +22,8 @@ export const MAX_LEAD_BODY_BYTES = LEAD_BODY_LIMIT;
 
 /** The privacy policy version shown under every form (SPEC section 9), stored with each lead. */
 export const PRIVACY_NOTICE_VERSION = site.privacyPolicyVersion;
+/** The date of the policy's latest change (its "Changes" section), stored with each lead as `policyVersion`. */
+export const POLICY_VERSION = LATEST_POLICY_CHANGE;
 
 export const MESSAGES = {
   fullNameRequired: "Please enter your full name",

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { countLeads, findLead } from "./lead-repository.server.ts";
-import { INVESTOR_MESSAGE, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
+import { INVESTOR_MESSAGE, POLICY_VERSION, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
 import { createLeadService } from "./lead-service.server.ts";
 import { issueTimeToken, MIN_FILL_MS } from "./time-token.server.ts";
 
@@ -68,6 +68,8 @@ describeEachDatabase("lead service", (use) => {
       status: "new",
       sourcePage: "/demo",
       privacyNoticeVersion: PRIVACY_NOTICE_VERSION,
+      // The latest change of the policy's "Changes" the visitor was shown (issue 12).
+      policyVersion: POLICY_VERSION,
       isSpam: false,
       spamReason: null,
       createdAt: NOW.toISOString(),

@@ -245,6 +245,7 @@ export function sampleLead(now: Date): Record<string, unknown> {
     otherDetails: null,
     sourcePage: null,
     privacyNoticeVersion: "test",
+    policyVersion: "test",
     isSpam: false,
     spamReason: null,
     status: "new",

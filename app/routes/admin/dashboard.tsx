@@ -15,6 +15,7 @@ import { LeadStatusViews } from "#app/features/leads/ui/lead-status-views.tsx";
 import { LeadTable } from "#app/features/leads/ui/lead-table.tsx";
 import { LeadsHeading } from "#app/features/leads/ui/leads-heading.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
+import { SpamRetentionNote } from "#app/features/leads/ui/spam-retention-note.tsx";
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
 import { useTickedLeads } from "#app/features/leads/ui/use-ticked-leads.ts";
 import { ACCOUNT_PATH, DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
@@ -36,8 +37,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { username, view, page, pageSize, total, pageCount, leads, loadError, notice, summary, staff } =
-    loaderData;
+  const {
+    username,
+    view,
+    page,
+    pageSize,
+    total,
+    pageCount,
+    leads,
+    loadError,
+    notice,
+    summary,
+    staff,
+    spamRetentionDays,
+  } = loaderData;
   const { pathname, search } = useLocation();
   const formAction = pathname + search;
   const { ticked, setTicked, toggle } = useTickedLeads();
@@ -73,6 +86,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       <section aria-labelledby="leads-heading" className="flex flex-col gap-4">
         <LeadsHeading view={view} total={total} />
         <LeadStatusViews view={view} heldSpam={summary?.heldSpam ?? null} />
+        {view.spam === "only" ? <SpamRetentionNote days={spamRetentionDays} /> : null}
         <LeadFilters view={view} staff={staff} pageSize={pageSize} />
 
         {loadError ? (

@@ -1,7 +1,14 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
+import {
+  FIRST_POLICY_DATE,
+  formatPolicyDate,
+  POLICY_VERSION,
+  privacyPolicyChanges,
+} from "#app/features/content/privacy-changes.ts";
+import { PUBLISHED_RETENTION as kept } from "#app/features/content/retention-periods.ts";
 import { formatAddress, site } from "#app/features/content/site.ts";
 import type { Route } from "./+types/privacy-policy";
 
@@ -17,6 +24,7 @@ const sections = [
   { id: "policy-scope", title: "What this policy covers" },
   { id: "data-we-collect", title: "Personal data we collect" },
   { id: "how-we-collect", title: "How we collect your personal data" },
+  { id: "analytics", title: "Website analytics" },
   { id: "how-we-use", title: "How and why we use your personal data" },
   { id: "marketing", title: "Marketing" },
   { id: "sharing", title: "Who we share your personal data with" },
@@ -24,11 +32,12 @@ const sections = [
   { id: "your-rights", title: "Your rights" },
   { id: "children", title: "Children" },
   { id: "contact-us", title: "How to contact us" },
+  { id: "changes", title: "Changes to this policy" },
 ] as const;
 
 type SectionId = (typeof sections)[number]["id"];
 
-// NOTE: a compact local section rather than <Section>: ten full-height page bands would make the
+// NOTE: a compact local section rather than <Section>: twelve full-height page bands would make the
 // policy hard to read; each part is still a landmark labelled by its h2.
 function PolicySection({ id, children }: { id: SectionId; children: ReactNode }) {
   const title = sections.find((section) => section.id === id)?.title ?? id;
@@ -60,6 +69,15 @@ export default function PrivacyPolicy() {
             <p className="mt-4 text-base font-semibold text-white">
               {`Policy version: ${site.privacyPolicyVersion}`}
             </p>
+            {POLICY_VERSION !== FIRST_POLICY_DATE ? (
+              <p className="mt-1 text-base text-white">
+                Last changed: <time dateTime={POLICY_VERSION}>{formatPolicyDate(POLICY_VERSION)}</time> (see{" "}
+                <a href="#changes" className="text-white underline underline-offset-2">
+                  Changes to this policy
+                </a>
+                )
+              </p>
+            ) : null}
           </>
         }
       />
@@ -101,9 +119,10 @@ export default function PrivacyPolicy() {
               GDPR).
             </p>
             <p>
-              We may update this policy from time to time. The version date at the top of this page shows when
-              it was last changed, and we will tell you directly about any significant change that affects
-              you.
+              We may update this policy from time to time. The version at the top of this page is the policy
+              as first published; every later change is listed, with its date, under{" "}
+              <a href="#changes">Changes to this policy</a>, and we will tell you directly about any
+              significant change that affects you.
             </p>
           </PolicySection>
 
@@ -131,8 +150,14 @@ export default function PrivacyPolicy() {
                 us.
               </li>
               <li>
-                <strong>Technical data</strong>: your IP address, browser type and version, device type and
-                the pages you request, recorded in our server logs when you visit the website.
+                <strong>Technical data</strong>: your IP address and browser details, which our web servers
+                need to deliver pages to you and to protect our forms from abuse (the record we keep of how
+                often forms are sent holds a keyed code made from the address, never the address itself).
+              </li>
+              <li>
+                <strong>Visit counts</strong>: the pages of our website you view, counted without cookies and
+                without storing your IP address, as described under <a href="#analytics">Website analytics</a>
+                .
               </li>
             </ul>
             <p>
@@ -150,10 +175,11 @@ export default function PrivacyPolicy() {
               </li>
               <li>
                 <strong>automatically</strong>, through our web servers when you browse the website. We set
-                one strictly necessary cookie, <code>form_ts</code>: a signed record of when you opened a
-                page, which holds no identifier, expires after 48 hours and lets us filter automated spam sent
-                through our forms. We do not use cookies for advertising. If we introduce any cookies that are
-                not strictly necessary for the website to work, we will ask for your consent first;
+                one cookie, <code>form_ts</code>, which is strictly necessary for spam protection: a signed
+                record of when you opened a page, which holds no identifier, expires after 48 hours and lets
+                us filter automated spam sent through our forms. We use no analytics or advertising cookies
+                and store nothing else on your device. If we introduce any cookies that are not strictly
+                necessary for the website to work, we will ask for your consent first;
               </li>
               <li>
                 <strong>from third parties and public sources</strong>, such as a colleague who introduces you
@@ -161,6 +187,54 @@ export default function PrivacyPolicy() {
                 relationship with you.
               </li>
             </ul>
+          </PolicySection>
+
+          <PolicySection id="analytics">
+            <p>
+              We count visits to our website on our own servers, to learn which pages and campaigns are useful
+              and to find broken links. We do this without cookies, without storing or reading anything on
+              your device and without tracking scripts, and we do not share the counts with advertising or
+              analytics companies.
+            </p>
+            <p>For each page you request, our servers record:</p>
+            <ul>
+              <li>the page and the time;</li>
+              <li>
+                the website that linked to it, if it told us (for other websites, the linking page too);
+              </li>
+              <li>
+                campaign tags in the link (<code>utm_source</code>, <code>utm_medium</code>,{" "}
+                <code>utm_campaign</code>, <code>utm_term</code>, <code>utm_content</code>), and whether it
+                came from a paid advert (we note that a click identifier was present, not the identifier);
+              </li>
+              <li>the kind of device (desktop, mobile or tablet) and the browser family;</li>
+              <li>a visitor code, explained below.</li>
+            </ul>
+            <p>
+              The visitor code is a one-way hash of a random value we create each day (a “salt”), your IP
+              address, your browser’s user-agent text and our website’s name. It lets us count a visitor once
+              in a day without knowing who they are. Each day’s salt is deleted {kept.analyticsSaltHours}{" "}
+              hours after it was created; from then on nobody, us included, can recompute a code or link it to
+              you or to your visits on other days. Your IP address is never stored.
+            </p>
+            <p>
+              If you send us an enquiry through a form, we link it to the first page you viewed that day: the
+              page you landed on, the website that sent you, the campaign tags, how many pages you viewed and
+              how long until you sent the form. This is kept with your enquiry, for our staff, and is erased
+              or anonymised with it.
+            </p>
+            <p>
+              We do not count visits from browsers that send a Global Privacy Control signal (
+              <code className="whitespace-nowrap">Sec-GPC: 1</code>) or a Do Not Track request (
+              <code className="whitespace-nowrap">DNT: 1</code>), and an enquiry sent from such a browser is
+              not linked to any visit. Visits by automated tools are not counted either.
+            </p>
+            <p>
+              Individual page views are kept for {kept.analyticsRawDays} days. After that only daily totals
+              remain (views and visitors per page, referring website, campaign, type of device and browser),
+              which contain no visitor code. We rely on our legitimate interest in understanding and improving
+              our website; as nothing is stored on or read from your device, we do not ask for consent.
+            </p>
           </PolicySection>
 
           <PolicySection id="how-we-use">
@@ -266,12 +340,37 @@ export default function PrivacyPolicy() {
             <p>We keep personal data only for as long as we need it for the purposes described above:</p>
             <ul>
               <li>
-                <strong>Demonstration and general enquiries</strong>: up to two years from our last contact
-                with you, unless your organisation becomes a customer.
+                <strong>Demonstration requests and investor enquiries</strong>: {kept.leadMonths} months from
+                the last activity on them (your enquiry, or our last update to it). We then anonymise the
+                enquiry: your name, contact details, company, message and our notes about it are deleted, and
+                only an anonymous record remains (its type, date, status and how the visit came to our
+                website), which we use for statistics and which cannot identify you.
               </li>
               <li>
-                <strong>Investor enquiries</strong>: up to two years from our last contact with you; if you
-                become a shareholder, for as long as company law requires us to keep our register of members.
+                <strong>Submissions our spam filter holds back</strong>: deleted {kept.spamDays} days after
+                they were held (or after our last review of them).
+              </li>
+              <li>
+                <strong>Records of the emails our website sends our sales team about an enquiry</strong>:{" "}
+                {kept.outboxSentDays} days after sending.
+              </li>
+              <li>
+                <strong>Copies of an enquiry sent to our other business systems</strong>: each copy is removed
+                from our delivery records once it is delivered, and the records themselves, with any copy that
+                could not be delivered, after {kept.webhookDeliveryDays} days.
+              </li>
+              <li>
+                <strong>Website analytics</strong>: individual page views for {kept.analyticsRawDays} days,
+                the daily salt for {kept.analyticsSaltHours} hours, and anonymous daily totals after that (see{" "}
+                <a href="#analytics">Website analytics</a>).
+              </li>
+              <li>
+                <strong>Records that limit how often forms and sign-in can be used</strong>: keyed codes,
+                never addresses or names, deleted within minutes of the end of the time window they cover.
+              </li>
+              <li>
+                <strong>Investor relationships</strong>: if you become a shareholder, for as long as company
+                law requires us to keep our register of members.
               </li>
               <li>
                 <strong>Customer contacts</strong>: for the duration of the customer agreement and up to six
@@ -279,6 +378,11 @@ export default function PrivacyPolicy() {
               </li>
               <li>
                 <strong>Server logs</strong>: up to 90 days, unless needed to investigate a security incident.
+              </li>
+              <li>
+                <strong>Erasure records</strong>: if you ask us to erase your data, the suppression record
+                described under <a href="#your-rights">Your rights</a>, for as long as we run this website, so
+                that we keep honouring your request.
               </li>
               <li>
                 <strong>Marketing suppression list</strong>: for as long as we carry out marketing, so that we
@@ -306,6 +410,22 @@ export default function PrivacyPolicy() {
               </li>
               <li>withdraw your consent at any time, where we rely on consent.</li>
             </ul>
+            <p>
+              Everything our website holds on you is linked to your email address, so we can find all of it at
+              once: on request we give you all of it together (your enquiries, our notes about them, their
+              history, how your visit reached our website and the emails our systems sent about them), both as
+              a readable document and as a machine-readable file.
+            </p>
+            <p>
+              If you ask us to erase your data, we erase all of it together in one step: your enquiries, our
+              notes, their history, the emails and copies waiting to be sent about them and the link to your
+              visit, and we tell the business systems our website sends enquiries to that they are deleted. We
+              keep only a suppression record: a keyed code made from your email address (an HMAC, which cannot
+              be turned back into the address), the date and the reason for the erasure. It lets us recognise
+              the address if it reaches us again. If you later contact us again through the forms on our own
+              website, we take that as your new choice to get in touch and handle it like any new enquiry; if
+              one of our connected business systems sends us your details again, we refuse them.
+            </p>
             <p>
               To exercise any of these rights, contact us using the details below. We do not usually charge a
               fee and will respond within one month, which the law allows us to extend by up to two further
@@ -352,6 +472,26 @@ export default function PrivacyPolicy() {
               For anything else, you can reach us through the details on our{" "}
               <Link to="/demo">Request a Demo</Link> page.
             </p>
+          </PolicySection>
+          <PolicySection id="changes">
+            <p>
+              The version at the top of this page is the policy first published on {site.privacyPolicyVersion}
+              . Each later change is listed here with the date it was published, newest first. When you send
+              us an enquiry we record the date of the latest change, so that we know which version you were
+              shown.
+            </p>
+            {[...privacyPolicyChanges].reverse().map((change) => (
+              <Fragment key={change.date}>
+                <h3>
+                  <time dateTime={change.date}>{formatPolicyDate(change.date)}</time>
+                </h3>
+                <ul>
+                  {change.changes.map((text) => (
+                    <li key={text}>{text}</li>
+                  ))}
+                </ul>
+              </Fragment>
+            ))}
           </PolicySection>
         </article>
       </div>

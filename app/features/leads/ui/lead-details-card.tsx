@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
+import { formatPolicyDate } from "#app/features/content/privacy-changes.ts";
 import type { Lead } from "../lead-repository.server.ts";
 import { sourceText } from "./lead-format.ts";
 
@@ -54,6 +55,12 @@ export function LeadDetailsCard({ lead }: { lead: Lead & { created: string; upda
         ) : null}
         <Detail label="Source">{sourceText(lead.source, lead.sourcePage)}</Detail>
         <Detail label="Privacy notice version">{lead.privacyNoticeVersion}</Detail>
+        <Detail label="Policy last changed">
+          <time dateTime={lead.policyVersion}>{formatPolicyDate(lead.policyVersion)}</time>
+          <span className="mt-1 block text-sm text-ink-muted">
+            The privacy policy in force when the lead was sent: its latest change then (“Changes”)
+          </span>
+        </Detail>
         <Detail label="Spam">
           {lead.spamLevel === "held" ? "Held as spam" : lead.spamLevel === "review" ? "To review" : "No"}
           {lead.spamReasons.length > 0 ? (

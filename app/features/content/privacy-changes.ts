@@ -1,0 +1,39 @@
+// The privacy policy keeps the version SPEC section 2 pins ("Policy version: 1 April 2025") and lists
+// every later change here, with its date (issue 12). The page's "Changes" section and the date stored
+// with each lead (`leads.policy_version`, the latest change a visitor was shown) both read this list,
+// so the two cannot disagree. To change the policy: edit the page, then add an entry at the end.
+
+export type PolicyChange = {
+  /** The day the change was published, YYYY-MM-DD (UTC). */
+  date: string;
+  /** What changed, one sentence each, in the policy's own words. */
+  changes: readonly string[];
+};
+
+/** The pinned first version (site.privacyPolicyVersion, "1 April 2025") as a date; a test checks they agree. */
+export const FIRST_POLICY_DATE = "2025-04-01";
+
+export const privacyPolicyChanges: readonly PolicyChange[] = [
+  {
+    date: "2026-11-26",
+    changes: [
+      "Added “Website analytics”: what our servers count about visits, without cookies, device storage or tracking scripts, how the daily salt is rotated, how long the counts are kept, and how we honour Global Privacy Control and Do Not Track.",
+      "Described the form_ts cookie as strictly necessary for spam protection.",
+      "Set out how long we keep each kind of personal data: enquiries are anonymised 24 months after the last activity on them, spam is deleted after 30 days.",
+      "Explained that we can find, export and erase everything we hold on you as a whole, what we keep after an erasure, and what happens if you contact us again afterwards.",
+    ],
+  },
+];
+
+/** The date of the latest change (or of the first version): what is stored with each lead. */
+export const POLICY_VERSION: string = privacyPolicyChanges.at(-1)?.date ?? FIRST_POLICY_DATE;
+
+/** "2026-11-26" as the policy writes dates: "26 November 2026". */
+export function formatPolicyDate(date: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${date}T00:00:00.000Z`));
+}
