@@ -92,7 +92,9 @@ function expectedCounts(rows: (Insertable<AnalyticsPageViewsTable> & { id: numbe
   );
   const firsts = new Map<string, (typeof sorted)[number]>();
   const viewsOf = new Map<string, number>();
+  const sawForm = new Set<string>();
   for (const row of sorted) {
+    if (!row.isNotFound && ["/", "/demo", "/invest"].includes(row.path)) sawForm.add(row.visitorId);
     const day = row.occurredAt.slice(0, 10);
     add(row.isNotFound ? "not_found" : "page", day, row.path, row.visitorId);
     if (!firsts.has(row.visitorId)) firsts.set(row.visitorId, row);
@@ -122,6 +124,7 @@ function expectedCounts(rows: (Insertable<AnalyticsPageViewsTable> & { id: numbe
     add("medium", day, first.utmMedium, visitor, views);
     add("device", day, first.device, visitor, views);
     add("browser", day, first.browser, visitor, views);
+    if (sawForm.has(visitor)) add("form_visitors", day, "any", visitor, views);
   }
   return [...counts]
     .map(([key, entry]) => {

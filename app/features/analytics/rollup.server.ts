@@ -3,6 +3,7 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { channelOf } from "./channel.ts";
 import { utcDay } from "./daily-salt.server.ts";
+import { FORM_PAGES, FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE } from "./form-pages.ts";
 
 // Retention (issue 12): raw page views are kept ANALYTICS_RAW_DAYS besides today; each older UTC day
 // is rolled up into daily totals and counts (migration 017), kept for good, and its raw views are
@@ -42,6 +43,8 @@ export const DIMENSIONS = [
   "medium",
   "device",
   "browser",
+  // The funnel's visitors who viewed a page with a form (form-pages.ts); one value, "any".
+  FORM_VISITORS_DIMENSION,
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
@@ -68,7 +71,7 @@ class DayTally {
   views = 0;
   notFoundViews = 0;
   lastId = 0;
-  readonly visitors = new Map<string, { views: number; first: RawView }>();
+  readonly visitors = new Map<string, { views: number; first: RawView; sawForm: boolean }>();
   readonly paths = new Map<string, Tally>();
   readonly notFound = new Map<string, Tally>();
 
@@ -85,10 +88,12 @@ class DayTally {
     }
     tally.views++;
     tally.visitors.add(view.visitorId);
+    const sawForm = !view.isNotFound && FORM_PAGES.includes(view.path);
     const visitor = this.visitors.get(view.visitorId);
-    if (!visitor) this.visitors.set(view.visitorId, { views: 1, first: view });
+    if (!visitor) this.visitors.set(view.visitorId, { views: 1, first: view, sawForm });
     else {
       visitor.views++;
+      if (sawForm) visitor.sawForm = true;
       const first = visitor.first;
       if (
         view.occurredAt < first.occurredAt ||
@@ -118,7 +123,7 @@ class DayTally {
         entry.visitors++;
       } else byVisitor.set(key, { views, visitors: 1 });
     };
-    for (const { views, first } of this.visitors.values()) {
+    for (const { views, first, sawForm } of this.visitors.values()) {
       const external = first.referrerPath !== null;
       count("entry_page", first.path, views);
       count("referrer", external ? first.referrerHost : null, views);
@@ -128,6 +133,7 @@ class DayTally {
       count("medium", first.utmMedium, views);
       count("device", first.device, views);
       count("browser", first.browser, views);
+      if (sawForm) count(FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE, views);
     }
     for (const [key, entry] of byVisitor) {
       const [dimension, value] = key.split("\u0000") as [Dimension, string];
