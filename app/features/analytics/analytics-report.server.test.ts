@@ -11,7 +11,9 @@ import { rollUpExpiredDays } from "./rollup.server.ts";
 // period, the funnel, conversion, 404s, and leads from an API key kept apart.
 
 const NOW = new Date("2026-11-25T12:00:00.000Z");
-const RAW_DAYS = 30; // 2026-10-26 is the first raw day: 2026-10-01 and 2026-10-20 are rolled up.
+// Every day before today is rolled up; 2026-10-26 is the first raw day kept: 2026-10-01 and
+// 2026-10-20 lose their raw views.
+const RAW_DAYS = 30;
 const PERIOD = { from: "2026-10-20", to: "2026-11-25" };
 
 const LAUNCH = { utmSource: "newsletter", utmMedium: "email", utmCampaign: "launch" };
@@ -126,7 +128,10 @@ describeEachDatabase("the analytics report", (use) => {
   it("reads the same before and after the old days are rolled up", async () => {
     const before = await buildAnalyticsReport(db(), { ...PERIOD, rawDays: RAW_DAYS, now: NOW });
     const rolled = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
-    expect(rolled.days).toEqual(["2026-10-01", "2026-10-20"]);
+    expect(rolled).toMatchObject({
+      days: ["2026-10-01", "2026-10-20", "2026-11-24"],
+      expired: ["2026-10-01", "2026-10-20"],
+    });
     const after = await buildAnalyticsReport(db(), { ...PERIOD, rawDays: RAW_DAYS, now: NOW });
     expect(after).toEqual(before);
   });
@@ -208,7 +213,22 @@ describeEachDatabase("the analytics report", (use) => {
     expect(report.notFound).toEqual([{ path: "/missing-page", views: 1, visitors: 1 }]);
   });
 
-  it("shows a raw day hour by hour, compared with the day before", async () => {
+  it("shows a day within retention hour by hour, even once rolled up", async () => {
+    await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    const report = await buildAnalyticsReport(db(), {
+      from: "2026-11-24",
+      to: "2026-11-24",
+      rawDays: RAW_DAYS,
+      now: NOW,
+    });
+    expect(report).toMatchObject({ granularity: "hour", visitors: 2, pageviews: 3, leads: 0, apiLeads: 1 });
+    expect(report.series.filter((point) => point.pageviews > 0)).toEqual([
+      { start: "2026-11-24T14:00Z", visitors: 1, pageviews: 1, leads: 0 },
+      { start: "2026-11-24T15:00Z", visitors: 1, pageviews: 2, leads: 0 },
+    ]);
+  });
+
+  it("shows today hour by hour, compared with the day before", async () => {
     const report = await buildAnalyticsReport(db(), {
       from: "2026-11-25",
       to: "2026-11-25",

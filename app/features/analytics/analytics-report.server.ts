@@ -2,10 +2,11 @@ import { type Kysely, sql } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { CHANNELS } from "#app/lib/attribution.ts";
+import type { AnalyticsReport, Granularity, Headline, SeriesPoint, WithLeads } from "./analytics-report.ts";
 import { channelOf } from "./channel.ts";
 import { FORM_PAGES, FORM_VISITORS_DIMENSION } from "./form-pages.ts";
 import { addDays, daysIn, previousPeriod } from "./report-period.ts";
-import { firstRawDay, readDailyTotals } from "./rollup.server.ts";
+import { type DailyTotal, firstRawDay, readDailyTotals } from "./rollup.server.ts";
 
 // The analytics report (issue 12): what /admin/analytics shows and GET /api/admin/analytics returns,
 // for a period of UTC days. Page views of recent days are raw rows (analytics_page_views); older days
@@ -22,66 +23,6 @@ import { firstRawDay, readDailyTotals } from "./rollup.server.ts";
 //   the day they arrived; leads sent with an API key are counted apart (`apiLeads`) and in no rate.
 // - Conversion rate: those leads divided by visitors, capped at 1 (a visitor who opted out of
 //   counting can still send a lead), 0 when there were no visitors (the page shows "—").
-
-export type Granularity = "hour" | "day";
-
-export type SeriesPoint = {
-  /** YYYY-MM-DD for a day, YYYY-MM-DDTHH:00Z for an hour (UTC). */
-  start: string;
-  /** Unique visitors that day; for an hour, the distinct visitors seen in that hour. */
-  visitors: number;
-  pageviews: number;
-  leads: number;
-};
-
-/** A row of a table with leads: `conversionRate` is null when it has no visitors (leads/visitors). */
-type WithLeads = { visitors: number; views: number; leads: number; conversionRate: number | null };
-export type PageRow = { path: string } & WithLeads;
-export type EntryPageRow = { path: string } & WithLeads;
-export type ReferrerRow = { host: string } & WithLeads;
-export type ChannelRow = { channel: string } & WithLeads;
-export type CampaignRow = { campaign: string } & WithLeads;
-export type DeviceRow = { device: string; visitors: number; views: number };
-export type BrowserRow = { browser: string; visitors: number; views: number };
-export type NotFoundRow = { path: string; views: number; visitors: number };
-
-export type Headline = {
-  from: string;
-  to: string;
-  visitors: number;
-  pageviews: number;
-  /** Website leads not held as spam. */
-  leads: number;
-  /** Leads sent with an API key (not spam), shown apart and in no rate. */
-  apiLeads: number;
-  /** leads / visitors, 0 to 1. */
-  conversionRate: number;
-};
-
-export type AnalyticsReport = Headline & {
-  days: number;
-  granularity: Granularity;
-  notFoundViews: number;
-  series: SeriesPoint[];
-  pages: PageRow[];
-  entryPages: EntryPageRow[];
-  referrers: ReferrerRow[];
-  channels: ChannelRow[];
-  campaigns: CampaignRow[];
-  devices: DeviceRow[];
-  browsers: BrowserRow[];
-  notFound: NotFoundRow[];
-  funnel: {
-    visitors: number;
-    /** Visitors who viewed a page with a form (/, /demo, /invest). */
-    formPageVisitors: number;
-    leads: number;
-    /** Of those leads, the ones now qualified or customer. */
-    qualified: number;
-  };
-  /** The period of the same length just before. */
-  previous: Headline;
-};
 
 export type ReportOptions = {
   from: string;
@@ -113,18 +54,31 @@ export async function buildAnalyticsReport(
 ): Promise<AnalyticsReport> {
   const granularity: Granularity = from === to && from >= firstRawDay(now, rawDays) ? "hour" : "day";
   const previous = previousPeriod({ from, to });
-  const [totals, visits, paths, rolled, leads, leadSeries, hourlyViews, previousHeadline] = await Promise.all(
-    [
-      readDailyTotals(db, from, to),
-      readRawVisits(db, from, to),
-      readRawPaths(db, from, to),
-      readRolledCounts(db, from, to),
-      readLeads(db, from, to),
-      readLeadSeries(db, from, to, granularity),
-      granularity === "hour" ? readHourlyViews(db, from) : Promise.resolve([]),
-      readHeadline(db, previous.from, previous.to),
-    ],
-  );
+  // Counted days from the rollups, the days after them (today, usually) from the raw views.
+  const state = await readRollupState(db, to);
+  const rawFrom = state.latest !== null && state.latest >= from ? addDays(state.latest, 1) : from;
+  const readsRaw = rawFrom <= to;
+  const [rolledPart, visits, paths, leads, leadSeries, hourlyViews, previousHeadline] = await Promise.all([
+    readRolledPart(db, from, rawFrom, state.version),
+    readsRaw ? readRawVisits(db, rawFrom, to) : [],
+    readsRaw ? readRawPaths(db, rawFrom, to) : [],
+    readLeads(db, from, to),
+    readLeadSeries(db, from, to, granularity),
+    // An hour-by-hour day reads its raw views even once counted (they are kept ANALYTICS_RAW_DAYS).
+    granularity === "hour" ? readHourlyViews(db, from) : Promise.resolve([]),
+    readHeadline(db, previous.from, previous.to),
+  ]);
+  // The raw days' totals from their visitors' groups (a visitor id lives one day).
+  const rawTotals = new Map<string, DailyTotal>();
+  for (const visit of visits) {
+    const total = rawTotals.get(visit.day) ?? { day: visit.day, views: 0, visitors: 0, notFoundViews: 0 };
+    total.views += num(visit.views);
+    total.visitors += num(visit.visitors);
+    total.notFoundViews += num(visit.notfound);
+    rawTotals.set(visit.day, total);
+  }
+  const totals = [...rolledPart.totals, ...rawTotals.values()];
+  const rolled = rolledPart.counts;
 
   const visitors = totals.reduce((sum, day) => sum + day.visitors, 0);
   const pageviews = totals.reduce((sum, day) => sum + day.views, 0);
@@ -345,6 +299,7 @@ function buildSeries(
 // --- Reads ---------------------------------------------------------------------------------------
 
 type VisitRow = {
+  day: string;
   path: string;
   ref: string | null;
   source: string | null;
@@ -355,13 +310,15 @@ type VisitRow = {
   browser: string;
   visitors: unknown;
   views: unknown;
+  notfound: unknown;
   formvisitors: unknown;
 };
 
 /**
- * The raw days' visitors, grouped by what their first view of the day carried (entry page, another
- * site's host, UTM values, paid click, device, browser): with each group's views and how many of
- * them viewed a form page. One pass over the range; the groups are few (the combinations seen).
+ * The raw days' visitors, grouped by day and by what their first view of the day carried (entry
+ * page, another site's host, UTM values, paid click, device, browser): with each group's views, 404
+ * views and how many of them viewed a form page. One pass over the range (today, usually); the
+ * groups are few (the combinations seen).
  */
 async function readRawVisits(db: Kysely<Database>, from: string, to: string): Promise<VisitRow[]> {
   const forms = sql.join(FORM_PAGES.map((path) => sql`${path}`));
@@ -371,24 +328,31 @@ async function readRawVisits(db: Kysely<Database>, from: string, to: string): Pr
   // SQLite takes the other columns of a min() aggregate from the row holding the minimum (its
   // documented "bare column" rule); PostgreSQL says it with distinct on. Two views of one visitor
   // in the same millisecond may then pick either as the first (rollups take the lower id).
+  // `+visitor_id` keeps SQLite on the time index: grouping through the visitor index would scan
+  // every raw view of the retention period, not just the range's.
   const firstViews = isPostgres(db)
-    ? sql`select distinct on (visitor_id) path, referrer_host, referrer_path, utm_source, utm_medium,
-          utm_campaign, paid_click, device, browser,
-          count(*) over visitor as views, sum(${sawForm}) over visitor as forms
+    ? sql`select distinct on (visitor_id) occurred_at as first_at, path, referrer_host, referrer_path,
+          utm_source, utm_medium, utm_campaign, paid_click, device, browser,
+          count(*) over visitor as views, sum(is_not_found) over visitor as notfound,
+          sum(${sawForm}) over visitor as forms
         from analytics_page_views where ${range}
         window visitor as (partition by visitor_id)
         order by visitor_id, occurred_at, id`
     : sql`select min(occurred_at) as first_at, path, referrer_host, referrer_path, utm_source,
           utm_medium, utm_campaign, paid_click, device, browser,
-          count(*) as views, sum(${sawForm}) as forms
+          count(*) as views, sum(is_not_found) as notfound, sum(${sawForm}) as forms
         from analytics_page_views where ${range}
-        group by visitor_id`;
+        group by +visitor_id`;
   const ref = sql`case when referrer_path is not null then referrer_host end`;
-  const { rows } = await sql<VisitRow>`select path, ${ref} as ref, utm_source as source,
+  const day = sql`substr(first_at, 1, 10)`;
+  const { rows } = await sql<VisitRow>`select ${day} as day, path, ${ref} as ref, utm_source as source,
       utm_medium as medium, utm_campaign as campaign, paid_click as paid, device, browser,
-      count(*) as visitors, sum(views) as views, sum(case when forms > 0 then 1 else 0 end) as formvisitors
+      count(*) as visitors, sum(views) as views, sum(notfound) as notfound,
+      sum(case when forms > 0 then 1 else 0 end) as formvisitors
     from (${firstViews}) as first_views
-    group by path, ${ref}, utm_source, utm_medium, utm_campaign, paid_click, device, browser`.execute(db);
+    group by ${day}, path, ${ref}, utm_source, utm_medium, utm_campaign, paid_click, device, browser`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -408,9 +372,66 @@ async function readRawPaths(db: Kysely<Database>, from: string, to: string) {
     .execute();
 }
 
-/** The rolled-up days' values of every dimension the report shows, summed over the period. */
-async function readRolledCounts(db: Kysely<Database>, from: string, to: string) {
-  return (
+/**
+ * The latest counted day up to `to`, and a version of the rollups that changes whenever the rollup
+ * job commits (a day counted or topped up): one read of the totals, a row a day.
+ */
+async function readRollupState(
+  db: Kysely<Database>,
+  to: string,
+): Promise<{ latest: string | null; version: string }> {
+  const row = await db
+    .selectFrom("analyticsDailyTotals")
+    .select([
+      sql<string | null>`max(case when day <= ${to} then day end)`.as("latest"),
+      (eb) => eb.fn.max("rolledAt").as("rolledAt"),
+      (eb) => eb.fn.countAll().as("days"),
+      (eb) => eb.fn.sum<number | string>("views").as("views"),
+    ])
+    .executeTakeFirst();
+  return {
+    latest: row?.latest ?? null,
+    version: `${row?.days ?? 0}/${row?.rolledAt ?? ""}/${row?.views ?? 0}`,
+  };
+}
+
+type RolledPart = {
+  totals: DailyTotal[];
+  counts: { dimension: string; value: string; views: unknown; visitors: unknown }[];
+};
+
+/**
+ * The counted days' figures change only when the rollup job commits (once a day after midnight, and
+ * when late views are topped up), so each instance keeps the last few periods' in memory, checked
+ * against the rollups' version on every report: a 12-month report then reads only today's raw
+ * views and the leads. Bounded: CACHED_PERIODS per database handle.
+ */
+const CACHED_PERIODS = 16;
+const rolledCache = new WeakMap<Kysely<Database>, Map<string, { version: string; part: RolledPart }>>();
+
+async function readRolledPart(
+  db: Kysely<Database>,
+  from: string,
+  before: string,
+  version: string,
+): Promise<RolledPart> {
+  if (before <= from) return { totals: [], counts: [] };
+  let cache = rolledCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    rolledCache.set(db, cache);
+  }
+  const key = `${from}/${before}`;
+  const cached = cache.get(key);
+  if (cached?.version === version) return cached.part;
+  const [totals, counts] = await Promise.all([
+    db
+      .selectFrom("analyticsDailyTotals")
+      .select(["day", "views", "visitors", "notFoundViews"])
+      .where("day", ">=", from)
+      .where("day", "<", before)
+      .orderBy("day")
+      .execute(),
     db
       .selectFrom("analyticsDailyCounts")
       .select([
@@ -432,10 +453,24 @@ async function readRolledCounts(db: Kysely<Database>, from: string, to: string) 
         FORM_VISITORS_DIMENSION,
       ])
       .where("day", ">=", from)
-      .where("day", "<=", to)
+      .where("day", "<", before)
       .groupBy(["dimension", "value"])
-      .execute()
-  );
+      .execute(),
+  ]);
+  const part: RolledPart = {
+    totals: totals.map((row) => ({
+      day: row.day,
+      views: num(row.views),
+      visitors: num(row.visitors),
+      notFoundViews: num(row.notFoundViews),
+    })),
+    counts,
+  };
+  cache.delete(key);
+  cache.set(key, { version, part });
+  // The oldest entry goes first (a Map iterates in insertion order).
+  if (cache.size > CACHED_PERIODS) cache.delete(cache.keys().next().value as string);
+  return part;
 }
 
 type LeadGroup = {
