@@ -51,7 +51,7 @@ const visitorsColumns = <
 export default function Analytics({ loaderData }: Route.ComponentProps) {
   const period = loaderData.ok ? loaderData.period : null;
   return (
-    <div className="mx-auto grid max-w-7xl gap-6 px-4 py-8 sm:px-6">
+    <div className="mx-auto grid max-w-7xl grid-cols-1 gap-6 px-4 py-8 sm:px-6">
       <BackOfficeBar />
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Analytics</h1>
@@ -91,7 +91,7 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
         />
       </SectionCard>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Funnel funnel={report.funnel} />
         <ReportTable<ChannelRow>
           id="channels-heading"

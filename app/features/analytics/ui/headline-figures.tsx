@@ -64,7 +64,11 @@ export function HeadlineFigures({ current, previous }: { current: Headline; prev
         <Figure
           label="Conversion rate"
           value={current.visitors > 0 ? formatRate(current.conversionRate) : "—"}
-          change={rateChange(current.conversionRate, previous.conversionRate)}
+          change={
+            previous.visitors === 0
+              ? countChange(current.visitors > 0 ? 1 : 0, 0)
+              : rateChange(current.conversionRate, previous.conversionRate)
+          }
           hint="website leads ÷ visitors"
         />
       </dl>

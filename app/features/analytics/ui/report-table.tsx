@@ -12,7 +12,7 @@ function Rows<T>({ rows, columns, rowKey }: { rows: T[]; columns: Column<T>[]; r
     <tr key={rowKey(row)} className="border-t border-line">
       {columns.map((column, index) =>
         index === 0 ? (
-          <th key={column.label} scope="row" className="max-w-64 px-4 py-2 font-normal break-all">
+          <th key={column.label} scope="row" className="max-w-72 min-w-32 px-4 py-2 font-normal break-words">
             {column.cell(row)}
           </th>
         ) : (
