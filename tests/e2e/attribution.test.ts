@@ -11,8 +11,10 @@ import { createAccount, signIn } from "./support/accounts.ts";
 // Attribution on every lead (issue 12) through the production server and a real browser: a visitor
 // lands from a newsletter link, clicks through two more pages and sends the demo form, with and
 // without JavaScript; staff see the Email channel and the launch campaign on the lead, in its page,
-// the list's filters and the API. Headless Chromium is a bot to isbot: each visitor here sends a
-// desktop User-Agent of its own (one visitor id each: same address, another browser).
+// the list's filters and the API, and after the first visitor /admin/analytics for today shows 1
+// visitor, 3 page views, 1 lead and 100% conversion. Headless Chromium is a bot to isbot: each
+// visitor here sends a desktop User-Agent of its own (one visitor id each: same address, another
+// browser).
 
 const LANDING = "/?utm_source=newsletter&utm_medium=email&utm_campaign=launch";
 const PASSWORD = "Attribution-Password-1";
@@ -78,6 +80,29 @@ async function leadIdOf(email: string): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no lead for ${email}`);
+}
+
+/** A back-office page as staff read it, without JavaScript. */
+async function staffPage() {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await context.addCookies(
+    session.split("; ").map((pair) => {
+      const [name = "", ...value] = pair.split("=");
+      return { name, value: value.join("="), url: server.url };
+    }),
+  );
+  return { page: await context.newPage(), close: () => context.close() };
+}
+
+/** A region of /admin/analytics for today, its text on one line. */
+async function analyticsToday(region: string): Promise<string> {
+  const { page, close } = await staffPage();
+  try {
+    await page.goto(`${server.url}/admin/analytics?period=today`);
+    return (await page.getByRole("region", { name: region }).innerText()).replace(/\s+/g, " ");
+  } finally {
+    await close();
+  }
 }
 
 /** The lead's Attribution section as staff read it, once it has settled (within seconds). */
@@ -166,6 +191,20 @@ describe("a newsletter visitor's demo request carries its attribution", () => {
       expect(listed.map((lead) => lead.id)).toContain(id);
       const direct = (await api("/api/admin/leads?channel=direct")) as { id: number }[];
       expect(direct.map((lead) => lead.id)).not.toContain(id);
+
+      // The first journey is the site's only visit so far today.
+      if (journey.javaScript) {
+        const headline = await analyticsToday("Headline figures");
+        expect(headline).toMatch(/Visitors 1 /);
+        expect(headline).toMatch(/Page views 3 /);
+        expect(headline).toMatch(/Leads 1 /);
+        expect(headline).toMatch(/Conversion rate 100% /);
+        // Channel Email, campaign launch: 1 visitor, 3 views, 1 lead, 100%.
+        expect(await analyticsToday("Channels")).toContain("Email 1 3 1 100%");
+        expect(await analyticsToday("Campaigns")).toContain("launch 1 3 1 100%");
+        const report = (await api("/api/admin/analytics?period=today")) as Record<string, unknown>;
+        expect(report).toMatchObject({ visitors: 1, pageviews: 3, leads: 1, apiLeads: 0, conversionRate: 1 });
+      }
     });
   }
 
