@@ -9,6 +9,12 @@ import { formatCount, formatDay, formatPoint, formatRange } from "./report-forma
 
 const BAR_WIDTH = 10;
 const HEIGHT = 100;
+/** Up to this many bars (two months of days, a day's hours), each bar is an element with a tooltip. */
+const TOOLTIP_POINTS = 62;
+
+const round = (value: number) => Math.round(value * 100) / 100;
+/** A bar's height: a day with any visit shows, however small next to the busiest. */
+const barOf = (value: number, max: number) => (value > 0 ? round(Math.max(1.5, (value / max) * HEIGHT)) : 0);
 
 function peak(series: SeriesPoint[], key: "visitors" | "leads"): SeriesPoint | undefined {
   let best: SeriesPoint | undefined;
@@ -50,7 +56,7 @@ function Bars({
   summary: string;
 }) {
   const max = Math.max(1, ...series.map((point) => point[keyName]));
-  const gap = series.length <= 62 ? BAR_WIDTH * 0.2 : 0;
+  const gap = series.length <= TOOLTIP_POINTS ? BAR_WIDTH * 0.2 : 0;
   return (
     <div className="grid grid-cols-[3.5rem_1fr] gap-2">
       <div
@@ -67,26 +73,40 @@ function Bars({
         preserveAspectRatio="none"
         className={`${height} w-full overflow-visible border-b border-l border-line`}
       >
-        {series.map((point, index) => {
-          const value = point[keyName];
-          // A day with any visit shows, however small next to the busiest.
-          const barHeight = value > 0 ? Math.max(1.5, (value / max) * HEIGHT) : 0;
-          return (
-            <rect
-              key={point.start}
-              x={index * BAR_WIDTH + gap / 2}
-              y={HEIGHT - barHeight}
-              width={BAR_WIDTH - gap}
-              height={barHeight}
-              className={fill}
-            >
-              {/* A pointer's tooltip on the visitors' bars only: the table below has every number. */}
-              {keyName === "visitors" ? (
-                <title>{`${formatPoint(point.start)}${granularity === "hour" ? " UTC" : ""}: ${formatCount(value)} visitors, ${formatCount(point.leads)} leads`}</title>
-              ) : null}
-            </rect>
-          );
-        })}
+        {series.length <= TOOLTIP_POINTS ? (
+          series.map((point, index) => {
+            const bar = barOf(point[keyName], max);
+            return (
+              <rect
+                key={point.start}
+                x={index * BAR_WIDTH + gap / 2}
+                y={HEIGHT - bar}
+                width={BAR_WIDTH - gap}
+                height={bar}
+                className={fill}
+              >
+                {/* A pointer's tooltip on the visitors' bars: the table below has every number. */}
+                {keyName === "visitors" ? (
+                  <title>{`${formatPoint(point.start)}${granularity === "hour" ? " UTC" : ""}: ${formatCount(point.visitors)} visitors, ${formatCount(point.leads)} leads`}</title>
+                ) : null}
+              </rect>
+            );
+          })
+        ) : (
+          // A long period: every bar in one path (a year is 365 bars; one element each weighed
+          // more than the rest of the page).
+          <path
+            className={fill}
+            d={series
+              .map((point, index) => {
+                const bar = barOf(point[keyName], max);
+                return bar > 0
+                  ? `M${index * BAR_WIDTH} ${round(HEIGHT - bar)}h${BAR_WIDTH}v${round(bar)}h-${BAR_WIDTH}z`
+                  : "";
+              })
+              .join("")}
+          />
+        )}
       </svg>
     </div>
   );
@@ -109,7 +129,7 @@ export function VisitsChart({
   const label = (point: SeriesPoint | undefined) =>
     point ? (granularity === "hour" ? formatPoint(point.start) : formatDay(point.start)) : "";
   return (
-    <div className="mt-4 grid gap-3">
+    <div className="mt-4 grid grid-cols-1 gap-3">
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
         <span className="inline-flex items-center gap-2">
           <span aria-hidden="true" className="inline-block size-3 rounded-sm bg-brand" />
@@ -146,18 +166,19 @@ export function VisitsChart({
         <summary className="cursor-pointer font-semibold text-brand underline underline-offset-2">
           Show as table
         </summary>
-        <div className="mt-3 max-h-96 overflow-y-auto">
+        {/* Cell styles from here, not on each of up to 731 rows' cells. */}
+        <div className="mt-3 max-h-96 overflow-y-auto [&_tbody_td]:px-4 [&_tbody_td]:py-2 [&_tbody_td]:tabular-nums [&_tbody_th]:px-4 [&_tbody_th]:py-2 [&_tbody_th]:font-normal [&_tbody_th]:whitespace-nowrap [&_tbody_tr]:border-t [&_tbody_tr]:border-line">
           <DataTable
             columns={[granularity === "hour" ? "Hour (UTC)" : "Day", "Visitors", "Page views", "Leads"]}
           >
             {series.map((point) => (
-              <tr key={point.start} className="border-t border-line">
-                <th scope="row" className="px-4 py-2 font-normal whitespace-nowrap">
+              <tr key={point.start}>
+                <th scope="row">
                   {granularity === "hour" ? formatPoint(point.start) : formatDay(point.start)}
                 </th>
-                <td className="px-4 py-2 tabular-nums">{formatCount(point.visitors)}</td>
-                <td className="px-4 py-2 tabular-nums">{formatCount(point.pageviews)}</td>
-                <td className="px-4 py-2 tabular-nums">{formatCount(point.leads)}</td>
+                <td>{formatCount(point.visitors)}</td>
+                <td>{formatCount(point.pageviews)}</td>
+                <td>{formatCount(point.leads)}</td>
               </tr>
             ))}
           </DataTable>
