@@ -8,7 +8,14 @@ import { parsePeriodQuery, type ReportPeriod } from "./report-period.ts";
 // and the report for it. The callers have already let an admin in (their guards).
 
 export type LoadedReport =
-  | { ok: true; period: ReportPeriod; report: AnalyticsReport; today: string }
+  | {
+      ok: true;
+      period: ReportPeriod;
+      report: AnalyticsReport;
+      today: string;
+      /** False with ANALYTICS=off: no page views are counted (leads still are). */
+      counting: boolean;
+    }
   | { ok: false; message: string; today: string };
 
 export async function loadAnalyticsReport(
@@ -31,5 +38,5 @@ export async function loadAnalyticsReport(
     rawDays: env.ANALYTICS_RAW_DAYS,
     now,
   });
-  return { ok: true, period: parsed.period, report, today };
+  return { ok: true, period: parsed.period, report, today, counting: env.ANALYTICS === "on" };
 }

@@ -66,7 +66,14 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       {!loaderData.ok ? (
         <Banner tone="error">{loaderData.message}</Banner>
       ) : (
-        <Report report={loaderData.report} />
+        <>
+          {loaderData.counting ? null : (
+            <Banner tone="info">
+              Page views are not being counted: the server runs with ANALYTICS=off. Leads are still counted.
+            </Banner>
+          )}
+          <Report report={loaderData.report} />
+        </>
       )}
     </div>
   );
