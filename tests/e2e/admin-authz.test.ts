@@ -585,6 +585,12 @@ const ROWS: Row[] = [
     "%2Fadmin%2Fanalytics%3Fperiod%3D7d",
     ok(200, { body: /<h1[^>]*>Analytics<\/h1>/ }),
   ),
+  pageRow(
+    "GET /admin/analytics (from after to)",
+    () => ({ method: "GET", path: "/admin/analytics?from=2026-02-01&to=2026-01-31" }),
+    "%2Fadmin%2Fanalytics%3Ffrom%3D2026-02-01%26to%3D2026-01-31",
+    ok(400, { body: /role="alert"[^>]*>from must be on or before to\.</ }),
+  ),
   dataRow("GET /admin/analytics.data", () => "/admin/analytics", ok(200, { body: /"funnel"/ })),
   // Issue 13, people's data rights: the matrix names nobody held (an admin gets 404; nothing is erased).
   apiRow(

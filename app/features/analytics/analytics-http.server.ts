@@ -16,7 +16,8 @@ export type LoadedReport =
       /** False with ANALYTICS=off: no page views are counted (leads still are). */
       counting: boolean;
     }
-  | { ok: false; message: string; today: string };
+  /** `asked`: the dates as sent (cut to 10 characters), for the form to show them again. */
+  | { ok: false; message: string; today: string; asked: { from: string; to: string } };
 
 export async function loadAnalyticsReport(
   request: Request,
@@ -24,8 +25,12 @@ export async function loadAnalyticsReport(
   now = new Date(),
 ): Promise<LoadedReport> {
   const today = now.toISOString().slice(0, 10);
-  const parsed = parsePeriodQuery(new URL(request.url).searchParams, now);
-  if (!parsed.ok) return { ok: false, message: parsed.message, today };
+  const params = new URL(request.url).searchParams;
+  const parsed = parsePeriodQuery(params, now);
+  if (!parsed.ok) {
+    const asked = (name: string) => (params.get(name) ?? "").slice(0, 10);
+    return { ok: false, message: parsed.message, today, asked: { from: asked("from"), to: asked("to") } };
+  }
   const { database, env, leadAttribution } = await getServices(context);
   // Leads whose visit has had time to be written get their channel now; not waited for, as the lead
   // list does not: a lead of the last few seconds shows in the channel "Not linked yet".

@@ -49,7 +49,8 @@ const visitorsColumns = <
 ];
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const period = loaderData.ok ? loaderData.period : null;
+  // A refused period: the picker shows the dates as they were sent, to correct them.
+  const period = loaderData.ok ? loaderData.period : { ...loaderData.asked, preset: "custom" as const };
   return (
     <div className="mx-auto grid max-w-7xl grid-cols-1 gap-6 px-4 py-8 sm:px-6">
       <BackOfficeBar />
