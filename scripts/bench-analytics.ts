@@ -139,11 +139,13 @@ async function main(): Promise<number> {
         .executeTakeFirstOrThrow()
     ).views ?? 0,
   );
+  // The report's raw read (today's visitors by their first view): the time index, not the visitor's.
   const plans = (
     await sql<{
       detail: string;
     }>`explain query plan select min(occurred_at), path, count(*) from analytics_page_views
-      where occurred_at >= ${`${year.from}T00:00:00.000Z`} group by visitor_id`.execute(database.db)
+      where occurred_at >= ${`${year.to}T00:00:00.000Z`} and occurred_at < ${`${year.to}T23:59:59.999Z`}
+      group by +visitor_id`.execute(database.db)
   ).rows.map((row) => row.detail);
 
   await createAccount(databaseUrl, { ...ADMIN, isAdmin: true });
@@ -190,14 +192,18 @@ async function main(): Promise<number> {
       `${report.leads} website leads (+${report.apiLeads} from API keys), conversion ${(report.conversionRate * 100).toFixed(2)} %.\n`,
   );
   const ms = (value: number) => value.toFixed(1);
-  console.log("| Request | p50 ms | p95 ms | p99 ms | max ms | KB |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| Request | first ms | p50 ms | p95 ms | p99 ms | max ms | KB |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [label, latency] of results)
     console.log(
-      `| ${label} | ${ms(latency.p50)} | ${ms(latency.p95)} | ${ms(latency.p99)} | ${ms(latency.max)} | ${(latency.bytes / 1024).toFixed(0)} |`,
+      `| ${label} | ${ms(latency.first)} | ${ms(latency.p50)} | ${ms(latency.p95)} | ${ms(latency.p99)} | ${ms(latency.max)} | ${(latency.bytes / 1024).toFixed(0)} |`,
     );
   console.log(
-    `\nSQLite's plan for the raw views' visitor grouping:\n${plans.map((line) => `- ${line}`).join("\n")}`,
+    `\n"first": the first request of each, which reads the rollups of its period (${shape.counts.toLocaleString("en-GB")} ` +
+      "daily count rows for 12 months) unless an earlier request read the same period; later ones use the instance's cache of them until the next rollup (ADR 016).",
+  );
+  console.log(
+    `\nSQLite's plan for today's visitors (the report's raw read):\n${plans.map((line) => `- ${line}`).join("\n")}`,
   );
 
   const [api, page] = results;
