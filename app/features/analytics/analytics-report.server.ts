@@ -9,9 +9,10 @@ import { addDays, daysIn, previousPeriod } from "./report-period.ts";
 import { type DailyTotal, firstRawDay, readDailyTotals } from "./rollup.server.ts";
 
 // The analytics report (issue 12): what /admin/analytics shows and GET /api/admin/analytics returns,
-// for a period of UTC days. Page views of recent days are raw rows (analytics_page_views); older days
-// are daily rollups (analytics_daily_totals and _counts, rollup.server.ts). Every figure reads both
-// and adds them up, so a period across the retention boundary is counted once and whole.
+// for a period of UTC days. Every finished day is rolled up (analytics_daily_totals and _counts,
+// rollup.server.ts, ADR 016); the days after the latest rolled-up one (today, normally) are read from
+// the raw views (analytics_page_views). Every figure adds the two, each day counted once, from one
+// source; the rolled-up part is cached per instance until the rollups change.
 //
 // Definitions (README, "Analytics"):
 // - A visitor is a visitor of one UTC day: the id is a hash with the day's salt, which is destroyed.
