@@ -30,6 +30,7 @@ export default [
       route("admin/account", "routes/admin/account.tsx"),
       route("admin/access-log", "routes/admin/access-log.tsx"),
       route("admin/people", "routes/admin/people.tsx"),
+      route("admin/analytics", "routes/admin/analytics.tsx"),
     ]),
     // Public: the person opening a set-password link has no password yet.
     route("admin/set-password/:token", "routes/admin/set-password.tsx"),
@@ -65,6 +66,7 @@ export default [
   route("api/admin/sessions", "routes/api/admin/sessions.ts"),
   route("api/admin/access-log", "routes/api/admin/access-log.ts"),
   route("api/admin/people", "routes/api/admin/people.ts"),
+  route("api/admin/analytics", "routes/api/admin/analytics.ts"),
   route("api/admin/sessions/:id", "routes/api/admin/session.ts"),
   route("api/admin/webhooks", "routes/api/admin/webhooks.ts"),
   route("api/admin/webhooks/:id", "routes/api/admin/webhook.ts"),

@@ -2,14 +2,18 @@
 // Starts the production build on a fresh SQLite database, signs in an admin, sends a few leads
 // through the API (genuine ones, a returning person, one the spam filter holds, an investor) and
 // saves full-page PNGs (and, on phones, screen-sized parts) of the dashboard, the spam view, two
-// leads and the API keys, staff and webhooks pages. For looking at the screens while building them;
-// not part of the test suite.
+// leads and the API keys, staff and webhooks pages; then seeds a year of page views and leads
+// (scripts/lib/analytics-seed.ts, rolled up as production would) and saves /admin/analytics for 12
+// months and for today. For looking at the screens while building them; not part of the test suite.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { chromium } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
+import { openDatabase } from "../app/db/database.server.ts";
+import { rollUpExpiredDays } from "../app/features/analytics/rollup.server.ts";
 import { createAccount, signIn } from "../tests/e2e/support/accounts.ts";
+import { seedAnalytics } from "./lib/analytics-seed.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "./lib/chromium.ts";
 import { runMain } from "./lib/run-main.ts";
 import { type RunningServer, startServer } from "./lib/server-process.ts";
@@ -93,13 +97,14 @@ async function main(): Promise<number> {
       executablePath: CHROMIUM_PATH,
       args: [...CHROMIUM_HEADLESS_ARGS],
     });
-    try {
+    /** Every page of `paths` at both widths: full pages, and on phones screen-sized parts too. */
+    const shoot = async (paths: [string, string][]) => {
       for (const width of [1280, 375]) {
         const context = await browser.newContext({ viewport: { width, height: 900 } });
         const [name, value] = cookie.split(";")[0]?.split("=") ?? [];
         await context.addCookies([{ name: name ?? "", value: value ?? "", url: running.url }]);
-        const page = await context.newPage();
-        const shot = async (path: string, file: string) => {
+        const page: Page = await context.newPage();
+        for (const [path, file] of paths) {
           await page.goto(`${running.url}${path}`);
           await page.waitForLoadState("networkidle");
           await page.screenshot({ path: join(out, `${file}-${width}.png`), fullPage: true });
@@ -113,16 +118,32 @@ async function main(): Promise<number> {
                 clip: { x: 0, y: part * 800, width, height: Math.min(800, height - part * 800) },
               });
           }
-        };
-        await shot("/admin/dashboard", "dashboard");
-        await shot("/admin/dashboard?spam=only", "dashboard-spam");
-        await shot("/admin/leads/1", "lead");
-        await shot("/admin/leads/6", "lead-returning");
-        await shot("/admin/api-keys", "api-keys");
-        await shot("/admin/staff", "staff");
-        await shot("/admin/webhooks", "webhooks");
+        }
         await context.close();
       }
+    };
+    try {
+      await shoot([
+        ["/admin/dashboard", "dashboard"],
+        ["/admin/dashboard?spam=only", "dashboard-spam"],
+        ["/admin/leads/1", "lead"],
+        ["/admin/leads/6", "lead-returning"],
+        ["/admin/api-keys", "api-keys"],
+        ["/admin/staff", "staff"],
+        ["/admin/webhooks", "webhooks"],
+      ]);
+      const database = openDatabase(databaseUrl, { poolSize: 1 });
+      try {
+        const now = new Date();
+        await seedAnalytics({ db: database.db, views: 60_000, days: 365, now });
+        await rollUpExpiredDays({ db: database.db, rawDays: 30, now: () => now, maxDays: 1000 });
+      } finally {
+        await database.close();
+      }
+      await shoot([
+        ["/admin/analytics?period=12m", "analytics-12-months"],
+        ["/admin/analytics?period=today", "analytics-today"],
+      ]);
     } finally {
       await browser.close();
     }

@@ -616,6 +616,30 @@ const ROWS: Row[] = [
     ok(200, { body: /<h1[^>]*>Access log<\/h1>/ }),
   ),
   dataRow("GET /admin/access-log.data", () => "/admin/access-log", ok(200, { body: /"entries"/ })),
+  // Issue 12, the analytics report: figures only, never a lead's details.
+  apiRow(
+    "GET /api/admin/analytics",
+    () => ({ method: "GET", path: "/api/admin/analytics?from=2026-01-01&to=2026-01-31" }),
+    ok(200, { body: /^\{"from":"2026-01-01","to":"2026-01-31","days":31,"granularity":"day","visitors":0,/ }),
+  ),
+  apiRow(
+    "GET /api/admin/analytics (from after to)",
+    () => ({ method: "GET", path: "/api/admin/analytics?from=2026-02-01&to=2026-01-31" }),
+    ok(400, { body: /^\{"message":"from must be on or before to\."\}$/ }),
+  ),
+  pageRow(
+    "GET /admin/analytics",
+    () => ({ method: "GET", path: "/admin/analytics?period=7d" }),
+    "%2Fadmin%2Fanalytics%3Fperiod%3D7d",
+    ok(200, { body: /<h1[^>]*>Analytics<\/h1>/ }),
+  ),
+  pageRow(
+    "GET /admin/analytics (from after to)",
+    () => ({ method: "GET", path: "/admin/analytics?from=2026-02-01&to=2026-01-31" }),
+    "%2Fadmin%2Fanalytics%3Ffrom%3D2026-02-01%26to%3D2026-01-31",
+    ok(400, { body: /role="alert"[^>]*>from must be on or before to\.</ }),
+  ),
+  dataRow("GET /admin/analytics.data", () => "/admin/analytics", ok(200, { body: /"funnel"/ })),
   // Issue 13, people's data rights: the matrix names nobody held (an admin gets 404; nothing is erased).
   apiRow(
     "GET /api/admin/people",

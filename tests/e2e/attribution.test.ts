@@ -8,12 +8,15 @@ import { POLICY_VERSION } from "../../app/features/leads/lead-schema.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
+import { expectNoA11yViolations } from "./support/browser.ts";
 
 // Attribution on every lead (issue 12) through the production server and a real browser: a visitor
 // lands from a newsletter link, clicks through two more pages and sends the demo form, with and
 // without JavaScript; staff see the Email channel and the launch campaign on the lead, in its page,
-// the list's filters and the API. Headless Chromium is a bot to isbot: each visitor here sends a
-// desktop User-Agent of its own (one visitor id each: same address, another browser).
+// the list's filters and the API, and after the first visitor /admin/analytics for today shows 1
+// visitor, 3 page views, 1 lead and 100% conversion. Headless Chromium is a bot to isbot: each
+// visitor here sends a desktop User-Agent of its own (one visitor id each: same address, another
+// browser).
 
 const LANDING = "/?utm_source=newsletter&utm_medium=email&utm_campaign=launch";
 const PASSWORD = "Attribution-Password-1";
@@ -79,6 +82,31 @@ async function leadIdOf(email: string): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no lead for ${email}`);
+}
+
+/**
+ * /admin/analytics for today as staff read it: the text of each named region on one line, once
+ * axe has found nothing to fault on the page.
+ */
+async function analyticsToday(regions: string[]): Promise<Record<string, string>> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies(
+    session.split("; ").map((pair) => {
+      const [name = "", ...value] = pair.split("=");
+      return { name, value: value.join("="), url: server.url };
+    }),
+  );
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}/admin/analytics?period=today`);
+    await expectNoA11yViolations(page);
+    const texts: Record<string, string> = {};
+    for (const region of regions)
+      texts[region] = (await page.getByRole("region", { name: region }).innerText()).replace(/\s+/g, " ");
+    return texts;
+  } finally {
+    await context.close();
+  }
 }
 
 /** The lead's Attribution section as staff read it, once it has settled (within seconds). */
@@ -172,6 +200,21 @@ describe("a newsletter visitor's demo request carries its attribution", () => {
       expect(listed.map((lead) => lead.id)).toContain(id);
       const direct = (await api("/api/admin/leads?channel=direct")) as { id: number }[];
       expect(direct.map((lead) => lead.id)).not.toContain(id);
+
+      // The first journey is the site's only visit so far today.
+      if (journey.javaScript) {
+        const today = await analyticsToday(["Headline figures", "Channels", "Campaigns"]);
+        const headline = today["Headline figures"];
+        expect(headline).toMatch(/Visitors 1 /);
+        expect(headline).toMatch(/Page views 3 /);
+        expect(headline).toMatch(/Leads 1 /);
+        expect(headline).toMatch(/Conversion rate 100% /);
+        // Channel Email, campaign launch: 1 visitor, 3 views, 1 lead, 100%.
+        expect(today.Channels).toContain("Email 1 3 1 100%");
+        expect(today.Campaigns).toContain("launch 1 3 1 100%");
+        const report = (await api("/api/admin/analytics?period=today")) as Record<string, unknown>;
+        expect(report).toMatchObject({ visitors: 1, pageviews: 3, leads: 1, apiLeads: 0, conversionRate: 1 });
+      }
     });
   }
 

@@ -3,6 +3,11 @@ import { Link } from "react-router";
 /** The rest of the back office, one card each above the leads. */
 const BACK_OFFICE_PAGES = [
   {
+    to: "/admin/analytics",
+    title: "Analytics",
+    text: "Visitors, pages, channels and campaigns, and which of them bring leads.",
+  },
+  {
     to: "/admin/audit",
     title: "Website audits",
     text: "Run security and performance checks of the public site and review past results.",

@@ -5,14 +5,17 @@ import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { channelOf } from "./channel.ts";
 import { claimLease, LEASE_MS, readDailyTotals, rollUpExpiredDays } from "./rollup.server.ts";
 
-// Retention (issue 12) on both databases: days older than ANALYTICS_RAW_DAYS are rolled up into
-// daily counts equal to what the raw views said, their raw views deleted, once, by one instance.
+// Rollups and retention (issue 12) on both databases: every day that is over is rolled up into daily
+// counts equal to what its raw views said, once, by one instance; the raw views of days older than
+// ANALYTICS_RAW_DAYS are then deleted, the others kept.
 
 const NOW = new Date("2026-11-25T12:00:00.000Z");
 const RAW_DAYS = 30;
-// 2026-10-26 is the first day kept raw: 2026-10-20 to 2026-10-25 are rolled up.
+// 2026-10-26 is the first day kept raw: 2026-10-20 to 2026-10-25 lose their raw views. Every day but
+// today (2026-11-25) is rolled up.
 const DAYS = ["2026-10-20", "2026-10-21", "2026-10-23", "2026-10-25", "2026-10-26", "2026-11-25"];
 const OLD_DAYS = DAYS.slice(0, 4);
+const PAST_DAYS = DAYS.slice(0, 5);
 const PATHS = ["/", "/features", "/demo", "/blog/why-contracts", "/invest"];
 const SOURCES: Partial<Insertable<AnalyticsPageViewsTable>>[] = [
   {},
@@ -92,7 +95,9 @@ function expectedCounts(rows: (Insertable<AnalyticsPageViewsTable> & { id: numbe
   );
   const firsts = new Map<string, (typeof sorted)[number]>();
   const viewsOf = new Map<string, number>();
+  const sawForm = new Set<string>();
   for (const row of sorted) {
+    if (!row.isNotFound && ["/", "/demo", "/invest"].includes(row.path)) sawForm.add(row.visitorId);
     const day = row.occurredAt.slice(0, 10);
     add(row.isNotFound ? "not_found" : "page", day, row.path, row.visitorId);
     if (!firsts.has(row.visitorId)) firsts.set(row.visitorId, row);
@@ -122,6 +127,7 @@ function expectedCounts(rows: (Insertable<AnalyticsPageViewsTable> & { id: numbe
     add("medium", day, first.utmMedium, visitor, views);
     add("device", day, first.device, visitor, views);
     add("browser", day, first.browser, visitor, views);
+    if (sawForm.has(visitor)) add("form_visitors", day, "any", visitor, views);
   }
   return [...counts]
     .map(([key, entry]) => {
@@ -171,18 +177,18 @@ describeEachDatabase("analytics rollups", (use) => {
     }));
   });
 
-  it("rolls up the days past retention into counts equal to their raw views, then deletes those views", async () => {
-    const oldRaw = raw.filter((row) => OLD_DAYS.includes(row.occurredAt.slice(0, 10)));
+  it("rolls up every past day into counts equal to its raw views, then deletes those past retention", async () => {
+    const pastRaw = raw.filter((row) => PAST_DAYS.includes(row.occurredAt.slice(0, 10)));
     const before = await readDailyTotals(db(), "2026-10-01", "2026-11-30");
     expect(before.map((day) => day.day)).toEqual(DAYS);
 
     const result = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
-    expect(result).toEqual({ days: OLD_DAYS, busy: false });
-    expect(await storedCounts()).toEqual(expectedCounts(oldRaw));
+    expect(result).toEqual({ days: PAST_DAYS, expired: OLD_DAYS, busy: false });
+    expect(await storedCounts()).toEqual(expectedCounts(pastRaw));
     // Every visitor once per visitor-level dimension, and every view once.
     const counts = await storedCounts();
-    for (const day of OLD_DAYS) {
-      const ofDay = oldRaw.filter((row) => row.occurredAt.startsWith(day));
+    for (const day of PAST_DAYS) {
+      const ofDay = pastRaw.filter((row) => row.occurredAt.startsWith(day));
       const visitors = new Set(ofDay.map((row) => row.visitorId)).size;
       const sum = (dimension: string, field: "views" | "visitors") =>
         counts
@@ -194,6 +200,9 @@ describeEachDatabase("analytics rollups", (use) => {
     }
     // The old days' raw views are gone; the days still within retention are untouched.
     expect(await rawDays()).toEqual(DAYS.slice(4));
+    expect(await db().selectFrom("analyticsPageViews").selectAll().execute()).toHaveLength(
+      raw.filter((row) => row.occurredAt >= "2026-10-26").length,
+    );
     // A report over the whole period reads the same before and after.
     expect(await readDailyTotals(db(), "2026-10-01", "2026-11-30")).toEqual(before);
   });
@@ -203,33 +212,36 @@ describeEachDatabase("analytics rollups", (use) => {
     const once = await storedCounts();
     await expect(rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW })).resolves.toEqual({
       days: [],
+      expired: [],
       busy: false,
     });
     expect(await storedCounts()).toEqual(once);
   });
 
   it("runs on one instance at a time: two at once count every view once", async () => {
-    const oldRaw = raw.filter((row) => OLD_DAYS.includes(row.occurredAt.slice(0, 10)));
+    const pastRaw = raw.filter((row) => PAST_DAYS.includes(row.occurredAt.slice(0, 10)));
     const results = await Promise.all([
       rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW, owner: "instance-a" }),
       rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW, owner: "instance-b" }),
     ]);
-    expect(results.flatMap((result) => result.days).sort()).toEqual(OLD_DAYS);
-    expect(await storedCounts()).toEqual(expectedCounts(oldRaw));
+    expect(results.flatMap((result) => result.days).sort()).toEqual(PAST_DAYS);
+    expect(await storedCounts()).toEqual(expectedCounts(pastRaw));
   });
 
   it("waits for another instance's lease, and takes it over once it has run out", async () => {
     expect(await claimLease(db(), "instance-that-died", NOW)).toBe(true);
     await expect(rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW })).resolves.toEqual({
       days: [],
+      expired: [],
       busy: true,
     });
     const later = new Date(NOW.getTime() + LEASE_MS + 1000);
     const result = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => later });
-    expect(result.days).toEqual(OLD_DAYS);
+    expect(result.days).toEqual(PAST_DAYS);
   });
 
   it("deletes without counting again the views a run had counted before it stopped", async () => {
+    const pastRaw = raw.filter((row) => PAST_DAYS.includes(row.occurredAt.slice(0, 10)));
     const oldRaw = raw.filter((row) => OLD_DAYS.includes(row.occurredAt.slice(0, 10)));
     await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
     // As if the run had died between its commit and its deletes: the counted rows are back.
@@ -239,8 +251,51 @@ describeEachDatabase("analytics rollups", (use) => {
         .values(oldRaw.slice(index, index + 100))
         .execute();
     const result = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
-    expect(result.days).toEqual(OLD_DAYS);
-    expect(await storedCounts()).toEqual(expectedCounts(oldRaw));
+    expect(result).toEqual({ days: [], expired: OLD_DAYS, busy: false });
+    expect(await storedCounts()).toEqual(expectedCounts(pastRaw));
     expect(await rawDays()).toEqual(DAYS.slice(4));
+  });
+
+  it("adds views that arrive after their day was rolled up, and reads them from then on", async () => {
+    await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    const late = { ...raw.find((row) => row.occurredAt.startsWith("2026-10-26")) };
+    delete (late as { id?: number }).id;
+    await db()
+      .insertInto("analyticsPageViews")
+      .values({
+        ...late,
+        visitorId: "late-visitor".padEnd(32, "x"),
+        occurredAt: "2026-10-26T23:59:59.000Z",
+      } as Insertable<AnalyticsPageViewsTable>)
+      .execute();
+    const before = (await readDailyTotals(db(), "2026-10-26", "2026-10-26"))[0];
+    const result = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    expect(result).toEqual({ days: ["2026-10-26"], expired: [], busy: false });
+    const after = (await readDailyTotals(db(), "2026-10-26", "2026-10-26"))[0];
+    expect(after).toEqual({
+      ...before,
+      views: (before?.views ?? 0) + 1,
+      visitors: (before?.visitors ?? 0) + 1,
+    });
+  });
+
+  it("counts a day only once it is over, and reads today from the raw views", async () => {
+    const justAfterMidnight = new Date("2026-11-26T00:01:00.000Z");
+    const early = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => justAfterMidnight });
+    // 2026-11-25 has just ended: its views may still be in an instance's buffer.
+    expect(early.days).not.toContain("2026-11-25");
+    const later = new Date("2026-11-26T00:10:00.000Z");
+    expect((await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => later })).days).toEqual([
+      "2026-11-25",
+    ]);
+    const today = raw.filter((row) => row.occurredAt.startsWith("2026-11-25"));
+    expect(await readDailyTotals(db(), "2026-11-25", "2026-11-25")).toEqual([
+      {
+        day: "2026-11-25",
+        views: today.length,
+        visitors: new Set(today.map((row) => row.visitorId)).size,
+        notFoundViews: today.filter((row) => row.isNotFound).length,
+      },
+    ]);
   });
 });

@@ -3,25 +3,30 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { channelOf } from "./channel.ts";
 import { utcDay } from "./daily-salt.server.ts";
+import { FORM_PAGES, FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE } from "./form-pages.ts";
 
-// Retention (issue 12): raw page views are kept ANALYTICS_RAW_DAYS besides today; each older UTC day
-// is rolled up into daily totals and counts (migration 017), kept for good, and its raw views are
-// deleted. One instance at a time holds the job's lease (a conditional update of its row in
-// analytics_jobs, as the outbox claims messages); and the work is idempotent whoever runs it:
+// Daily rollups and retention (issue 12): each UTC day of page views, once it is over, is counted
+// into daily totals and counts (migration 017), kept for good; its raw views stay ANALYTICS_RAW_DAYS
+// besides today (attribution and the hour-by-hour chart read them), then are deleted. The reports
+// read the rollups for every counted day and the raw views only for the days after (today), so a
+// 12-month report reads 365 rows of totals and the counts of its values, never a year of views.
+// One instance at a time holds the job's lease (a conditional update of its row in analytics_jobs,
+// as the outbox claims messages); and the work is idempotent whoever runs it:
 //
-// 1. The day's raw views are read in pages, off the event loop (SQLite reads go to reader threads)
-//    and counted in memory: views, distinct visitors, and per visitor its first view of the day,
-//    which gives the visitor's entry page, referrer, channel (channel.ts, the rules of attribution),
-//    UTM values, device and browser.
+// 1. A day is due when it is over (plus DAY_SETTLE_MS, for the views still in the instances'
+//    buffers) and holds raw views above its `rolled_through_id` (none yet: 0). Those views are read
+//    in pages, off the event loop (SQLite reads go to reader threads) and counted in memory: views,
+//    distinct visitors, and per visitor its first view of the day, which gives the visitor's entry
+//    page, referrer, channel (channel.ts, the rules of attribution), UTM values, device and browser.
 // 2. One transaction, only while the lease is still ours, adds the counts and records the highest
 //    raw id they cover (`rolled_through_id`).
-// 3. The covered raw views are deleted in small statements, so SQLite's writer (on the event loop)
-//    is never held long. A run that dies between 2 and 3 leaves raw views that the next run finds
-//    already covered: it deletes them without counting them again.
+// 3. A day past retention has its counted raw views deleted in small statements, so SQLite's writer
+//    (on the event loop) is never held long; views it had not counted are counted first.
 //
-// Views of a day arrive within seconds of it; a day is rolled up ANALYTICS_RAW_DAYS later. Should raw
-// views still turn up for a rolled-up day (a clock gone wrong), they are added to it: views stay
-// exact, a visitor seen in both batches would count twice.
+// Views of a day arrive within seconds of it. Should raw views still turn up for a counted day (a
+// database outage kept them in an instance's buffer, a clock gone wrong), the next run adds them to
+// it: views stay exact, a visitor seen in both batches counts twice. Until then the reports leave
+// them out (they read a counted day from its rollup only).
 
 export const ROLLUP_JOB = "rollup";
 /** How long a claim keeps other instances off; renewed after every day rolled up. */
@@ -30,6 +35,8 @@ const READ_PAGE = 5000;
 const DELETE_CHUNK = 1000;
 const INSERT_CHUNK = 100;
 const DAY_MS = 86_400_000;
+/** A day is counted this long after it ends: every instance has flushed its views by then (2 s). */
+export const DAY_SETTLE_MS = 5 * 60_000;
 
 export const DIMENSIONS = [
   "page",
@@ -42,6 +49,8 @@ export const DIMENSIONS = [
   "medium",
   "device",
   "browser",
+  // The funnel's visitors who viewed a page with a form (form-pages.ts); one value, "any".
+  FORM_VISITORS_DIMENSION,
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
@@ -68,7 +77,7 @@ class DayTally {
   views = 0;
   notFoundViews = 0;
   lastId = 0;
-  readonly visitors = new Map<string, { views: number; first: RawView }>();
+  readonly visitors = new Map<string, { views: number; first: RawView; sawForm: boolean }>();
   readonly paths = new Map<string, Tally>();
   readonly notFound = new Map<string, Tally>();
 
@@ -85,10 +94,12 @@ class DayTally {
     }
     tally.views++;
     tally.visitors.add(view.visitorId);
+    const sawForm = !view.isNotFound && FORM_PAGES.includes(view.path);
     const visitor = this.visitors.get(view.visitorId);
-    if (!visitor) this.visitors.set(view.visitorId, { views: 1, first: view });
+    if (!visitor) this.visitors.set(view.visitorId, { views: 1, first: view, sawForm });
     else {
       visitor.views++;
+      if (sawForm) visitor.sawForm = true;
       const first = visitor.first;
       if (
         view.occurredAt < first.occurredAt ||
@@ -118,7 +129,7 @@ class DayTally {
         entry.visitors++;
       } else byVisitor.set(key, { views, visitors: 1 });
     };
-    for (const { views, first } of this.visitors.values()) {
+    for (const { views, first, sawForm } of this.visitors.values()) {
       const external = first.referrerPath !== null;
       count("entry_page", first.path, views);
       count("referrer", external ? first.referrerHost : null, views);
@@ -128,6 +139,7 @@ class DayTally {
       count("medium", first.utmMedium, views);
       count("device", first.device, views);
       count("browser", first.browser, views);
+      if (sawForm) count(FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE, views);
     }
     for (const [key, entry] of byVisitor) {
       const [dimension, value] = key.split("\u0000") as [Dimension, string];
@@ -156,19 +168,51 @@ export type RollupOptions = {
   stopping?: () => boolean;
 };
 
-export type RollupResult = { days: string[]; busy: boolean };
+export type RollupResult = {
+  /** Days counted (or topped up) by this run, oldest first. */
+  days: string[];
+  /** Days whose raw views this run deleted (past retention). */
+  expired: string[];
+  busy: boolean;
+};
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The first day whose raw views are kept: days before it are rolled up. */
+/** The first day whose raw views are kept: days before it are deleted once counted. */
 export function firstRawDay(now: Date, rawDays: number): string {
   return utcDay(new Date(now.getTime() - rawDays * DAY_MS));
 }
 
 /**
- * Rolls up every day of raw views older than the retention, oldest first, and deletes them; does
- * nothing (one index read, no write) when there is none, and nothing when another instance holds
- * the lease (`busy`).
+ * Days that are over and hold raw views not counted yet, oldest first, with what is counted of
+ * them. One pass over the raw days' time index (ids only), on a reader thread for SQLite.
+ */
+async function dueDays(db: Kysely<Database>, before: string): Promise<{ day: string; covered: number }[]> {
+  const [raw, rolled] = await Promise.all([
+    db
+      .selectFrom("analyticsPageViews")
+      .select([sql<string>`substr(occurred_at, 1, 10)`.as("day"), (eb) => eb.fn.max("id").as("last")])
+      .where("occurredAt", "<", `${before}T00:00:00.000Z`)
+      .groupBy(sql`substr(occurred_at, 1, 10)`)
+      .execute(),
+    db
+      .selectFrom("analyticsDailyTotals")
+      .select(["day", "rolledThroughId"])
+      .where("day", "<", before)
+      .execute(),
+  ]);
+  const covered = new Map(rolled.map((row) => [row.day, Number(row.rolledThroughId)]));
+  return raw
+    .map((row) => ({ day: row.day, last: Number(row.last), covered: covered.get(row.day) ?? 0 }))
+    .filter((row) => row.last > row.covered)
+    .sort((a, b) => (a.day < b.day ? -1 : 1))
+    .map(({ day, covered }) => ({ day, covered }));
+}
+
+/**
+ * Counts every day that is over and has views not counted yet, oldest first, and deletes the raw
+ * views of the days past retention; does nothing but two reads when there is nothing to do, and
+ * nothing when another instance holds the lease (`busy`).
  */
 export async function rollUpExpiredDays({
   db,
@@ -189,17 +233,36 @@ export async function rollUpExpiredDays({
       .executeTakeFirst();
     return row ? utcDay(row.occurredAt) : undefined;
   };
-  const days: string[] = [];
-  if ((await oldestExpired()) === undefined) return { days, busy: false };
-  if (!(await claimLease(db, owner, now()))) return { days, busy: true };
+  const countedBefore = () => utcDay(new Date(now().getTime() - DAY_SETTLE_MS));
+  const result: RollupResult = { days: [], expired: [], busy: false };
+  const due = await dueDays(db, countedBefore());
+  if (due.length === 0 && (await oldestExpired()) === undefined) return result;
+  if (!(await claimLease(db, owner, now()))) return { ...result, busy: true };
   try {
+    for (const { day } of due) {
+      if (result.days.length >= maxDays || stopping()) break;
+      if (await rollUpDay(db, day, owner, now)) result.days.push(day);
+    }
     for (
       let day = await oldestExpired();
-      day !== undefined && days.length < maxDays && !stopping();
+      day !== undefined && result.expired.length < maxDays && !stopping();
       day = await oldestExpired()
     ) {
-      await rollUpDay(db, day, owner, now);
-      days.push(day);
+      // Views that arrived after the day was counted are counted before they go.
+      if ((await rollUpDay(db, day, owner, now)) && !result.days.includes(day)) result.days.push(day);
+      const start = `${day}T00:00:00.000Z`;
+      const rolled = await db
+        .selectFrom("analyticsDailyTotals")
+        .select("rolledThroughId")
+        .where("day", "=", day)
+        .executeTakeFirstOrThrow();
+      await deleteRaw(
+        db,
+        start,
+        new Date(Date.parse(start) + DAY_MS).toISOString(),
+        Number(rolled.rolledThroughId),
+      );
+      result.expired.push(day);
     }
   } finally {
     await db
@@ -209,7 +272,7 @@ export async function rollUpExpiredDays({
       .where("lockedBy", "=", owner)
       .execute();
   }
-  return { days, busy: false };
+  return result;
 }
 
 /** Takes the job's lease when it is free or has run out; true when this instance holds it now. */
@@ -228,7 +291,13 @@ export async function claimLease(db: Kysely<Database>, owner: string, at: Date):
   return Number(claimed.numUpdatedRows) === 1;
 }
 
-async function rollUpDay(db: Kysely<Database>, day: string, owner: string, now: () => Date): Promise<void> {
+/** Counts a day's raw views above its `rolled_through_id` into its rollup; false when there were none. */
+async function rollUpDay(
+  db: Kysely<Database>,
+  day: string,
+  owner: string,
+  now: () => Date,
+): Promise<boolean> {
   const start = `${day}T00:00:00.000Z`;
   const end = new Date(Date.parse(start) + DAY_MS).toISOString();
   const rolled = await db
@@ -237,8 +306,6 @@ async function rollUpDay(db: Kysely<Database>, day: string, owner: string, now: 
     .where("day", "=", day)
     .executeTakeFirst();
   const covered = rolled ? Number(rolled.rolledThroughId) : 0;
-  // Counted by a run that stopped before deleting them.
-  if (covered > 0) await deleteRaw(db, start, end, covered);
 
   const tally = new DayTally();
   let after = covered;
@@ -271,7 +338,7 @@ async function rollUpDay(db: Kysely<Database>, day: string, owner: string, now: 
     after = tally.lastId;
     await yieldToRequests();
   }
-  if (tally.views === 0) return;
+  if (tally.views === 0) return false;
 
   const rolledAt = now().toISOString();
   await db.transaction().execute(async (trx) => {
@@ -317,7 +384,7 @@ async function rollUpDay(db: Kysely<Database>, day: string, owner: string, now: 
         .execute();
     }
   });
-  await deleteRaw(db, start, end, tally.lastId);
+  return true;
 }
 
 /** Deletes a day's raw views up to `throughId`, a thousand at a time, letting requests in between. */
@@ -343,30 +410,55 @@ async function deleteRaw(db: Kysely<Database>, start: string, end: string, throu
 export type DailyTotal = { day: string; views: number; visitors: number; notFoundViews: number };
 
 /**
- * Views, visitors and 404 views per UTC day from `from` to `to` (YYYY-MM-DD, both inclusive): rolled-up
- * days from their totals, the others from the raw views. What a report over any period reads.
+ * The first day of `from`..`to` that has no rollup: it and the days after it are read from the raw
+ * views, the days before from the rollups. Days are counted oldest first, so the counted days are
+ * every day up to the latest one (a day without views has neither).
  */
-export async function readDailyTotals(db: Kysely<Database>, from: string, to: string): Promise<DailyTotal[]> {
+export async function firstUncountedDay(db: Kysely<Database>, from: string, to: string): Promise<string> {
+  const latest = await db
+    .selectFrom("analyticsDailyTotals")
+    .select((eb) => eb.fn.max("day").as("day"))
+    .where("day", "<=", to)
+    .executeTakeFirst();
+  if (!latest?.day) return from;
+  const next = utcDay(new Date(Date.parse(`${latest.day}T00:00:00.000Z`) + DAY_MS));
+  return next > from ? next : from;
+}
+
+/**
+ * Views, visitors and 404 views per UTC day from `from` to `to` (YYYY-MM-DD, both inclusive): counted
+ * days from their totals, the days after them from the raw views (`rawFrom`, firstUncountedDay's by
+ * default). What a report over any period reads.
+ */
+export async function readDailyTotals(
+  db: Kysely<Database>,
+  from: string,
+  to: string,
+  rawFrom?: string,
+): Promise<DailyTotal[]> {
+  const rawStart = rawFrom ?? (await firstUncountedDay(db, from, to));
   const end = new Date(Date.parse(`${to}T00:00:00.000Z`) + DAY_MS).toISOString();
   const [rolled, raw] = await Promise.all([
     db
       .selectFrom("analyticsDailyTotals")
       .select(["day", "views", "visitors", "notFoundViews"])
       .where("day", ">=", from)
-      .where("day", "<=", to)
+      .where("day", "<", rawStart)
       .execute(),
-    db
-      .selectFrom("analyticsPageViews")
-      .select([
-        sql<string>`substr(occurred_at, 1, 10)`.as("day"),
-        (eb) => eb.fn.countAll().as("views"),
-        sql<number | string>`count(distinct visitor_id)`.as("visitors"),
-        sql<number | string>`sum(is_not_found)`.as("notFoundViews"),
-      ])
-      .where("occurredAt", ">=", `${from}T00:00:00.000Z`)
-      .where("occurredAt", "<", end)
-      .groupBy(sql`substr(occurred_at, 1, 10)`)
-      .execute(),
+    rawStart > to
+      ? []
+      : db
+          .selectFrom("analyticsPageViews")
+          .select([
+            sql<string>`substr(occurred_at, 1, 10)`.as("day"),
+            (eb) => eb.fn.countAll().as("views"),
+            sql<number | string>`count(distinct visitor_id)`.as("visitors"),
+            sql<number | string>`sum(is_not_found)`.as("notFoundViews"),
+          ])
+          .where("occurredAt", ">=", `${rawStart}T00:00:00.000Z`)
+          .where("occurredAt", "<", end)
+          .groupBy(sql`substr(occurred_at, 1, 10)`)
+          .execute(),
   ]);
   const days = new Map<string, DailyTotal>();
   for (const row of [...rolled, ...raw]) {

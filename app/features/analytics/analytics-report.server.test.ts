@@ -1,0 +1,274 @@
+import type { Insertable } from "kysely";
+import { beforeEach, expect, it } from "vitest";
+import type { AnalyticsPageViewsTable, LeadAttributionsTable } from "#app/db/schema.ts";
+import { describeEachDatabase } from "../../../tests/support/databases.ts";
+import { leadRow } from "../../../tests/support/lead-rows.ts";
+import { buildAnalyticsReport } from "./analytics-report.server.ts";
+import { rollUpExpiredDays } from "./rollup.server.ts";
+
+// The /admin/analytics report (issue 12) on both databases, from a handful of visitors whose every
+// figure can be counted by hand: a period that spans rolled-up days and raw ones, the previous
+// period, the funnel, conversion, 404s, and leads from an API key kept apart.
+
+const NOW = new Date("2026-11-25T12:00:00.000Z");
+// Every day before today is rolled up; 2026-10-26 is the first raw day kept: 2026-10-01 and
+// 2026-10-20 lose their raw views.
+const RAW_DAYS = 30;
+const PERIOD = { from: "2026-10-20", to: "2026-11-25" };
+
+const LAUNCH = { utmSource: "newsletter", utmMedium: "email", utmCampaign: "launch" };
+const GOOGLE = { referrerHost: "www.google.com", referrerPath: "/" };
+const HACKER_NEWS = { referrerHost: "news.ycombinator.com", referrerPath: "/item" };
+const INTERNAL = { referrerHost: "clausebridge.example" };
+
+type View = Partial<Insertable<AnalyticsPageViewsTable>> & { at: string; path: string; visitor: string };
+
+/** Each visitor's views in order; the first one carries where the visit came from. */
+const VIEWS: View[] = [
+  // 2026-10-01, the previous period: F.
+  { at: "2026-10-01T09:00", path: "/", visitor: "F" },
+  // 2026-10-20, rolled up: A from the newsletter reaches the demo page; B from Google finds a 404.
+  { at: "2026-10-20T08:00", path: "/", visitor: "A", ...LAUNCH },
+  { at: "2026-10-20T08:01", path: "/demo", visitor: "A", ...INTERNAL },
+  { at: "2026-10-20T09:00", path: "/features", visitor: "B", ...GOOGLE },
+  { at: "2026-10-20T09:02", path: "/missing-page", visitor: "B", isNotFound: 1, ...INTERNAL },
+  // 2026-11-24, raw: C types the investor page's address; D, on a phone, comes from Hacker News.
+  { at: "2026-11-24T14:00", path: "/invest", visitor: "C" },
+  {
+    at: "2026-11-24T15:00",
+    path: "/blog/why-contracts",
+    visitor: "D",
+    device: "mobile",
+    browser: "Safari",
+    ...HACKER_NEWS,
+  },
+  { at: "2026-11-24T15:03", path: "/", visitor: "D", device: "mobile", browser: "Safari", ...INTERNAL },
+  // 2026-11-25 (today), raw: E from the newsletter, three pages.
+  { at: "2026-11-25T10:00", path: "/", visitor: "E", ...LAUNCH },
+  { at: "2026-11-25T10:01", path: "/features", visitor: "E", ...INTERNAL },
+  { at: "2026-11-25T10:02", path: "/demo", visitor: "E", ...INTERNAL },
+];
+
+const EMAIL_ATTRIBUTION = {
+  status: "linked",
+  landingPage: "/",
+  channel: "Email",
+  utmCampaign: "launch",
+} as const;
+
+describeEachDatabase("the analytics report", (use) => {
+  const db = () => use().db;
+
+  async function addLead(
+    at: string,
+    attribution: Partial<Insertable<LeadAttributionsTable>> | null,
+    lead: Parameters<typeof leadRow>[0] = {},
+  ): Promise<void> {
+    const createdAt = `${at}:00.000Z`;
+    const { id } = await db()
+      .insertInto("leads")
+      .values(leadRow({ email: `lead-${at}@example.com`, createdAt, updatedAt: createdAt, ...lead }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (attribution)
+      await db()
+        .insertInto("leadAttributions")
+        .values({
+          leadId: Number(id),
+          submittedAt: createdAt,
+          status: "unknown",
+          channel: "Unknown",
+          ...attribution,
+        })
+        .execute();
+  }
+
+  beforeEach(async () => {
+    for (const table of [
+      "analyticsPageViews",
+      "analyticsDailyTotals",
+      "analyticsDailyCounts",
+      "analyticsJobs",
+      "leadAttributions",
+      "leads",
+    ] as const)
+      await db().deleteFrom(table).execute();
+    await db()
+      .insertInto("analyticsPageViews")
+      .values(
+        VIEWS.map(({ at, path, visitor, ...rest }) => ({
+          occurredAt: `${at}:00.000Z`,
+          path,
+          // A visitor id is a visitor of one day.
+          visitorId: `${at.slice(0, 10)}-${visitor}`,
+          referrerHost: null,
+          referrerPath: null,
+          utmSource: null,
+          utmMedium: null,
+          utmCampaign: null,
+          utmTerm: null,
+          utmContent: null,
+          paidClick: 0,
+          device: "desktop" as const,
+          browser: "Chrome",
+          isNotFound: 0,
+          ...rest,
+        })),
+      )
+      .execute();
+    await addLead("2026-10-01T09:05", { status: "unknown" });
+    await addLead("2026-10-20T08:03", EMAIL_ATTRIBUTION, { status: "qualified" });
+    await addLead("2026-11-25T10:05", EMAIL_ATTRIBUTION);
+    // Sent by an integration with its key: counted apart.
+    await addLead("2026-11-24T16:00", { status: "unknown" }, { apiKeyId: 7, source: "HubSpot" });
+    // Held as spam: counted nowhere.
+    await addLead("2026-11-24T17:00", { status: "unknown" }, { isSpam: 1, spamReason: "honeypot" });
+  });
+
+  it("reads the same before and after the old days are rolled up", async () => {
+    const before = await buildAnalyticsReport(db(), { ...PERIOD, rawDays: RAW_DAYS, now: NOW });
+    const rolled = await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    expect(rolled).toMatchObject({
+      days: ["2026-10-01", "2026-10-20", "2026-11-24"],
+      expired: ["2026-10-01", "2026-10-20"],
+    });
+    const after = await buildAnalyticsReport(db(), { ...PERIOD, rawDays: RAW_DAYS, now: NOW });
+    expect(after).toEqual(before);
+  });
+
+  it("counts a period across rolled-up and raw days as a person would by hand", async () => {
+    await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    const report = await buildAnalyticsReport(db(), { ...PERIOD, rawDays: RAW_DAYS, now: NOW });
+
+    // A and B (rolled up), C and D, E (raw): five visitor-days, ten views, one of them a 404.
+    expect(report).toMatchObject({
+      from: "2026-10-20",
+      to: "2026-11-25",
+      days: 37,
+      granularity: "day",
+      visitors: 5,
+      pageviews: 10,
+      notFoundViews: 1,
+      leads: 2,
+      apiLeads: 1,
+      conversionRate: 0.4,
+    });
+    expect(report.previous).toEqual({
+      from: "2026-09-13",
+      to: "2026-10-19",
+      visitors: 1,
+      pageviews: 1,
+      leads: 1,
+      apiLeads: 0,
+      conversionRate: 1,
+    });
+    // A, C, D and E viewed /, /demo or /invest; B only /features and a 404.
+    expect(report.funnel).toEqual({ visitors: 5, formPageVisitors: 4, leads: 2, qualified: 1 });
+
+    expect(report.series).toHaveLength(37);
+    expect(report.series[0]).toEqual({ start: "2026-10-20", visitors: 2, pageviews: 4, leads: 1 });
+    expect(report.series.at(-2)).toEqual({ start: "2026-11-24", visitors: 2, pageviews: 3, leads: 0 });
+    expect(report.series.at(-1)).toEqual({ start: "2026-11-25", visitors: 1, pageviews: 3, leads: 1 });
+
+    expect(report.pages).toEqual([
+      { path: "/", visitors: 3, views: 3, leads: 2, conversionRate: 2 / 3 },
+      { path: "/demo", visitors: 2, views: 2, leads: 0, conversionRate: 0 },
+      { path: "/features", visitors: 2, views: 2, leads: 0, conversionRate: 0 },
+      { path: "/blog/why-contracts", visitors: 1, views: 1, leads: 0, conversionRate: 0 },
+      { path: "/invest", visitors: 1, views: 1, leads: 0, conversionRate: 0 },
+    ]);
+    expect(report.entryPages).toEqual([
+      { path: "/", visitors: 2, views: 5, leads: 2, conversionRate: 1 },
+      { path: "/blog/why-contracts", visitors: 1, views: 2, leads: 0, conversionRate: 0 },
+      { path: "/features", visitors: 1, views: 2, leads: 0, conversionRate: 0 },
+      { path: "/invest", visitors: 1, views: 1, leads: 0, conversionRate: 0 },
+    ]);
+    expect(report.referrers).toEqual([
+      { host: "news.ycombinator.com", visitors: 1, views: 2, leads: 0, conversionRate: 0 },
+      { host: "www.google.com", visitors: 1, views: 2, leads: 0, conversionRate: 0 },
+    ]);
+    expect(report.channels.slice(0, 4)).toEqual([
+      { channel: "Email", visitors: 2, views: 5, leads: 2, conversionRate: 1 },
+      { channel: "Organic search", visitors: 1, views: 2, leads: 0, conversionRate: 0 },
+      { channel: "Referral", visitors: 1, views: 2, leads: 0, conversionRate: 0 },
+      { channel: "Direct", visitors: 1, views: 1, leads: 0, conversionRate: 0 },
+    ]);
+    // Channels nobody came by are listed, with no rate to show.
+    expect(report.channels.slice(4).map((row) => [row.channel, row.visitors, row.conversionRate])).toEqual([
+      ["Campaign", 0, null],
+      ["Paid", 0, null],
+      ["Social", 0, null],
+    ]);
+    expect(report.campaigns).toEqual([
+      { campaign: "launch", visitors: 2, views: 5, leads: 2, conversionRate: 1 },
+    ]);
+    expect(report.devices).toEqual([
+      { device: "desktop", visitors: 4, views: 8 },
+      { device: "mobile", visitors: 1, views: 2 },
+    ]);
+    expect(report.browsers).toEqual([
+      { browser: "Chrome", visitors: 4, views: 8 },
+      { browser: "Safari", visitors: 1, views: 2 },
+    ]);
+    expect(report.notFound).toEqual([{ path: "/missing-page", views: 1, visitors: 1 }]);
+  });
+
+  it("shows a day within retention hour by hour, even once rolled up", async () => {
+    await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    const report = await buildAnalyticsReport(db(), {
+      from: "2026-11-24",
+      to: "2026-11-24",
+      rawDays: RAW_DAYS,
+      now: NOW,
+    });
+    expect(report).toMatchObject({ granularity: "hour", visitors: 2, pageviews: 3, leads: 0, apiLeads: 1 });
+    expect(report.series.filter((point) => point.pageviews > 0)).toEqual([
+      { start: "2026-11-24T14:00Z", visitors: 1, pageviews: 1, leads: 0 },
+      { start: "2026-11-24T15:00Z", visitors: 1, pageviews: 2, leads: 0 },
+    ]);
+  });
+
+  it("shows today hour by hour, compared with the day before", async () => {
+    const report = await buildAnalyticsReport(db(), {
+      from: "2026-11-25",
+      to: "2026-11-25",
+      rawDays: RAW_DAYS,
+      now: NOW,
+    });
+    expect(report).toMatchObject({
+      granularity: "hour",
+      visitors: 1,
+      pageviews: 3,
+      leads: 1,
+      conversionRate: 1,
+    });
+    expect(report.series).toHaveLength(24);
+    expect(report.series[10]).toEqual({ start: "2026-11-25T10:00Z", visitors: 1, pageviews: 3, leads: 1 });
+    expect(report.series.filter((point) => point.pageviews > 0)).toHaveLength(1);
+    expect(report.previous).toMatchObject({
+      from: "2026-11-24",
+      to: "2026-11-24",
+      visitors: 2,
+      leads: 0,
+      apiLeads: 1,
+    });
+  });
+
+  it("says 0 conversion without visitors, and no rate for a channel with leads but no visits", async () => {
+    await addLead("2026-09-02T12:00", { status: "unknown" });
+    const report = await buildAnalyticsReport(db(), {
+      from: "2026-09-02",
+      to: "2026-09-02",
+      rawDays: RAW_DAYS,
+      now: NOW,
+    });
+    expect(report).toMatchObject({ granularity: "day", visitors: 0, leads: 1, conversionRate: 0 });
+    expect(report.channels.find((row) => row.channel === "Unknown")).toEqual({
+      channel: "Unknown",
+      visitors: 0,
+      views: 0,
+      leads: 1,
+      conversionRate: null,
+    });
+  });
+});

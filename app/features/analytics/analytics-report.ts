@@ -1,0 +1,62 @@
+// The shape of the analytics report (issue 12): what GET /api/admin/analytics returns and
+// /admin/analytics shows. Built by analytics-report.server.ts, whose header says what each figure means.
+
+export type Granularity = "hour" | "day";
+
+export type SeriesPoint = {
+  /** YYYY-MM-DD for a day, YYYY-MM-DDTHH:00Z for an hour (UTC). */
+  start: string;
+  /** Unique visitors that day; for an hour, the distinct visitors seen in that hour. */
+  visitors: number;
+  pageviews: number;
+  leads: number;
+};
+
+/** A row of a table with leads: `conversionRate` is null when it has no visitors (leads/visitors). */
+export type WithLeads = { visitors: number; views: number; leads: number; conversionRate: number | null };
+export type PageRow = { path: string } & WithLeads;
+export type EntryPageRow = { path: string } & WithLeads;
+export type ReferrerRow = { host: string } & WithLeads;
+export type ChannelRow = { channel: string } & WithLeads;
+export type CampaignRow = { campaign: string } & WithLeads;
+export type DeviceRow = { device: string; visitors: number; views: number };
+export type BrowserRow = { browser: string; visitors: number; views: number };
+export type NotFoundRow = { path: string; views: number; visitors: number };
+
+export type Headline = {
+  from: string;
+  to: string;
+  visitors: number;
+  pageviews: number;
+  /** Website leads not held as spam. */
+  leads: number;
+  /** Leads sent with an API key (not spam), shown apart and in no rate. */
+  apiLeads: number;
+  /** leads / visitors, 0 to 1. */
+  conversionRate: number;
+};
+
+export type AnalyticsReport = Headline & {
+  days: number;
+  granularity: Granularity;
+  notFoundViews: number;
+  series: SeriesPoint[];
+  pages: PageRow[];
+  entryPages: EntryPageRow[];
+  referrers: ReferrerRow[];
+  channels: ChannelRow[];
+  campaigns: CampaignRow[];
+  devices: DeviceRow[];
+  browsers: BrowserRow[];
+  notFound: NotFoundRow[];
+  funnel: {
+    visitors: number;
+    /** Visitors who viewed a page with a form (/, /demo, /invest). */
+    formPageVisitors: number;
+    leads: number;
+    /** Of those leads, the ones now qualified or customer. */
+    qualified: number;
+  };
+  /** The period of the same length just before. */
+  previous: Headline;
+};

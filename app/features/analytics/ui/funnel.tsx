@@ -1,0 +1,46 @@
+import { SectionCard } from "#app/components/back-office/section-card.tsx";
+import type { AnalyticsReport } from "../analytics-report.ts";
+import { formatCount, formatRate } from "./report-format.ts";
+
+/** Visitors → viewed a page with a form → leads → qualified or customer, each step's share of the one before. */
+export function Funnel({ funnel }: { funnel: AnalyticsReport["funnel"] }) {
+  const steps = [
+    { label: "Visitors", value: funnel.visitors },
+    { label: "Viewed a page with a form (/, /demo, /invest)", value: funnel.formPageVisitors },
+    { label: "Sent a request (website leads)", value: funnel.leads },
+    { label: "Qualified or customer now", value: funnel.qualified },
+  ];
+  const top = Math.max(1, funnel.visitors);
+  return (
+    <SectionCard id="funnel-heading" title="Funnel">
+      <p className="mt-1 text-sm text-ink-muted">
+        Each step's share is of the step before. Leads count their status today.
+      </p>
+      <ol className="mt-4 grid gap-3">
+        {steps.map((step, index) => {
+          const before = index > 0 ? steps[index - 1]?.value : undefined;
+          const share = before === undefined ? null : before > 0 ? Math.min(1, step.value / before) : null;
+          return (
+            <li key={step.label} className="grid gap-1">
+              <p className="flex flex-wrap justify-between gap-x-4">
+                <span className="font-semibold">{step.label}</span>
+                <span className="tabular-nums">
+                  {formatCount(step.value)}
+                  {before !== undefined ? (
+                    <span className="text-ink-muted"> · {formatRate(share)} of the step before</span>
+                  ) : null}
+                </span>
+              </p>
+              <div className="h-3 rounded-full bg-surface-muted" aria-hidden="true">
+                <div
+                  className="h-3 rounded-full bg-brand"
+                  style={{ width: `${Math.max(step.value > 0 ? 1 : 0, (step.value / top) * 100)}%` }}
+                />
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,65 @@
+// How the analytics page writes its figures, on the server and in the browser alike (UTC days).
+
+const whole = new Intl.NumberFormat("en-GB");
+const dayFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const shortDayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+
+/** 12,345 */
+export function formatCount(value: number): string {
+  return whole.format(value);
+}
+
+/** A rate as a percentage, "12.5%" (one decimal under 10 %, none above); null: "—" (no visitors). */
+export function formatRate(value: number | null): string {
+  if (value === null) return "—";
+  const percent = value * 100;
+  if (percent === 0 || percent === 100) return `${percent}%`;
+  return `${percent < 10 ? percent.toFixed(1) : percent.toFixed(0)}%`;
+}
+
+/** "25 Nov 2026" for YYYY-MM-DD. */
+export function formatDay(day: string): string {
+  return dayFormat.format(new Date(`${day}T00:00:00.000Z`));
+}
+
+/** "25 Nov" for YYYY-MM-DD. */
+export function formatShortDay(day: string): string {
+  return shortDayFormat.format(new Date(`${day}T00:00:00.000Z`));
+}
+
+/** A series point's label: "25 Nov 2026", or "14:00" for an hour (YYYY-MM-DDTHH:00Z). */
+export function formatPoint(start: string): string {
+  return start.length > 10 ? `${start.slice(11, 16)}` : formatDay(start);
+}
+
+/** "25 Nov 2026", or "1 Nov 2026 – 25 Nov 2026". */
+export function formatRange(from: string, to: string): string {
+  return from === to ? formatDay(from) : `${formatDay(from)} – ${formatDay(to)}`;
+}
+
+export type Change = { text: string; direction: "up" | "down" | "same" | "new" };
+
+/** A count against the previous period's: "+12%", "−3%", "no change", or "new" from nothing. */
+export function countChange(current: number, previous: number): Change {
+  if (previous === 0)
+    return current === 0 ? { text: "no change", direction: "same" } : { text: "new", direction: "new" };
+  const change = (current - previous) / previous;
+  if (Math.abs(change) < 0.0005) return { text: "no change", direction: "same" };
+  const percent = Math.abs(change * 100);
+  const digits = percent < 10 ? percent.toFixed(1) : percent.toFixed(0);
+  return change > 0 ? { text: `+${digits}%`, direction: "up" } : { text: `−${digits}%`, direction: "down" };
+}
+
+/** A rate against the previous one, in percentage points: "+1.2 pts". */
+export function rateChange(current: number, previous: number): Change {
+  const points = (current - previous) * 100;
+  if (Math.abs(points) < 0.05) return { text: "no change", direction: "same" };
+  return points > 0
+    ? { text: `+${points.toFixed(1)} pts`, direction: "up" }
+    : { text: `−${Math.abs(points).toFixed(1)} pts`, direction: "down" };
+}
