@@ -86,7 +86,7 @@ const ODD_PATHS = [
   "/demo.data",
   "/admin/dashboard.data?status=%00",
   "/api/admin/leads?page=-1&pageSize=1e9&status=%00&q=%00",
-  "/api/admin/leads?spam=%F0%9F%92%A9&q=" + "x".repeat(500),
+  `/api/admin/leads?spam=%F0%9F%92%A9&q=${"x".repeat(500)}`,
   "/%F0%9F%92%A9/",
   "/\u00e9t\u00e9/",
   `/${"a".repeat(3000)}/`,
