@@ -24,14 +24,15 @@ export type PageScriptAsset = { src: string };
 export type PageScriptAssets = Record<PageScriptName, PageScriptAsset>;
 
 /**
- * The inline module script that loads the islands' entries once the page has had its first
- * contentful paint (the Paint Timing entry; a buffered observer also sees one that came before it
- * ran). Waiting for a frame is not enough: the paint is presented after the frame's tasks. Where the
- * browser reports no paint, the islands load after the next frame; and in any case after 3 s, so a
- * missed entry cannot leave a form unhydrated. The URLs are our own built asset paths, quoted by
- * JSON.stringify; none can hold `<`.
+ * The inline module script that loads a public page's scripts (the enhancement script and the page's
+ * islands, each on its own) once the page has had its first contentful paint: the Paint Timing
+ * entry, which a buffered observer sees even when the paint came before the script ran. A frame
+ * callback is not enough: the paint is presented after the frame's tasks. Where the browser reports
+ * no paint, they load after the next frame, and after 3 s in any case, so a missed entry cannot leave
+ * a page without its behaviours. The URLs are our own built asset paths, quoted by JSON.stringify;
+ * none can hold `<`.
  */
-export function islandLoaderScript(sources: readonly string[]): string {
+export function pageScriptsLoader(sources: readonly string[]): string {
   const imports = sources.map((src) => `import(${JSON.stringify(src)});`).join("");
   return [
     `let started=false;const start=()=>{if(started)return;started=true;${imports}};`,

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { type IslandName, islandLoaderScript, type PageScriptAssets } from "./page-scripts.ts";
+import { type IslandName, type PageScriptAssets, pageScriptsLoader } from "./page-scripts.ts";
 
 // What the document of a public page needs from the build and React Router does not provide, since
 // it does not hydrate these pages (ADR 013): the stylesheet's text, inlined so that nothing blocks the
@@ -26,12 +26,12 @@ export function InlineStylesheet({ css }: { css: string }) {
 }
 
 /**
- * The enhancement script every public page runs, then the page's islands. The enhancement script is
- * a module script (deferred, allowed by the CSP's 'self'). The islands start from a small inline
- * module script once the first frame is painted: React is most of a form page's JavaScript, and the
- * form is a working HTML form before it is hydrated, so on a slow connection it must not share the
- * bandwidth with the document and delay its first paint (issue 11). The inline script carries the
- * request's nonce, or is named by its hash in a prerendered page's CSP (scripts/postbuild.ts).
+ * The enhancement script every public page runs, then the page's islands, all started by one small
+ * inline module script once the page has had its first contentful paint (ADR 013, addendum). On a
+ * slow connection nothing but the document comes before the first paint: the behaviours of the
+ * enhancement script and the forms' React enhance a page that already works without them. The
+ * inline script carries the request's nonce, or is named by its hash in a prerendered page's CSP
+ * (scripts/postbuild.ts).
  */
 export function PageScripts({
   scripts,
@@ -42,17 +42,13 @@ export function PageScripts({
   islands: IslandName[];
   nonce?: string;
 }) {
+  const sources = (["enhance", ...islands] as const).map((name) => scripts[name].src);
   return (
-    <>
-      <script type="module" src={scripts.enhance.src} />
-      {islands.length > 0 ? (
-        <script
-          type="module"
-          nonce={nonce}
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: built from our own asset URLs only.
-          dangerouslySetInnerHTML={{ __html: islandLoaderScript(islands.map((name) => scripts[name].src)) }}
-        />
-      ) : null}
-    </>
+    <script
+      type="module"
+      nonce={nonce}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: built from our own asset URLs only.
+      dangerouslySetInnerHTML={{ __html: pageScriptsLoader(sources) }}
+    />
   );
 }

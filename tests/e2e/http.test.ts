@@ -37,34 +37,42 @@ describe("security headers", () => {
       )
       .map(([, , body = ""]) => body);
 
-  it("content pages run no inline script, and their CSP allows none (ADR 013)", async () => {
-    for (const path of ["/problem", "/no-such-page"]) {
+  /** The files an inline loader imports, in order. */
+  const importsOf = (loader = "") => [...loader.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1]);
+  const ENHANCE = expect.stringMatching(/^\/assets\/enhance-[\w-]+\.js$/);
+
+  it.each([
+    ["/problem", [ENHANCE]],
+    ["/", [ENHANCE, expect.stringMatching(/^\/assets\/demo-request-form-[\w-]+\.js$/)]],
+    ["/invest", [ENHANCE, expect.stringMatching(/^\/assets\/investor-interest-form-[\w-]+\.js$/)]],
+  ])(
+    "%s runs one inline script, the loader of its own files, allowed by its hash alone (ADR 013)",
+    async (path, files) => {
       const response = await get(path);
       const csp = response.headers.get("content-security-policy") ?? "";
-      // Every script is a file of this site.
-      expect(inlineScripts(await response.text()), path).toEqual([]);
-      expect(scriptSrc(csp), path).not.toMatch(/'sha256-/);
-      expect(scriptSrc(csp), path).not.toContain("unsafe-inline");
-      expect(scriptSrc(csp), path).not.toContain("unsafe-eval");
+      const [loader, ...others] = inlineScripts(await response.text());
+      expect(others, path).toEqual([]);
+      // It imports files of this site only, once the page has painted.
+      expect(importsOf(loader), path).toEqual(files);
+      expect(loader).toContain("first-contentful-paint");
+      const hash = `'sha256-${createHash("sha256")
+        .update(loader ?? "")
+        .digest("base64")}'`;
+      expect(scriptSrc(csp).trim(), path).toBe(`script-src 'self' ${hash}`);
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
-    }
-  });
+    },
+  );
 
-  it("a form page runs one inline script, the island loader, allowed by its hash alone", async () => {
-    const response = await get("/");
+  it("a public page rendered per request names its loader by the response's nonce", async () => {
+    const response = await get("/no-such-page");
     const csp = response.headers.get("content-security-policy") ?? "";
-    const [loader, ...others] = inlineScripts(await response.text());
-    expect(others).toEqual([]);
-    // It only imports the form's island, a file of this site, once the page has painted.
-    expect([...(loader ?? "").matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1])).toEqual([
-      expect.stringMatching(/^\/assets\/demo-request-form-[\w-]+\.js$/),
-    ]);
-    expect(loader).toContain("first-contentful-paint");
-    const hash = `'sha256-${createHash("sha256")
-      .update(loader ?? "")
-      .digest("base64")}'`;
-    expect(scriptSrc(csp).trim()).toBe(`script-src 'self' ${hash}`);
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(scriptSrc(csp)).not.toMatch(/'sha256-|unsafe-inline|unsafe-eval/);
+    const html = await response.text();
+    expect(inlineScripts(html)).toHaveLength(1);
+    expect(html).toContain(`<script type="module" nonce="${nonce}">`);
   });
 
   it("server-rendered pages carry a fresh nonce on every response", async () => {
