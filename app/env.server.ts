@@ -15,7 +15,7 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
     /** The request log: JSON lines (default), or readable lines (default when NODE_ENV=development). */
     LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
-    /** Absent, a path or `file:` → embedded SQLite (default ./data/app.sqlite); `postgres://` → PostgreSQL. */
+    /** Absent, a path, `file:` or `sqlite:` → embedded SQLite (default ./data/app.sqlite); `postgres://` → PostgreSQL. */
     DATABASE_URL: z.string().min(1).optional(),
     /** PostgreSQL connections per app instance. */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),

@@ -36,8 +36,8 @@ export const DEFAULT_DATABASE_WAIT_MS = 5000;
 export const DEFAULT_SQLITE_PATH = "./data/app.sqlite";
 
 /**
- * Opens the database DATABASE_URL names: nothing, a path or `file:` → embedded SQLite; `postgres://`
- * or `postgresql://` → PostgreSQL with a connection pool.
+ * Opens the database DATABASE_URL names: nothing, a path, `file:` or `sqlite:` → embedded SQLite;
+ * `postgres://` or `postgresql://` → PostgreSQL with a connection pool.
  */
 export function openDatabase(url: string | undefined, options: DatabaseOptions = {}): AppDatabase {
   const sqlitePath = sqlitePathOf(url);
@@ -47,7 +47,8 @@ export function openDatabase(url: string | undefined, options: DatabaseOptions =
 /** The SQLite file DATABASE_URL names (as given, unresolved), or null for PostgreSQL. */
 export function sqlitePathOf(url: string | undefined): string | null {
   if (url && /^postgres(ql)?:\/\//i.test(url)) return null;
-  return url ? url.replace(/^file:(\/\/)?/i, "") : DEFAULT_SQLITE_PATH;
+  // NOTE: `sqlite:` too: read as a relative path, `sqlite:/tmp/x.db` became ./sqlite:/tmp/x.db.
+  return url ? url.replace(/^(?:file|sqlite):(\/\/)?/i, "") : DEFAULT_SQLITE_PATH;
 }
 
 function openSqlite(path: string, options: DatabaseOptions): AppDatabase {

@@ -9,6 +9,9 @@ export type RateLimitDecision =
     }
   | { allowed: false; retryAfterSeconds: number; count: number };
 
+/** Far more than a request waits for a key's row (the database wait is 5 s), far less than a window. */
+const CLOCK_SLACK_MS = 60_000;
+
 /**
  * Sliding-window limits kept in the database, so every app instance on one PostgreSQL shares them.
  * Each key's row holds the times of its accepted hits in the last window (at most `limit` of them):
@@ -37,10 +40,20 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
       // Hits stamped after `now` count too. `now` is taken before the row lock is ours, so a request
       // that waited for it (behind another instance, or this one) can be older than hits already
       // stored; leaving those out let them be overwritten, and two instances let twice the limit in.
-      const recent = parseHits(rows[0]?.hits)
+      // A hit stamped further ahead than any wait for the lock explains comes from a clock running
+      // ahead (another instance's): it counts as made now, and is written back so, or it would hold
+      // the key for the clock's lead on top of the window (hours of refusals for a clock hours fast).
+      const stored = parseHits(rows[0]?.hits);
+      const skewed = stored.some((at) => at > now + CLOCK_SLACK_MS);
+      const recent = stored
+        .map((at) => (at > now + CLOCK_SLACK_MS ? now : at))
         .filter((at) => at > now - windowMs)
         .sort((a, b) => a - b);
+      const store = (hits: number[]) =>
+        sql`update rate_limits set hits = ${JSON.stringify(hits)},
+          expires_at = ${(hits[hits.length - 1] ?? now) + windowMs} where key = ${key}`.execute(executor);
       if (recent.length >= limit) {
+        if (skewed) await store(recent);
         const oldest = recent[recent.length - limit] ?? now;
         return {
           allowed: false,
@@ -50,9 +63,7 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
       }
       recent.push(now);
       recent.sort((a, b) => a - b);
-      const expiresAt = (recent[recent.length - 1] ?? now) + windowMs;
-      await sql`update rate_limits set hits = ${JSON.stringify(recent)}, expires_at = ${expiresAt}
-        where key = ${key}`.execute(executor);
+      await store(recent);
       return { allowed: true, count: recent.length };
     },
     /** Drops keys whose every hit has left the window (called periodically; any limiter prunes all). */

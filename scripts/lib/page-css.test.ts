@@ -72,6 +72,23 @@ describe("withPageCss", () => {
     );
   });
 
+  test("keeps a rule whose class holds & or >, as React escapes it in the page and a script keeps it", () => {
+    // Tailwind's names for `[&::-webkit-details-marker]:hidden` (the site header's menu button) and
+    // `[&>svg]:size-full` (written in a script's string).
+    const marker = ".\\[\\&\\:\\:-webkit-details-marker\\]\\:hidden::-webkit-details-marker{display:none}";
+    const child = ".\\[\\&\\>svg\\]\\:size-full>svg{width:100%}";
+    const unused = ".\\[\\&_p\\]\\:mt-2 p{margin-top:.5rem}";
+    const html = `<!DOCTYPE html><html><head><style>${marker}${child}${unused}</style></head><body>
+<details><summary class="list-none [&amp;::-webkit-details-marker]:hidden">Menu</summary></details>
+<script type="module" src="/assets/svg-3.js"></script>
+</body></html>`;
+    writeFileSync(join(clientDir, "assets", "svg-3.js"), `const c="grid [&>svg]:size-full";`);
+    const css = /<style>([\s\S]*)<\/style>/.exec(withPageCss(html, "/", clientDir, new Map()))?.[1] ?? "";
+    expect(css).toContain("::-webkit-details-marker{display:none}");
+    expect(css).toContain(">svg{width:100%}");
+    expect(css).not.toContain("margin-top");
+  });
+
   test("leaves a document without an inline stylesheet as it is", async () => {
     const html = '<html><head><link rel="stylesheet" href="/assets/app.css"></head><body></body></html>';
     expect(withPageCss(html, "/admin/login", clientDir, new Map())).toBe(html);

@@ -21,9 +21,28 @@ const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/;
 /**
  * Every word that could be a class name: Tailwind's hold `:`, `[`, `]`, `/`, `.`, `%`… (`md:grid-cols-2`,
  * `w-[42rem]`), so a token is anything between quotes, angle brackets, backticks and white space.
+ * NOTE: a class can hold `&` and `>` too (`[&::-webkit-details-marker]:hidden`, `[&>svg]:size-4`).
+ * React writes them in an attribute as `&amp;` and `&gt;`, so each `class` attribute is also read
+ * decoded; and a script's string keeps a `>`, so words split only at quotes and white space count too.
+ * More candidates can only keep more rules.
  */
 function classCandidates(content: string): Set<string> {
-  return new Set(content.match(/[^<>"'`\s]+/g) ?? []);
+  const names = new Set(content.match(/[^<>"'`\s]+/g) ?? []);
+  for (const word of content.match(/[^"'`\s]+/g) ?? []) names.add(word);
+  for (const [, value = ""] of content.matchAll(/\sclass="([^"]*)"/g))
+    for (const name of decodeEntities(value).split(/\s+/)) if (name) names.add(name);
+  return names;
+}
+
+/** The character references React writes in attribute values (and numeric ones in general). */
+function decodeEntities(text: string): string {
+  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
+    if (name[0] !== "#") return named[name.toLowerCase()] ?? reference;
+    const code =
+      name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+  });
 }
 
 const classesIn = (selector: string): string[] => {
