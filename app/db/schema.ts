@@ -374,6 +374,8 @@ export interface PendingLoginsTable {
   tokenHash: string;
   userId: number;
   purpose: "verify" | "enrol";
+  /** "enrol": the encrypted secret this sign-in shows and must confirm (each sign-in its own). */
+  totpSecret: string | null;
   createdAt: string;
   expiresAt: string;
 }

@@ -34,13 +34,16 @@ export type PageScriptAssets = Record<PageScriptName, PageScriptAsset>;
  */
 export function pageScriptsLoader(sources: readonly string[]): string {
   const imports = sources.map((src) => `import(${JSON.stringify(src)});`).join("");
+  // Plain ES2017 in a try: a module browser without Paint Timing (PerformanceObserver or its
+  // supportedEntryTypes missing, Safari before 13.1) takes the frame fallback instead of throwing
+  // before the 3 s timer is set.
   return [
     `let started=false;const start=()=>{if(started)return;started=true;${imports}};`,
-    `if(PerformanceObserver.supportedEntryTypes?.includes("paint"))`,
-    `new PerformanceObserver((list)=>{if(list.getEntriesByName("first-contentful-paint").length)start()})`,
-    `.observe({type:"paint",buffered:true});`,
-    `else requestAnimationFrame(()=>setTimeout(start));`,
     `setTimeout(start,3000);`,
+    `try{if(!PerformanceObserver.supportedEntryTypes.includes("paint"))throw 0;`,
+    `new PerformanceObserver((list)=>{if(list.getEntriesByName("first-contentful-paint").length)start()})`,
+    `.observe({type:"paint",buffered:true})}`,
+    `catch(e){requestAnimationFrame(()=>setTimeout(start))}`,
   ].join("");
 }
 

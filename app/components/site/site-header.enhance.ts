@@ -17,20 +17,21 @@ export function enhanceMobileMenu(root: ParentNode) {
   const onWiden = (event: MediaQueryListEvent) => {
     if (event.matches) close();
   };
+  // Listened to all the time, not from the `toggle` event on: that event comes a task after the menu
+  // opens, and an Escape pressed in between was lost.
   const onKey = (event: KeyboardEvent) => {
-    if (event.key !== "Escape") return;
+    if (event.key !== "Escape" || !menu.open) return;
     // Focus inside the menu would be lost with it: it goes back to the button that opened it.
     if (menu.contains(document.activeElement)) menu.querySelector("summary")?.focus();
     close();
   };
+  window.addEventListener("keydown", onKey);
   menu.addEventListener("toggle", () => {
     if (menu.open) {
       window.addEventListener("scroll", close, { passive: true });
-      window.addEventListener("keydown", onKey);
       desktop.addEventListener("change", onWiden);
     } else {
       window.removeEventListener("scroll", close);
-      window.removeEventListener("keydown", onKey);
       desktop.removeEventListener("change", onWiden);
     }
   });

@@ -5,7 +5,10 @@ import type { Kysely } from "kysely";
 // waits for its first code: such a secret does not guard sign-in yet), and the last 30-second step
 // a code was accepted for, so no code is accepted twice. Recovery codes are kept as keyed hashes
 // only. A pending login is the half-way point between a right password and a right code: its cookie
-// holds a random token, this table its hash, bound to one user for five minutes and used once.
+// holds a random token, this table its hash, bound to one user for five minutes and used once. An
+// enrolment begun at sign-in keeps its new secret on the pending login (encrypted), not on the user:
+// each sign-in gets its own, so someone who saw one with the password alone cannot have it confirmed
+// later by the account's owner.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("users").addColumn("totp_secret", "text").execute();
   await db.schema.alterTable("users").addColumn("totp_enabled_at", "text").execute();
@@ -27,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("user_id", "integer", (column) => column.notNull().references("users.id").onDelete("cascade"))
     // "verify": the account has 2FA; "enrol": it must set it up before its first session.
     .addColumn("purpose", "text", (column) => column.notNull())
+    // "enrol" only: the secret this sign-in shows and must confirm, encrypted like users.totp_secret.
+    .addColumn("totp_secret", "text")
     .addColumn("created_at", "text", (column) => column.notNull())
     .addColumn("expires_at", "text", (column) => column.notNull())
     .execute();

@@ -31,9 +31,11 @@ import {
   confirmEnrolment,
   disableTwoFactor,
   enrolmentSecret,
+  openSignInEnrolmentSecret,
   pendingEnrolmentSecret,
   renewRecoveryCodes,
   type SecondFactor,
+  sealSignInEnrolmentSecret,
   twoFactorStatus,
 } from "./two-factor-store.server.ts";
 import { findUserByUsername, NO_PASSWORD, type PublicUser, toPublicUser } from "./users.server.ts";
@@ -147,11 +149,20 @@ export function createAuthService({
     return { kind: "ok", user, token, maxAgeSeconds: Math.floor(policy.absoluteMs / 1000) };
   }
 
-  async function enrolmentView(userId: number, username: string): Promise<EnrolmentView | undefined> {
-    const base32 = await pendingEnrolmentSecret(db, keys, userId);
+  async function viewOf(base32: string | null, username: string): Promise<EnrolmentView | undefined> {
     if (!base32) return undefined;
     const uri = otpauthUri(base32, username);
     return { secret: base32, uri, qrSvg: await qrSvg(uri) };
+  }
+
+  /** The enrolment the owner started on /admin/account (kept on the user until confirmed). */
+  async function enrolmentView(userId: number, username: string): Promise<EnrolmentView | undefined> {
+    return viewOf(await pendingEnrolmentSecret(db, keys, userId), username);
+  }
+
+  /** The enrolment a sign-in started (kept on its pending login). */
+  function signInEnrolmentView(sealed: string | null, username: string): Promise<EnrolmentView | undefined> {
+    return viewOf(openSignInEnrolmentSecret(sealed, keys), username);
   }
 
   /** A signed-in owner proving it is them again: a current code or the password, throttled. */
@@ -242,8 +253,11 @@ export function createAuthService({
         // same counters, and the counters start afresh only after the second step.
         await reservation.release();
         const purpose = user.totpEnabledAt ? "verify" : "enrol";
-        if (purpose === "enrol") await enrolmentSecret(db, keys, Number(user.id));
-        const pendingToken = await createPendingLogin(db, Number(user.id), purpose, now);
+        // Each sign-in that must enrol gets a secret of its own, kept on its pending login (ADR 017):
+        // one shown to whoever had only the password is never the one the owner later confirms.
+        const sealed =
+          purpose === "enrol" ? await sealSignInEnrolmentSecret(db, keys, Number(user.id)) : null;
+        const pendingToken = await createPendingLogin(db, Number(user.id), purpose, now, sealed);
         return {
           kind: "second-step",
           username: user.username,
@@ -264,7 +278,7 @@ export function createAuthService({
       return {
         username: pending.username,
         purpose: "enrol",
-        enrolment: await enrolmentView(pending.userId, pending.username),
+        enrolment: await signInEnrolmentView(pending.totpSecret, pending.username),
       };
     },
 
@@ -291,7 +305,11 @@ export function createAuthService({
         if (pending.purpose === "verify") {
           outcome = await checkSecondFactor(db, keys, pending.userId, code, now);
         } else {
-          const enrolled = await confirmEnrolment(db, keys, account, code, { now, clientAddress });
+          const enrolled = await confirmEnrolment(db, keys, account, code, {
+            now,
+            clientAddress,
+            signInSecret: pending.totpSecret,
+          });
           outcome = enrolled ? { method: "enrolled", recoveryCodes: enrolled.recoveryCodes } : null;
         }
       } catch (error) {

@@ -12,7 +12,13 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export const PENDING_LOGIN_TTL_MS = 5 * 60_000;
 export type PendingPurpose = "verify" | "enrol";
-export type PendingLogin = { userId: number; username: string; purpose: PendingPurpose };
+export type PendingLogin = {
+  userId: number;
+  username: string;
+  purpose: PendingPurpose;
+  /** "enrol": the encrypted secret this sign-in enrols (two-factor-store.server.ts seals it). */
+  totpSecret: string | null;
+};
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -21,6 +27,7 @@ export async function createPendingLogin(
   userId: number,
   purpose: PendingPurpose,
   now = new Date(),
+  totpSecret: string | null = null,
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   await db
@@ -29,6 +36,7 @@ export async function createPendingLogin(
       tokenHash: hashToken(token),
       userId,
       purpose,
+      totpSecret: purpose === "enrol" ? totpSecret : null,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + PENDING_LOGIN_TTL_MS).toISOString(),
     })
@@ -46,7 +54,13 @@ export async function findPendingLogin(
   const row = await db
     .selectFrom("pendingLogins")
     .innerJoin("users", "users.id", "pendingLogins.userId")
-    .select(["users.id", "users.username", "pendingLogins.purpose", "pendingLogins.expiresAt"])
+    .select([
+      "users.id",
+      "users.username",
+      "pendingLogins.purpose",
+      "pendingLogins.totpSecret",
+      "pendingLogins.expiresAt",
+    ])
     .where("pendingLogins.tokenHash", "=", hashToken(token))
     .where("users.disabled", "=", 0)
     .where("users.passwordHash", "<>", NO_PASSWORD)
@@ -56,6 +70,7 @@ export async function findPendingLogin(
     userId: Number(row.id),
     username: row.username,
     purpose: row.purpose === "enrol" ? "enrol" : "verify",
+    totpSecret: row.purpose === "enrol" ? row.totpSecret : null,
   };
 }
 

@@ -314,24 +314,53 @@ describeEachDatabase("two-factor sign-in", (use) => {
       enrolment: { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), qrSvg: expect.stringMatching(/^<svg/) },
     });
     const secret = view?.enrolment?.secret ?? "";
-    // A second password entry (the first cookie lost) keeps the same secret: the app may have it.
+    // A second password entry (the first cookie lost, or someone else who has the password) gets a
+    // secret of its own: one seen by whoever had only the password is never the one the owner confirms.
     const restarted = await auth.login(user.username, PASSWORD, client, NOW);
     if (restarted.kind !== "second-step") throw new Error("expected a second step");
-    expect((await auth.pendingLogin(restarted.pendingToken, NOW))?.enrolment?.secret).toBe(secret);
+    const ownSecret = (await auth.pendingLogin(restarted.pendingToken, NOW))?.enrolment?.secret ?? "";
+    expect(ownSecret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(ownSecret).not.toBe(secret);
+    expect((await auth.pendingLogin(started.pendingToken, NOW))?.enrolment?.secret).toBe(secret);
     expect(await auth.completeSecondStep(restarted.pendingToken, "12345", client, NOW)).toEqual({
       kind: "invalid",
     });
+    expect(
+      await auth.completeSecondStep(restarted.pendingToken, totpCode(secret, NOW.getTime()), client, NOW),
+    ).toEqual({ kind: "invalid" });
     const done = await auth.completeSecondStep(
       restarted.pendingToken,
-      totpCode(secret, NOW.getTime()),
+      totpCode(ownSecret, NOW.getTime()),
       client,
       NOW,
     );
     expect(done).toMatchObject({ kind: "ok", user: { id: user.id }, recoveryCodes: expect.any(Array) });
     expect(done.kind === "ok" ? done.recoveryCodes : []).toHaveLength(10);
     expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
-    // From now on: a code, as for anyone with it on.
-    expect(await auth.login(user.username, PASSWORD, client, at(STEP))).toMatchObject({ purpose: "verify" });
+    // The other sign-in's secret can no longer be enrolled, nor does it open anything.
+    expect(
+      await auth.completeSecondStep(started.pendingToken, totpCode(secret, NOW.getTime()), client, NOW),
+    ).toEqual({ kind: "invalid" });
+    // From now on: a code of the confirmed secret, as for anyone with it on.
+    const next = await auth.login(user.username, PASSWORD, client, at(STEP));
+    expect(next).toMatchObject({ purpose: "verify" });
+    if (next.kind !== "second-step") throw new Error("expected a second step");
+    expect(
+      await auth.completeSecondStep(
+        next.pendingToken,
+        totpCode(secret, at(STEP).getTime()),
+        client,
+        at(STEP),
+      ),
+    ).toEqual({ kind: "invalid" });
+    expect(
+      await auth.completeSecondStep(
+        next.pendingToken,
+        totpCode(ownSecret, at(STEP).getTime()),
+        client,
+        at(STEP),
+      ),
+    ).toMatchObject({ kind: "ok" });
     expect(await auth.twoFactor.disable(user, { password: PASSWORD }, client, at(STEP))).toBe("required");
     expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
   });

@@ -82,6 +82,34 @@ export async function enrolmentSecret(db: Db, keys: TwoFactorKeys, userId: numbe
   return secret;
 }
 
+/**
+ * A new secret for an enrolment begun at sign-in, sealed for its pending login (ADR 017): never
+ * stored on the user until its first code confirms it. TwoFactorError when two-factor is on already.
+ */
+export async function sealSignInEnrolmentSecret(
+  db: Db,
+  keys: TwoFactorKeys,
+  userId: number,
+): Promise<string> {
+  const user = await db
+    .selectFrom("users")
+    .select("totpEnabledAt")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  if (user.totpEnabledAt) throw new TwoFactorError(ALREADY_ON);
+  return encryptSecret(newTotpSecret(), keys);
+}
+
+/** The secret sealed for a sign-in's enrolment, or null when it cannot be read (another app secret). */
+export function openSignInEnrolmentSecret(sealed: string | null, keys: TwoFactorKeys): string | null {
+  if (!sealed) return null;
+  try {
+    return decryptSecret(sealed, keys);
+  } catch {
+    return null;
+  }
+}
+
 /** The secret of an enrolment in progress, or null when none is (nothing is created). */
 export async function pendingEnrolmentSecret(
   db: Db,
@@ -110,17 +138,28 @@ export async function confirmEnrolment(
   keys: TwoFactorKeys,
   account: Account,
   code: string,
-  { now = new Date(), clientAddress = null }: { now?: Date; clientAddress?: string | null } = {},
+  {
+    now = new Date(),
+    clientAddress = null,
+    signInSecret,
+  }: {
+    now?: Date;
+    clientAddress?: string | null;
+    /** An enrolment begun at sign-in: the secret sealed on its pending login, not the user's. */
+    signInSecret?: string | null;
+  } = {},
 ): Promise<{ recoveryCodes: string[] } | null> {
   const user = await db
     .selectFrom("users")
     .select(["totpSecret", "totpEnabledAt"])
     .where("id", "=", account.id)
     .executeTakeFirst();
-  if (!user?.totpSecret || user.totpEnabledAt) return null;
+  if (!user || user.totpEnabledAt) return null;
+  const sealed = signInSecret === undefined ? user.totpSecret : signInSecret;
+  if (!sealed) return null;
   let secret: string;
   try {
-    secret = decryptSecret(user.totpSecret, keys);
+    secret = decryptSecret(sealed, keys);
   } catch {
     return null;
   }
@@ -129,13 +168,13 @@ export async function confirmEnrolment(
   const recoveryCodes = newRecoveryCodes();
   const confirmed = await db.transaction().execute(async (trx) => {
     // Only the very secret the code was checked against, and only once.
-    const result = await trx
+    let update = trx
       .updateTable("users")
-      .set({ totpEnabledAt: now.toISOString(), totpLastStep: step })
+      .set({ totpSecret: sealed, totpEnabledAt: now.toISOString(), totpLastStep: step })
       .where("id", "=", account.id)
-      .where("totpSecret", "=", user.totpSecret)
-      .where("totpEnabledAt", "is", null)
-      .executeTakeFirst();
+      .where("totpEnabledAt", "is", null);
+    if (signInSecret === undefined) update = update.where("totpSecret", "=", sealed);
+    const result = await update.executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     await storeRecoveryCodes(trx, keys, account.id, recoveryCodes, now);
     await recordAccess(trx, { action: "two_factor_enabled", actor: account, clientAddress }, now);
