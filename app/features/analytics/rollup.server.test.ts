@@ -3,7 +3,14 @@ import { beforeEach, expect, it } from "vitest";
 import type { AnalyticsPageViewsTable } from "#app/db/schema.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { channelOf } from "./channel.ts";
-import { claimLease, LEASE_MS, readDailyTotals, rollUpExpiredDays } from "./rollup.server.ts";
+import {
+  claimLease,
+  LEASE_MS,
+  MAX_VALUES_PER_DAY,
+  OTHER_VALUE,
+  readDailyTotals,
+  rollUpExpiredDays,
+} from "./rollup.server.ts";
 
 // Rollups and retention (issue 12) on both databases: every day that is over is rolled up into daily
 // counts equal to what its raw views said, once, by one instance; the raw views of days older than
@@ -254,6 +261,48 @@ describeEachDatabase("analytics rollups", (use) => {
     expect(result).toEqual({ days: [], expired: OLD_DAYS, busy: false });
     expect(await storedCounts()).toEqual(expectedCounts(pastRaw));
     expect(await rawDays()).toEqual(DAYS.slice(4));
+  });
+
+  it("keeps a day's most viewed values of what visitors choose and folds the rest into one row", async () => {
+    // A scanner inventing a path and a campaign per request: each would be a row kept for ever.
+    const day = "2026-10-26";
+    const template = { ...raw.find((row) => row.occurredAt.startsWith(day)) };
+    delete (template as { id?: number }).id;
+    const invented = Array.from({ length: MAX_VALUES_PER_DAY + 50 }, (_, index) => ({
+      ...template,
+      path: `/wp-scan-${index}.php`,
+      isNotFound: 1,
+      utmCampaign: `scan-${index}`,
+      visitorId: `scanner-${index}`.padEnd(32, "x"),
+      occurredAt: `${day}T12:00:00.000Z`,
+    })) as Insertable<AnalyticsPageViewsTable>[];
+    for (let index = 0; index < invented.length; index += 100)
+      await db()
+        .insertInto("analyticsPageViews")
+        .values(invented.slice(index, index + 100))
+        .execute();
+    const ofDay = [...raw.filter((row) => row.occurredAt.startsWith(day)), ...invented];
+
+    await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => NOW });
+    const counts = (await storedCounts()).filter((row) => row.day === day);
+    for (const dimension of ["not_found", "campaign"]) {
+      const rows = counts.filter((row) => row.dimension === dimension);
+      expect(rows.length, dimension).toBe(MAX_VALUES_PER_DAY + 1);
+      expect(
+        rows.filter((row) => row.value === OTHER_VALUE),
+        dimension,
+      ).toHaveLength(1);
+    }
+    // Nothing is lost: every view is still counted, in its value or in the folded row.
+    const sum = (dimension: string) =>
+      counts.filter((row) => row.dimension === dimension).reduce((total, row) => total + row.views, 0);
+    expect(sum("page") + sum("not_found")).toBe(ofDay.length);
+    expect(sum("device")).toBe(ofDay.length);
+    // Values under the cap are untouched: the day's real pages are all there.
+    const realPages = new Set(ofDay.filter((row) => !row.isNotFound).map((row) => row.path));
+    expect(new Set(counts.filter((row) => row.dimension === "page").map((row) => row.value))).toEqual(
+      realPages,
+    );
   });
 
   it("adds views that arrive after their day was rolled up, and reads them from then on", async () => {

@@ -54,6 +54,59 @@ export const DIMENSIONS = [
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
+/**
+ * Dimensions whose values visitors choose (a path, a referrer, UTM values): a scanner inventing a
+ * new one per request would otherwise add a kept row per value and day, and every report would sum
+ * them. Each day keeps its MAX_VALUES_PER_DAY most viewed values of these and folds the rest into
+ * one OTHER_VALUE row (its views exact; its visitors the sum over the folded values, so a visitor
+ * seen on two of them counts twice there). Channels, devices and browsers come from short fixed lists.
+ */
+const OPEN_DIMENSIONS: ReadonlySet<Dimension> = new Set([
+  "page",
+  "entry_page",
+  "not_found",
+  "referrer",
+  "campaign",
+  "source",
+  "medium",
+]);
+export const MAX_VALUES_PER_DAY = 200;
+export const OTHER_VALUE = "(other)";
+
+type CountRow = { dimension: Dimension; day: string; value: string; views: number; visitors: number };
+
+/** `rows` with each open dimension cut to its MAX_VALUES_PER_DAY most viewed values plus OTHER_VALUE. */
+export function foldRareValues(rows: CountRow[]): CountRow[] {
+  const byDimension = new Map<Dimension, CountRow[]>();
+  for (const row of rows) {
+    const group = byDimension.get(row.dimension);
+    if (group) group.push(row);
+    else byDimension.set(row.dimension, [row]);
+  }
+  const kept: CountRow[] = [];
+  for (const [dimension, group] of byDimension) {
+    if (!OPEN_DIMENSIONS.has(dimension) || group.length <= MAX_VALUES_PER_DAY) {
+      kept.push(...group);
+      continue;
+    }
+    group.sort((a, b) => b.views - a.views || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    const top = group.slice(0, MAX_VALUES_PER_DAY);
+    const rest = group.slice(MAX_VALUES_PER_DAY);
+    const other =
+      top.find((row) => row.value === OTHER_VALUE) ?? rest.find((row) => row.value === OTHER_VALUE);
+    const folded: CountRow = other
+      ? { ...other }
+      : { dimension, day: group[0]?.day ?? "", value: OTHER_VALUE, views: 0, visitors: 0 };
+    for (const row of rest) {
+      if (row.value === OTHER_VALUE) continue;
+      folded.views += row.views;
+      folded.visitors += row.visitors;
+    }
+    kept.push(...top.filter((row) => row.value !== OTHER_VALUE), folded);
+  }
+  return kept;
+}
+
 type RawView = {
   id: number | string;
   occurredAt: string;
@@ -145,7 +198,7 @@ class DayTally {
       const [dimension, value] = key.split("\u0000") as [Dimension, string];
       rows.push({ dimension, day, value, ...entry });
     }
-    return rows;
+    return foldRareValues(rows);
   }
 }
 
