@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
+import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { NOTE_MAX_LENGTH } from "./lead-constants.ts";
@@ -26,12 +27,15 @@ export async function addNote(
   now = new Date(),
 ): Promise<LeadNote | undefined> {
   return db.transaction().execute(async (trx) => {
-    const lead = await trx
+    let read = trx
       .selectFrom("leads")
       .select("id")
       .where("id", "=", leadId)
-      .where("anonymisedAt", "is", null)
-      .executeTakeFirst();
+      .where("anonymisedAt", "is", null);
+    // PostgreSQL: hold the lead until the note is in, so the retention purge (which locks the leads
+    // it anonymises) cannot clear the lead between this check and the insert and leave the note on it.
+    if (isPostgres(trx)) read = read.forUpdate();
+    const lead = await read.executeTakeFirst();
     if (!lead) return undefined;
     const createdAt = now.toISOString();
     const row = await trx

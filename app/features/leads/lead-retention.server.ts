@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { eraseLeads } from "./lead-admin.server.ts";
 
@@ -147,11 +148,15 @@ async function stillExpired(
   matches: (lead: { anonymisedAt: string | null; isSpam: number }) => boolean,
   cutoff: Date,
 ): Promise<number[]> {
-  const rows = await trx
+  let read = trx
     .selectFrom("leads")
     .select(["id", "anonymisedAt", "isSpam", "updatedAt"])
-    .where("id", "in", ids)
-    .execute();
+    .where("id", "in", ids);
+  // PostgreSQL: lock the rows, so a note or a change committing meanwhile is either seen here (its
+  // updated_at is new: the lead stays) or waits and then finds the lead gone (addNote locks it too).
+  // SQLite runs one write transaction at a time.
+  if (isPostgres(trx)) read = read.forUpdate();
+  const rows = await read.execute();
   const before = cutoff.toISOString();
   return rows
     .filter(
