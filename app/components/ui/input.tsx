@@ -13,3 +13,21 @@ export const textControlClass =
 export function Input({ className, type = "text", ...props }: ComponentProps<"input">) {
   return <input type={type} className={cn(textControlClass, "h-11", className)} {...props} />;
 }
+
+/**
+ * A field for a one-time code: an authenticator app's 6 digits or a recovery code (`ABCDE-FGHJK`).
+ * The browser may fill it from an SMS or a password manager; no numeric keypad, since recovery codes
+ * have letters; long enough for a code typed with spaces.
+ */
+export function CodeInput({ className, ...props }: ComponentProps<"input">) {
+  return (
+    <Input
+      autoComplete="one-time-code"
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={64}
+      className={cn("font-mono tracking-widest", className)}
+      {...props}
+    />
+  );
+}

@@ -3,7 +3,7 @@ import { Form, useNavigate, useSearchParams } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { CodeInput } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
@@ -108,18 +108,7 @@ export function SecondStepForm({
           label={purpose === "enrol" ? "Code from the app" : "Code"}
           required
         >
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="one-time-code"
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={32}
-              // Digits on a phone's keypad; a recovery code has letters, so no inputMode=numeric.
-              className="font-mono tracking-widest"
-              autoFocus
-            />
-          )}
+          {(control) => <CodeInput {...control} autoFocus />}
         </Field>
         <Button type="submit" aria-describedby={shown ? "code-error" : undefined}>
           {pending ? "Checking..." : purpose === "enrol" ? "Turn on and sign in" : "Verify"}

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { CodeInput, Input } from "#app/components/ui/input.tsx";
 import { EnrolmentCode, RecoveryCodes } from "./two-factor-setup.tsx";
 
 // Issue 13: two-factor sign-in on the account page: turn it on (QR code, the key as text, a code to
@@ -31,16 +31,7 @@ export type TwoFactorResult = {
 function CodeField({ id, label, hint, error }: { id: string; label: string; hint?: string; error?: string }) {
   return (
     <Field id={id} name="code" label={label} hint={hint} error={error} required>
-      {(control) => (
-        <Input
-          {...control}
-          autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={256}
-          className="font-mono tracking-widest"
-        />
-      )}
+      {(control) => <CodeInput {...control} />}
     </Field>
   );
 }

@@ -2,7 +2,7 @@ import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { CodeInput, Input } from "#app/components/ui/input.tsx";
 import { hasAdminHint } from "#app/lib/admin-hint.ts";
 import { sendJson } from "#app/lib/api-client.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
@@ -257,15 +257,7 @@ export function SimpleViewer({ hints }: { hints: AdminHints }) {
               recovery code.
             </p>
             <Field id="simple-code" name="code" label="Code" required>
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="one-time-code"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  maxLength={32}
-                />
-              )}
+              {(control) => <CodeInput {...control} />}
             </Field>
             <Button type="submit">{pending ? "Checking..." : "Verify"}</Button>
           </form>
