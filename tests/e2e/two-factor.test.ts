@@ -70,9 +70,16 @@ it(
     // A wrong code leaves it off.
     const wrong = codeIn(0) === "000000" ? "111111" : "000000";
     await section.getByLabel("Code from the app").fill(wrong);
+    await section.getByLabel("Your password").fill(PERSON.password);
     await section.getByRole("button", { name: "Turn on" }).click();
     await section.getByText("Invalid code: enter the code your app shows now.").waitFor(WAIT);
+    // A session alone is not enough: the right code with a wrong password leaves it off too.
     await section.getByLabel("Code from the app").fill(codeIn(0));
+    await section.getByLabel("Your password").fill("not my password at all");
+    await section.getByRole("button", { name: "Turn on" }).click();
+    await section.getByText("That is not your password.").waitFor(WAIT);
+    await section.getByLabel("Code from the app").fill(codeIn(0));
+    await section.getByLabel("Your password").fill(PERSON.password);
     await section.getByRole("button", { name: "Turn on" }).click();
     const codes = section.getByTestId("recovery-codes").getByRole("listitem");
     await codes.first().waitFor(WAIT);

@@ -372,9 +372,22 @@ export function createAuthService({
       /** Drops an enrolment that was started and not confirmed. */
       cancelEnrolment: (user: PublicUser) => cancelEnrolment(db, user.id),
 
-      /** Turns it on with the first code: the recovery codes to show once, or null for a wrong code. */
-      confirm: (user: PublicUser, code: string, clientAddress: string, now = new Date()) =>
-        confirmEnrolment(db, keys, user, code, { now, clientAddress }),
+      /**
+       * Turns it on with the first code and the owner's password (a borrowed session alone must not
+       * put someone else's phone on the account): the recovery codes to show once, null for a wrong
+       * code, or why the password was not accepted (throttled like a sign-in).
+       */
+      async confirm(
+        user: PublicUser,
+        code: string,
+        password: string,
+        clientAddress: string,
+        now = new Date(),
+      ): Promise<{ recoveryCodes: string[] } | null | "invalid" | "busy" | { throttled: number }> {
+        const proven = await proveOwner(user, { password }, clientAddress, now);
+        if (proven !== "ok") return proven;
+        return confirmEnrolment(db, keys, user, code, { now, clientAddress });
+      },
 
       /**
        * Turns it off, proven by a current code (or a recovery code) or the password. Throttled like a

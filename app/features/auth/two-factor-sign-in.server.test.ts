@@ -17,6 +17,12 @@ import { createUser, type PublicUser } from "./users.server.ts";
 
 const SECRET = "test-secret-test-secret-test-secret";
 const PASSWORD = "a two-factor passphrase";
+
+/** The recovery codes of a confirmation that turned two-factor on; undefined for any refusal. */
+const codesOf = (result: unknown): string[] | undefined =>
+  typeof result === "object" && result !== null && "recoveryCodes" in result
+    ? (result as { recoveryCodes: string[] }).recoveryCodes
+    : undefined;
 const NOW = new Date("2026-11-26T10:00:05.000Z");
 const at = (ms: number) => new Date(NOW.getTime() + ms);
 const STEP = 30_000;
@@ -42,9 +48,16 @@ describeEachDatabase("two-factor sign-in", (use) => {
   async function enrol(user: PublicUser, now = NOW) {
     const auth = service();
     const { secret } = await auth.twoFactor.enrol(user);
-    const confirmed = await auth.twoFactor.confirm(user, totpCode(secret, now.getTime()), newClient(), now);
-    if (!confirmed) throw new Error("enrolment was not confirmed");
-    return { secret, recoveryCodes: confirmed.recoveryCodes };
+    const confirmed = await auth.twoFactor.confirm(
+      user,
+      totpCode(secret, now.getTime()),
+      PASSWORD,
+      newClient(),
+      now,
+    );
+    const recoveryCodes = codesOf(confirmed);
+    if (!recoveryCodes) throw new Error("enrolment was not confirmed");
+    return { secret, recoveryCodes };
   }
 
   const accessLog = (userId: number) =>
@@ -76,12 +89,24 @@ describeEachDatabase("two-factor sign-in", (use) => {
       recoveryCodesLeft: 0,
     });
     const wrong = String((Number(totpCode(secret, NOW.getTime())) + 1) % 1_000_000).padStart(6, "0");
-    expect(await auth.twoFactor.confirm(user, wrong, newClient(), NOW)).toBeNull();
+    expect(await auth.twoFactor.confirm(user, wrong, PASSWORD, newClient(), NOW)).toBeNull();
+    // A session alone is not enough: the right code with a wrong password leaves it off.
+    expect(
+      await auth.twoFactor.confirm(
+        user,
+        totpCode(secret, NOW.getTime()),
+        "not the password",
+        newClient(),
+        NOW,
+      ),
+    ).toBe("invalid");
     expect((await auth.twoFactor.status(user.id)).enabled).toBe(false);
 
-    const confirmed = await auth.twoFactor.confirm(user, totpCode(secret, NOW.getTime()), newClient(), NOW);
-    expect(confirmed?.recoveryCodes).toHaveLength(10);
-    expect(new Set(confirmed?.recoveryCodes).size).toBe(10);
+    const confirmed = codesOf(
+      await auth.twoFactor.confirm(user, totpCode(secret, NOW.getTime()), PASSWORD, newClient(), NOW),
+    );
+    expect(confirmed).toHaveLength(10);
+    expect(new Set(confirmed).size).toBe(10);
     expect(await auth.twoFactor.status(user.id)).toEqual({
       enabled: true,
       enabledAt: NOW.toISOString(),
@@ -97,7 +122,7 @@ describeEachDatabase("two-factor sign-in", (use) => {
     const stored = JSON.stringify(
       await db().selectFrom("recoveryCodes").selectAll().where("userId", "=", user.id).execute(),
     );
-    for (const code of confirmed?.recoveryCodes ?? []) {
+    for (const code of confirmed ?? []) {
       expect(stored).not.toContain(code);
       expect(stored).not.toContain(code.replace("-", ""));
     }

@@ -81,7 +81,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome === "invalid")
       return refuse(
         kind,
-        kind === "disable" ? "That is not a current code or your password." : INVALID_CODE,
+        kind === "disable"
+          ? "That is not a current code or your password."
+          : kind === "confirm-password"
+            ? "That is not your password."
+            : INVALID_CODE,
         401,
       );
     if (outcome === "required")
@@ -102,8 +106,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       throw redirect(`${ACCOUNT_PATH}#two-factor`);
     }
     case "2fa-confirm": {
-      const enabled = await auth.twoFactor.confirm(user, code, clientAddress);
-      if (!enabled) return refuse("confirm", `${INVALID_CODE}: enter the code your app shows now.`);
+      const password = (form.get("password") ?? "").slice(0, MAX_PASSWORD_LENGTH + 1);
+      // Nothing typed is no attempt: refused before the throttle counts it.
+      if (!password) return refuse("confirm-password", "Enter your password to turn it on.");
+      const enabled = await auth.twoFactor.confirm(user, code, password, clientAddress);
+      if (enabled === null) return refuse("confirm", `${INVALID_CODE}: enter the code your app shows now.`);
+      if (typeof enabled !== "object" || !("recoveryCodes" in enabled))
+        return refusedProof("confirm-password", enabled);
       return data({
         twoFactor: { recoveryCodes: enabled.recoveryCodes, done: "enabled" } satisfies TwoFactorResult,
       });

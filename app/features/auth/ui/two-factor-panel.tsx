@@ -21,7 +21,7 @@ export type TwoFactorPanelView = {
 
 export type TwoFactorResult = {
   /** Which form the message is about. */
-  form?: "confirm" | "renew" | "disable";
+  form?: "confirm" | "confirm-password" | "renew" | "disable";
   message?: string;
   /** Shown once, right after they were made: on turning it on, or on asking for new ones. */
   recoveryCodes?: string[];
@@ -110,13 +110,25 @@ export function TwoFactorPanel({ view, result }: { view: TwoFactorPanelView; res
     return (
       <div className="grid gap-5">
         <p className="leading-7">
-          1. Add your account to an authenticator app. 2. Enter the 6-digit code it shows to turn two-factor
-          sign-in on.
+          1. Add your account to an authenticator app. 2. Enter the 6-digit code it shows, and your
+          password, to turn two-factor sign-in on.
         </p>
         <EnrolmentCode {...view.enrolment} />
         <Form method="post" className="grid max-w-sm gap-3">
           <input type="hidden" name="intent" value="2fa-confirm" />
           <CodeField id="confirm-code" label="Code from the app" error={errorFor("confirm")} />
+          {/* A session alone must not be enough to put someone else's phone on the account. */}
+          <Field
+            id="confirm-password"
+            name="password"
+            label="Your password"
+            error={errorFor("confirm-password")}
+            required
+          >
+            {(control) => (
+              <Input {...control} type="password" autoComplete="current-password" maxLength={256} />
+            )}
+          </Field>
           <div className="flex flex-wrap gap-3">
             <Button type="submit">{busy === "2fa-confirm" ? "Checking..." : "Turn on"}</Button>
           </div>
