@@ -110,8 +110,8 @@ export function TwoFactorPanel({ view, result }: { view: TwoFactorPanelView; res
     return (
       <div className="grid gap-5">
         <p className="leading-7">
-          1. Add your account to an authenticator app. 2. Enter the 6-digit code it shows, and your
-          password, to turn two-factor sign-in on.
+          1. Add your account to an authenticator app. 2. Enter the 6-digit code it shows, and your password,
+          to turn two-factor sign-in on.
         </p>
         <EnrolmentCode {...view.enrolment} />
         <Form method="post" className="grid max-w-sm gap-3">
