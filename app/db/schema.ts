@@ -346,14 +346,6 @@ export interface AnalyticsDailyCountsTable {
   visitors: number;
 }
 
-/** Background jobs run by one instance at a time: a lease (migration 017). */
-export interface AnalyticsJobsTable {
-  name: string;
-  lockedBy: string | null;
-  lockedUntil: string | null;
-  finishedAt: string | null;
-}
-
 /** A person erased on request: the HMAC of their normalised email, when, and why (migration 018). */
 export interface ErasureSuppressionsTable {
   emailHmac: string;
@@ -416,7 +408,6 @@ export interface Database {
   leadAttributions: LeadAttributionsTable;
   analyticsDailyTotals: AnalyticsDailyTotalsTable;
   analyticsDailyCounts: AnalyticsDailyCountsTable;
-  analyticsJobs: AnalyticsJobsTable;
   erasureSuppressions: ErasureSuppressionsTable;
   recoveryCodes: RecoveryCodesTable;
   pendingLogins: PendingLoginsTable;

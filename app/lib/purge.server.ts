@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { type BackgroundJob, createBackgroundJob } from "./background-job.ts";
 import { claimJobLease, holdJobLease, releaseJobLease } from "./job-lease.server.ts";
 
 // The retention purge (issue 13): each category of data that outlives its period (app/retention.server.ts
@@ -120,12 +121,7 @@ export function describeCounts(counts: readonly PurgeCount[]): string {
   return counts.map(({ key, count }) => `${key} ${count}`).join(", ");
 }
 
-export type DailyPurge = {
-  /** Runs the purge if it is due and no instance is at it; never throws (a failure is logged). */
-  run(): Promise<void>;
-  /** Lets a running batch finish, and waits for it. */
-  stop(): Promise<void>;
-};
+export type DailyPurge = BackgroundJob;
 
 /** The purge services.server.ts checks at start-up and with the housekeeping (every 10 minutes). */
 export function createDailyPurge({
@@ -137,30 +133,14 @@ export function createDailyPurge({
   categories: readonly PurgeCategory[];
   logger: { info(message: string): void; error(message: string): void };
 }): DailyPurge {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const owner = randomBytes(8).toString("hex");
-  return {
-    run() {
-      if (stopped) return Promise.resolve();
-      running ??= runPurge({ db, categories, daily: true, owner, stopping: () => stopped })
-        .then((result) => {
-          if (result.ran)
-            logger.info(
-              `Retention purge${result.stopped ? " (stopped at shutdown)" : ""}: ${describeCounts(result.counts)}`,
-            );
-        })
-        .catch((error: Error) => {
-          logger.error(`Retention purge failed (${error.message.split("\n")[0]?.slice(0, 200)})`);
-        })
-        .finally(() => {
-          running = undefined;
-        });
-      return running;
+  return createBackgroundJob({
+    work: ({ owner, stopping }) => runPurge({ db, categories, daily: true, owner, stopping }),
+    onDone: (result) => {
+      if (result.ran)
+        logger.info(
+          `Retention purge${result.stopped ? " (stopped at shutdown)" : ""}: ${describeCounts(result.counts)}`,
+        );
     },
-    async stop() {
-      stopped = true;
-      await running;
-    },
-  };
+    onError: (message) => logger.error(`Retention purge failed (${message})`),
+  });
 }

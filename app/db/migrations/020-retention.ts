@@ -14,8 +14,11 @@ import { up as createLeadCounts013 } from "./013-lead-counts.ts";
 //   visitor was shown (features/content/privacy-changes.ts). Leads from before it were shown the
 //   policy of 1 April 2025 without changes.
 // - `leads_spam_created_idx` gets anonymised_at at its end (below).
-// - `job_leases`: background jobs that one instance at a time runs (the daily purge), with the
-//   time and counts of their last run; the same lease as analytics_jobs (migration 017).
+// - `job_leases`: background jobs that one instance at a time runs (the daily purge and the
+//   analytics rollup), with the time and counts of their last run. It replaces 017's
+//   `analytics_jobs`, which held only the rollup's lease: a lease there is at most five minutes of
+//   state, so the table goes without copying it (a rollup running during the upgrade finishes its
+//   day and fails to release; the next run takes the new lease).
 
 const SHARDS = 8;
 const KEY = "is_spam, status, owner_id, request_type, anonymised, shard";
@@ -51,6 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     /** What the last finished run did, as JSON counts (never personal data). */
     .addColumn("last_result", "text")
     .execute();
+  await db.schema.dropTable("analytics_jobs").execute();
 
   if (isPostgres(db)) {
     // Every existing lead is not anonymised: the new key column starts at 0 everywhere.
@@ -133,6 +137,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   // Only for tests of the migrations themselves: 013's shape again, anonymised leads counted as others.
   await db.schema.dropTable("job_leases").execute();
+  await db.schema
+    .createTable("analytics_jobs")
+    .addColumn("name", "text", (column) => column.primaryKey())
+    .addColumn("locked_by", "text")
+    .addColumn("locked_until", "text")
+    .addColumn("finished_at", "text")
+    .execute();
   for (const trigger of ["leads_count_insert", "leads_count_update", "leads_count_delete"])
     await sql.raw(`drop trigger if exists ${trigger}${isPostgres(db) ? " on leads" : ""}`).execute(db);
   if (isPostgres(db))

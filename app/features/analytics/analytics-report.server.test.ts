@@ -88,7 +88,7 @@ describeEachDatabase("the analytics report", (use) => {
       "analyticsPageViews",
       "analyticsDailyTotals",
       "analyticsDailyCounts",
-      "analyticsJobs",
+      "jobLeases",
       "leadAttributions",
       "leads",
     ] as const)

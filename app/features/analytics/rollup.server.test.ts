@@ -169,7 +169,7 @@ describeEachDatabase("analytics rollups", (use) => {
       "analyticsPageViews",
       "analyticsDailyTotals",
       "analyticsDailyCounts",
-      "analyticsJobs",
+      "jobLeases",
     ] as const)
       await db().deleteFrom(table).execute();
     const views = generateViews();

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { type BackgroundJob, createBackgroundJob } from "#app/lib/background-job.ts";
+import { claimJobLease, holdJobLease, JOB_LEASE_MS, releaseJobLease } from "#app/lib/job-lease.server.ts";
 import { channelOf } from "./channel.ts";
 import { utcDay } from "./daily-salt.server.ts";
 import { FORM_PAGES, FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE } from "./form-pages.ts";
@@ -10,8 +12,8 @@ import { FORM_PAGES, FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE } from "./form
 // besides today (attribution and the hour-by-hour chart read them), then are deleted. The reports
 // read the rollups for every counted day and the raw views only for the days after (today), so a
 // 12-month report reads 365 rows of totals and the counts of its values, never a year of views.
-// One instance at a time holds the job's lease (a conditional update of its row in analytics_jobs,
-// as the outbox claims messages); and the work is idempotent whoever runs it:
+// One instance at a time holds the job's lease (lib/job-lease.server.ts, a row in job_leases, as the
+// retention purge's); and the work is idempotent whoever runs it:
 //
 // 1. A day is due when it is over (plus DAY_SETTLE_MS, for the views still in the instances'
 //    buffers) and holds raw views above its `rolled_through_id` (none yet: 0). Those views are read
@@ -30,7 +32,7 @@ import { FORM_PAGES, FORM_VISITORS_DIMENSION, FORM_VISITORS_VALUE } from "./form
 
 export const ROLLUP_JOB = "rollup";
 /** How long a claim keeps other instances off; renewed after every day rolled up. */
-export const LEASE_MS = 5 * 60_000;
+export const LEASE_MS = JOB_LEASE_MS;
 const READ_PAGE = 5000;
 const DELETE_CHUNK = 1000;
 const INSERT_CHUNK = 100;
@@ -202,12 +204,6 @@ class DayTally {
   }
 }
 
-export class LeaseLostError extends Error {
-  constructor() {
-    super("the rollup lease was taken over by another instance");
-  }
-}
-
 export type RollupOptions = {
   db: Kysely<Database>;
   /** ANALYTICS_RAW_DAYS: days of raw views kept besides today. */
@@ -318,30 +314,17 @@ export async function rollUpExpiredDays({
       result.expired.push(day);
     }
   } finally {
-    await db
-      .updateTable("analyticsJobs")
-      .set({ lockedBy: null, lockedUntil: null, finishedAt: now().toISOString() })
-      .where("name", "=", ROLLUP_JOB)
-      .where("lockedBy", "=", owner)
-      .execute();
+    await releaseJobLease(db, ROLLUP_JOB, owner, {
+      at: now(),
+      result: { days: result.days.length, expired: result.expired.length },
+    });
   }
   return result;
 }
 
 /** Takes the job's lease when it is free or has run out; true when this instance holds it now. */
-export async function claimLease(db: Kysely<Database>, owner: string, at: Date): Promise<boolean> {
-  await db
-    .insertInto("analyticsJobs")
-    .values({ name: ROLLUP_JOB, lockedBy: null, lockedUntil: null, finishedAt: null })
-    .onConflict((conflict) => conflict.column("name").doNothing())
-    .execute();
-  const claimed = await db
-    .updateTable("analyticsJobs")
-    .set({ lockedBy: owner, lockedUntil: new Date(at.getTime() + LEASE_MS).toISOString() })
-    .where("name", "=", ROLLUP_JOB)
-    .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<", at.toISOString())]))
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1;
+export function claimLease(db: Kysely<Database>, owner: string, at: Date): Promise<boolean> {
+  return claimJobLease(db, { name: ROLLUP_JOB, owner, now: at, leaseMs: LEASE_MS });
 }
 
 /** Counts a day's raw views above its `rolled_through_id` into its rollup; false when there were none. */
@@ -396,13 +379,7 @@ async function rollUpDay(
   const rolledAt = now().toISOString();
   await db.transaction().execute(async (trx) => {
     // Still ours? (On PostgreSQL this also locks the job's row until the commit.)
-    const held = await trx
-      .updateTable("analyticsJobs")
-      .set({ lockedUntil: new Date(now().getTime() + LEASE_MS).toISOString() })
-      .where("name", "=", ROLLUP_JOB)
-      .where("lockedBy", "=", owner)
-      .executeTakeFirst();
-    if (Number(held.numUpdatedRows) !== 1) throw new LeaseLostError();
+    await holdJobLease(trx, { name: ROLLUP_JOB, owner, now: now(), leaseMs: LEASE_MS });
     await trx
       .insertInto("analyticsDailyTotals")
       .values({
@@ -524,12 +501,7 @@ export async function readDailyTotals(
   return [...days.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
 }
 
-export type RollupJob = {
-  /** Starts a run unless one is going on here; never throws (a failure is logged, retried next time). */
-  run(): Promise<void>;
-  /** Lets a running run finish its day, and waits for it. */
-  stop(): Promise<void>;
-};
+export type RollupJob = BackgroundJob;
 
 /** The background job services.server.ts runs at start-up and every few minutes on every instance. */
 export function createRollupJob({
@@ -541,27 +513,8 @@ export function createRollupJob({
   rawDays: number;
   logger?: { error(message: string): void };
 }): RollupJob {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const owner = randomBytes(8).toString("hex");
-  return {
-    run() {
-      if (stopped) return Promise.resolve();
-      running ??= rollUpExpiredDays({ db, rawDays, owner, stopping: () => stopped })
-        .then(() => {})
-        .catch((error: Error) => {
-          logger.error(
-            `Analytics: rolling up page views failed (${error.message.split("\n")[0]?.slice(0, 200)})`,
-          );
-        })
-        .finally(() => {
-          running = undefined;
-        });
-      return running;
-    },
-    async stop() {
-      stopped = true;
-      await running;
-    },
-  };
+  return createBackgroundJob({
+    work: ({ owner, stopping }) => rollUpExpiredDays({ db, rawDays, owner, stopping }),
+    onError: (message) => logger.error(`Analytics: rolling up page views failed (${message})`),
+  });
 }
