@@ -43,3 +43,6 @@ export function createBackgroundJob<Result>({
     },
   };
 }
+
+/** Lets waiting requests in between two units of a job's work. */
+export const yieldToRequests = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { type BackgroundJob, createBackgroundJob } from "./background-job.ts";
+import { type BackgroundJob, createBackgroundJob, yieldToRequests } from "./background-job.ts";
 import { claimJobLease, holdJobLease, releaseJobLease } from "./job-lease.server.ts";
 
 // The retention purge (issue 13): each category of data that outlives its period (app/retention.server.ts
@@ -55,8 +55,6 @@ export type PurgeOptions = {
   stopping?: () => boolean;
   batchSize?: number;
 };
-
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Counts (dry run) or purges every category, under the lease; see PurgeResult. */
 export async function runPurge({

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { type BackgroundJob, createBackgroundJob } from "#app/lib/background-job.ts";
+import { type BackgroundJob, createBackgroundJob, yieldToRequests } from "#app/lib/background-job.ts";
 import { claimJobLease, holdJobLease, JOB_LEASE_MS, releaseJobLease } from "#app/lib/job-lease.server.ts";
 import { channelOf } from "./channel.ts";
 import { utcDay } from "./daily-salt.server.ts";
@@ -224,8 +224,6 @@ export type RollupResult = {
   expired: string[];
   busy: boolean;
 };
-
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The first day whose raw views are kept: days before it are deleted once counted. */
 export function firstRawDay(now: Date, rawDays: number): string {

@@ -3,6 +3,8 @@
 // with each lead (`leads.policy_version`, the latest change a visitor was shown) both read this list,
 // so the two cannot disagree. To change the policy: edit the page, then add an entry at the end.
 
+import { formatDisplayDate } from "./blog-parser.ts";
+
 export type PolicyChange = {
   /** The day the change was published, YYYY-MM-DD (UTC). */
   date: string;
@@ -28,12 +30,5 @@ export const privacyPolicyChanges: readonly PolicyChange[] = [
 /** The date of the latest change (or of the first version): what is stored with each lead. */
 export const POLICY_VERSION: string = privacyPolicyChanges.at(-1)?.date ?? FIRST_POLICY_DATE;
 
-/** "2026-11-26" as the policy writes dates: "26 November 2026". */
-export function formatPolicyDate(date: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${date}T00:00:00.000Z`));
-}
+/** "2026-11-26" as the policy writes dates, the blog's way: "26 November 2026". */
+export const formatPolicyDate: (date: string) => string = formatDisplayDate;
