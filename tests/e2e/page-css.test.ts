@@ -38,6 +38,12 @@ async function photograph(
   });
   // A passing state (a toast) is photographed alone, at once; anything else as the whole page.
   const element = await act?.(page);
+  // A state a script or the keyboard just set may still be in a CSS transition (the links'
+  // colours): photographed mid-way, the two pictures differed by a few pixels now and then.
+  if (options.javaScript)
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== "running"),
+    );
   const picture = element
     ? await element.screenshot({ animations: "disabled", caret: "hide" })
     : await page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
