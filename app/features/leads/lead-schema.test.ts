@@ -124,6 +124,22 @@ describe("control and bidirectional characters (issue 9 point 6)", () => {
     expect(investor).toMatchObject({ success: true, data: { otherDetails: "Family office\r\nLondon" } });
   });
 
+  it.each([
+    ["fullName", "Jane\tDoe", "Jane Doe"],
+    ["fullName", "  Jane \t  Doe\t", "Jane Doe"],
+    ["fullName", "Jane\u00a0\u00a0Doe", "Jane Doe"],
+    ["company", "Acme\tBuild\u3000Ltd", "Acme Build Ltd"],
+  ])("accepts %s %j with each run of tabs and spaces made one space (issue 22)", (field, value, stored) => {
+    const demo = parseLeadSubmission({ ...base, [field]: value });
+    expect(demo).toMatchObject({ success: true, data: { [field]: stored } });
+    const investor = parseLeadSubmission({ ...base, requestType: "investor", [field]: value });
+    expect(investor).toMatchObject({ success: true, data: { [field]: stored } });
+  });
+
+  it("still refuses a name that is only tabs and spaces, with the form's message", () => {
+    expect(errorsFor({ fullName: "\t \t" })).toEqual({ fullName: "Please enter your full name" });
+  });
+
   it("refuses a line break in an investor's name with that form's message", () => {
     const result = parseLeadSubmission({ ...base, requestType: "investor", fullName: "Jane\nDoe" });
     expect(result).toEqual({
