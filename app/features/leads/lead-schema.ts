@@ -105,6 +105,9 @@ export const InvestorInterestSchema = z
       .optional()
       .transform((value) => value ?? { angel: false, vc: false, introducer: false, other: false }),
     otherDetails: optionalText(LEAD_LIMITS.otherDetails),
+    // SPEC section 3: the landing page's form sends the fixed INVESTOR_MESSAGE; an integration may
+    // send its own through the API, which is kept rather than silently replaced (issue 22).
+    message: optionalText(LEAD_LIMITS.message),
   })
   // SPEC section 5: the details box is only enabled when 'other' is ticked, so only then kept.
   .transform((value) => ({ ...value, otherDetails: value.investorType.other ? value.otherDetails : null }));
@@ -144,7 +147,8 @@ export function parseLeadSubmission(
   if (record.requestType === "investor") {
     const result = InvestorInterestSchema.safeParse(record);
     if (!result.success) return { success: false, errors: fieldErrors(result.error) };
-    return { success: true, data: { requestType: "investor", message: INVESTOR_MESSAGE, ...result.data } };
+    const message = result.data.message ?? INVESTOR_MESSAGE;
+    return { success: true, data: { requestType: "investor", ...result.data, message } };
   }
   const result = DemoRequestSchema.safeParse(record);
   if (!result.success) return { success: false, errors: fieldErrors(result.error) };
