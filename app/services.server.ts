@@ -20,9 +20,8 @@ import { createHashingQueue } from "./features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "./features/auth/login-throttle.server.ts";
 import { listStaff, type StaffMember } from "./features/auth/staff.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
-import { createLeadAdmin, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
+import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
-import { findLead } from "./features/leads/lead-repository.server.ts";
 import {
   createLeadService,
   type LeadChangeHook,
@@ -223,13 +222,13 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       logger: { error: logError },
     });
     // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
-    // as the staff API returns it is loaded only when a webhook subscribes to the event.
+    // as the staff API returns it in its list is loaded only when a webhook subscribes to the event.
     const onLeadChange: LeadChangeHook = async (trx, change) => {
       // An erased lead's earlier deliveries that have not gone out yet carry a copy of it: dropped.
       if (change.type === "lead.deleted") await forgetLeadDeliveries(trx, change.leadId);
       return queueWebhookEvent(trx, {
         type: change.type,
-        lead: () => findLead(trx, change.leadId),
+        lead: () => findLeadListItem(trx, change.leadId),
         occurredAt: change.occurredAt,
       });
     };

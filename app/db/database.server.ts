@@ -86,8 +86,9 @@ function openPostgres(url: string, options: DatabaseOptions): AppDatabase {
     // A dead database fails requests quickly instead of queueing them forever.
     connectionTimeoutMillis: waitMs,
     // A frozen host or a network black hole answers nothing, so the server's statement_timeout never
-    // arrives: the client gives up on its own a little later (then 503)...
-    query_timeout: waitMs + 1000,
+    // arrives: the client gives up on its own at the bound (then 503). The first statement after a
+    // checkout gets only what the wait for the connection left (boundFirstStatement, issue 22)...
+    query_timeout: waitMs,
     // ...and peers that vanished without a FIN are found even on idle connections.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
@@ -99,10 +100,10 @@ function openPostgres(url: string, options: DatabaseOptions): AppDatabase {
     // restarted mid-request) would otherwise emit an unhandled 'error' and end the process. The query
     // in flight fails on its own (503), and the pool discards the broken client when it comes back.
     client.on("error", () => {});
-    dropConnectionOnReadTimeout(client);
+    boundStatements(client, waitMs);
   });
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: boundFirstStatement(pool) }),
     plugins: [new CamelCasePlugin()],
   });
   return {
@@ -114,16 +115,53 @@ function openPostgres(url: string, options: DatabaseOptions): AppDatabase {
   };
 }
 
+/** When the wait for a checked-out client began (performance.now()), until its first statement. */
+const checkoutStarted = new WeakMap<object, number>();
+
 /**
- * pg's query_timeout answers the caller but keeps the connection, with the unanswered query still in
- * its queue: every later query on it would wait behind a frozen peer. Closing the socket makes the pool
- * drop that client and open fresh connections, so it recovers by itself once the database answers.
+ * One wait on PostgreSQL is getting a connection and running the statement it was wanted for,
+ * together at most DATABASE_WAIT_MS (issue 22): pg bounds each on its own (connectionTimeoutMillis,
+ * query_timeout), so a connection that came late followed by a frozen statement waited up to twice
+ * the bound. Kysely takes a client per query (per transaction), so the first statement after each
+ * checkout gets only the time the checkout left; the statements after it in a transaction get the
+ * whole bound each, as the server's statement_timeout does.
  */
-function dropConnectionOnReadTimeout(client: pg.PoolClient): void {
+function boundFirstStatement(pool: pg.Pool) {
+  return {
+    Client: (pool as unknown as { Client?: never }).Client,
+    options: pool.options,
+    end: () => pool.end(),
+    async connect() {
+      const started = performance.now();
+      const client = await pool.connect();
+      checkoutStarted.set(client, started);
+      return client;
+    },
+  };
+}
+
+/**
+ * Wraps a new client's `query`: the first statement after a checkout is bounded by what is left of
+ * the wait (boundFirstStatement); and pg's query_timeout answers the caller but keeps the connection,
+ * with the unanswered query still in its queue: every later query on it would wait behind a frozen
+ * peer. Closing the socket makes the pool drop that client and open fresh connections, so it recovers
+ * by itself once the database answers.
+ */
+function boundStatements(client: pg.PoolClient, waitMs: number): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const socketOf = (c: pg.PoolClient) =>
     (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const started = checkoutStarted.get(client);
+    if (started !== undefined) {
+      checkoutStarted.delete(client);
+      const left = Math.max(1, Math.round(waitMs - (performance.now() - started)));
+      const [config, ...rest] = args;
+      // Kysely sends (text, values); a Cursor or Query object (with submit) keeps the client's bound.
+      if (typeof config === "string") args = [{ text: config, query_timeout: left }, ...rest];
+      else if (config && typeof config === "object" && !("submit" in config))
+        args = [{ ...config, query_timeout: left }, ...rest];
+    }
     const result = query(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {

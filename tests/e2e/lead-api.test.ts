@@ -177,6 +177,22 @@ for (const kind of ["sqlite", "postgres"] as const) {
         ).toEqual([0, 1, 1, 0]);
       });
 
+      it("keeps the message an investor lead is sent with (issue 22)", async () => {
+        const message = "Family office, tickets of £250k–£1m.\nPlease call after 3pm.";
+        const response = await post(
+          JSON.stringify({ ...investor, email: "jonas.msg@nordicangels.se", message }),
+        );
+        expect(response.status).toBe(201);
+        const row = await storedLead(((await response.json()) as { id: number }).id);
+        expect(row).toMatchObject({ requestType: "investor", message });
+        // None sent: the landing page's fixed message (SPEC section 3).
+        const { message: _omitted, ...withoutMessage } = investor;
+        const plain = await post(JSON.stringify({ ...withoutMessage, email: "jonas.plain@nordicangels.se" }));
+        expect(plain.status).toBe(201);
+        const plainRow = await storedLead(((await plain.json()) as { id: number }).id);
+        expect(plainRow.message).toBe(INVESTOR_MESSAGE);
+      });
+
       const invalid: [string, Record<string, unknown>, Record<string, string>][] = [
         ["an empty name", { ...demo, fullName: "" }, { fullName: "Please enter your full name" }],
         ["a bad email", { ...demo, email: "amara@" }, { email: "Please enter a valid email address" }],

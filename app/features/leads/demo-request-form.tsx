@@ -162,14 +162,15 @@ export function DemoRequestForm({ variant, id, action, posted }: DemoRequestForm
           autoComplete="organization"
           placeholder="Your company name"
         />
-        {/* SPEC section 5: the home form leaves Phone optional in the browser (no required marker),
-            the /demo form marks it required. Every lead needs a phone number (SPEC section 3), so
-            the shared schema and the server ask for one either way, with the spec's message. */}
+        {/* NOTE: SPEC section 5 says the original home form left Phone optional in the browser, but
+            every lead needs a phone number (SPEC section 3) and the shared schema and the server ask
+            for one on both forms. A field the server requires is marked so, on both (issue 22): no
+            visitor should learn it from an error after sending. */}
         <LeadTextInput
           formId={id}
           name="phone"
           label="Phone"
-          required={variant === "page"}
+          required
           error={errors.phone}
           defaultValue={defaultText(defaults, "phone")}
           type="tel"

@@ -175,50 +175,65 @@ function orderLeads<O>(
   }
 }
 
+/**
+ * Leads with what the list shows beside each (owner, returning), one query shape for the list and
+ * for one lead: the webhooks' `data.lead` must be the list's item, field for field (issue 22).
+ */
+function selectListItems(db: Kysely<Database>) {
+  return db
+    .selectFrom("leads")
+    .leftJoin("users", "users.id", "leads.ownerId")
+    .selectAll("leads")
+    .select(["users.username as ownerName", "users.disabled as ownerDisabled"])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("leads as earlier")
+            .select("earlier.id")
+            .whereRef("earlier.emailKey", "=", "leads.emailKey")
+            .whereRef("earlier.id", "<", "leads.id")
+            .where("earlier.isSpam", "=", 0),
+        )
+        .as("returning"),
+    );
+}
+
+type ListItemRow = Awaited<ReturnType<ReturnType<typeof selectListItems>["executeTakeFirstOrThrow"]>>;
+
+function toListItem(row: ListItemRow): LeadListItem {
+  return {
+    ...toLead(row),
+    ownerName: row.ownerName ?? null,
+    ownerDisabled: Boolean(row.ownerDisabled),
+    returning: Boolean(row.returning),
+  };
+}
+
 export async function listLeads(
   db: Kysely<Database>,
   query: LeadListQuery,
 ): Promise<{ leads: LeadListItem[]; total: number }> {
   const [rows, count] = await Promise.all([
-    orderLeads(
-      db,
-      filterLeads(
-        db
-          .selectFrom("leads")
-          .leftJoin("users", "users.id", "leads.ownerId")
-          .selectAll("leads")
-          .select(["users.username as ownerName", "users.disabled as ownerDisabled"])
-          .select((eb) =>
-            eb
-              .exists(
-                eb
-                  .selectFrom("leads as earlier")
-                  .select("earlier.id")
-                  .whereRef("earlier.emailKey", "=", "leads.emailKey")
-                  .whereRef("earlier.id", "<", "leads.id")
-                  .where("earlier.isSpam", "=", 0),
-              )
-              .as("returning"),
-          ),
-        query,
-      ),
-      query.sort,
-      query.order,
-    )
+    orderLeads(db, filterLeads(selectListItems(db), query), query.sort, query.order)
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
       .execute(),
     countMatchingLeads(db, query),
   ]);
-  return {
-    leads: rows.map((row) => ({
-      ...toLead(row),
-      ownerName: row.ownerName ?? null,
-      ownerDisabled: Boolean(row.ownerDisabled),
-      returning: Boolean(row.returning),
-    })),
-    total: count,
-  };
+  return { leads: rows.map(toListItem), total: count };
+}
+
+/**
+ * One lead exactly as `GET /api/admin/leads` lists it (held spam too), for the webhooks' `data.lead`;
+ * undefined when there is none or it was anonymised.
+ */
+export async function findLeadListItem(db: Kysely<Database>, id: number): Promise<LeadListItem | undefined> {
+  const row = await selectListItems(db)
+    .where("leads.id", "=", id)
+    .where("leads.anonymisedAt", "is", null)
+    .executeTakeFirst();
+  return row ? toListItem(row) : undefined;
 }
 
 /** The filters lead_counts (migration 013) is kept for; any other narrows what it can answer. */

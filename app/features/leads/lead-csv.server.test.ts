@@ -104,6 +104,10 @@ describe("CSV fields", () => {
     ["tab", "\t=1+1"],
     ["CR", "\r=1+1"],
     ["LF", "\n=1+1"],
+    ["fullwidth ＝ (U+FF1D)", "\uff1dSUM(A1:A9)"],
+    ["fullwidth ＋ (U+FF0B)", "\uff0b44 7700 900123"],
+    ["fullwidth － (U+FF0D)", "\uff0d2+3"],
+    ["fullwidth ＠ (U+FF20)", "\uff20cmd"],
   ])("neutralises a cell starting with %s against formula injection", (_name, value) => {
     expect(csvField(value)).toBe(`"'${value}"`);
   });

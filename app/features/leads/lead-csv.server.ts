@@ -52,13 +52,20 @@ const COLUMNS: [string, (lead: ExportedLead) => string | number | boolean | null
 ];
 
 /**
- * One CSV field. Text a spreadsheet would run as a formula (starting with =, +, -, @, tab, CR or LF)
- * gets a leading apostrophe, as OWASP recommends against CSV injection.
+ * The first characters that make a spreadsheet run a cell as a formula: =, +, -, @, tab, CR, LF, and
+ * (defence in depth, issue 22) their fullwidth twins ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20),
+ * which some spreadsheets fold to ASCII (Excel in East Asian locales, IME input).
+ */
+const FORMULA_START = /^[=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
+
+/**
+ * One CSV field. Text a spreadsheet would run as a formula (FORMULA_START) gets a leading
+ * apostrophe, as OWASP recommends against CSV injection.
  */
 export function csvField(value: string | number | boolean | null): string {
   if (value === null) return '""';
   let text = typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r\n]/.test(text)) text = `'${text}`;
+  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 

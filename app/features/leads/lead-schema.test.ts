@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INVESTOR_MESSAGE, parseLeadSubmission } from "./lead-schema.ts";
+import { INVESTOR_MESSAGE, LEAD_LIMITS, parseLeadSubmission } from "./lead-schema.ts";
 
 const demo = {
   fullName: "Amara Okafor",
@@ -51,7 +51,7 @@ describe("parseLeadSubmission", () => {
     });
   });
 
-  it("keeps other details only when 'other' is ticked, and always sets the fixed message", () => {
+  it("keeps other details only when 'other' is ticked, and sets the fixed message when none is sent", () => {
     const base = {
       requestType: "investor",
       fullName: "Jo",
@@ -77,6 +77,26 @@ describe("parseLeadSubmission", () => {
     expect(unticked.success && unticked.data).toMatchObject({
       otherDetails: null,
       investorType: { angel: true },
+    });
+  });
+
+  it("keeps an investor's own message sent through the API (issue 22)", () => {
+    const base = {
+      requestType: "investor",
+      fullName: "Jo",
+      company: "NA",
+      email: "jo@na.se",
+      phone: "12345",
+    };
+    const sent = parseLeadSubmission({ ...base, message: "  Series A, £2m ticket\r\nCall after 3pm " });
+    expect(sent.success && sent.data.message).toBe("Series A, £2m ticket\r\nCall after 3pm");
+    for (const message of ["", "   ", null]) {
+      const empty = parseLeadSubmission({ ...base, message });
+      expect(empty.success && empty.data.message).toBe(INVESTOR_MESSAGE);
+    }
+    expect(parseLeadSubmission({ ...base, message: "x".repeat(LEAD_LIMITS.message + 1) })).toMatchObject({
+      success: false,
+      errors: { message: `Please use at most ${LEAD_LIMITS.message} characters` },
     });
   });
 });
@@ -122,6 +142,22 @@ describe("control and bidirectional characters (issue 9 point 6)", () => {
       otherDetails: "Family office\r\nLondon",
     });
     expect(investor).toMatchObject({ success: true, data: { otherDetails: "Family office\r\nLondon" } });
+  });
+
+  it.each([
+    ["fullName", "Jane\tDoe", "Jane Doe"],
+    ["fullName", "  Jane \t  Doe\t", "Jane Doe"],
+    ["fullName", "Jane\u00a0\u00a0Doe", "Jane Doe"],
+    ["company", "Acme\tBuild\u3000Ltd", "Acme Build Ltd"],
+  ])("accepts %s %j with each run of tabs and spaces made one space (issue 22)", (field, value, stored) => {
+    const demo = parseLeadSubmission({ ...base, [field]: value });
+    expect(demo).toMatchObject({ success: true, data: { [field]: stored } });
+    const investor = parseLeadSubmission({ ...base, requestType: "investor", [field]: value });
+    expect(investor).toMatchObject({ success: true, data: { [field]: stored } });
+  });
+
+  it("still refuses a name that is only tabs and spaces, with the form's message", () => {
+    expect(errorsFor({ fullName: "\t \t" })).toEqual({ fullName: "Please enter your full name" });
   });
 
   it("refuses a line break in an investor's name with that form's message", () => {

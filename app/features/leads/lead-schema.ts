@@ -40,11 +40,25 @@ export const MESSAGES = {
 // wherever it is shown (React does so by default; CSV export neutralises formulas). A missing field
 // gets the same message as an empty one; a value of the wrong type (a number, a list) the generic one.
 // Control characters (and, in names, company and email, bidirectional overrides) are refused with the
-// field's own message; only the message boxes may hold line breaks and tabs.
+// field's own message; only the message boxes may hold line breaks and tabs. Names and company are
+// one line of words: a tab or a run of spaces in them (a paste from a spreadsheet, a double space)
+// becomes one space instead of a refusal the visitor cannot see the reason for (issue 22).
 const text = (max: number, missing: string = MESSAGES.invalid, rule: TextRule = "one-line-no-bidi") =>
   z
     .string({ error: (issue) => (issue.input === undefined ? missing : MESSAGES.invalid) })
     .refine((value) => !breaksTextRule(value, rule), { message: missing, abort: true })
+    .trim()
+    .max(max, MESSAGES.tooLong(max));
+
+// Tabs and Unicode spaces (no-break, ideographic…), not line breaks: those stay refused in one-line fields.
+const HORIZONTAL_WHITESPACE = /[\t\p{Zs}]+/gu;
+
+/** A name or a company: `text`, with each run of tabs and spaces made one space before the checks. */
+const words = (max: number, missing: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? missing : MESSAGES.invalid) })
+    .overwrite((value) => value.replace(HORIZONTAL_WHITESPACE, " "))
+    .refine((value) => !breaksTextRule(value, "one-line-no-bidi"), { message: missing, abort: true })
     .trim()
     .max(max, MESSAGES.tooLong(max));
 
@@ -72,9 +86,9 @@ const flag = z
 
 /** SPEC sections 3 and 5: the demo request (both form variants send the same fields). */
 export const DemoRequestSchema = z.object({
-  fullName: text(LEAD_LIMITS.fullName, MESSAGES.fullNameRequired).min(1, MESSAGES.fullNameRequired),
+  fullName: words(LEAD_LIMITS.fullName, MESSAGES.fullNameRequired).min(1, MESSAGES.fullNameRequired),
   email,
-  company: text(LEAD_LIMITS.company, MESSAGES.companyRequired).min(1, MESSAGES.companyRequired),
+  company: words(LEAD_LIMITS.company, MESSAGES.companyRequired).min(1, MESSAGES.companyRequired),
   phone: phone(7),
   message: optionalText(LEAD_LIMITS.message),
 });
@@ -82,8 +96,8 @@ export const DemoRequestSchema = z.object({
 /** SPEC sections 3 and 5: the investor interest form. */
 export const InvestorInterestSchema = z
   .object({
-    fullName: text(LEAD_LIMITS.fullName, MESSAGES.fullNameMin).min(2, MESSAGES.fullNameMin),
-    company: text(LEAD_LIMITS.company, MESSAGES.companyMin).min(2, MESSAGES.companyMin),
+    fullName: words(LEAD_LIMITS.fullName, MESSAGES.fullNameMin).min(2, MESSAGES.fullNameMin),
+    company: words(LEAD_LIMITS.company, MESSAGES.companyMin).min(2, MESSAGES.companyMin),
     email,
     phone: phone(5),
     investorType: z
@@ -91,6 +105,9 @@ export const InvestorInterestSchema = z
       .optional()
       .transform((value) => value ?? { angel: false, vc: false, introducer: false, other: false }),
     otherDetails: optionalText(LEAD_LIMITS.otherDetails),
+    // SPEC section 3: the landing page's form sends the fixed INVESTOR_MESSAGE; an integration may
+    // send its own through the API, which is kept rather than silently replaced (issue 22).
+    message: optionalText(LEAD_LIMITS.message),
   })
   // SPEC section 5: the details box is only enabled when 'other' is ticked, so only then kept.
   .transform((value) => ({ ...value, otherDetails: value.investorType.other ? value.otherDetails : null }));
@@ -130,7 +147,8 @@ export function parseLeadSubmission(
   if (record.requestType === "investor") {
     const result = InvestorInterestSchema.safeParse(record);
     if (!result.success) return { success: false, errors: fieldErrors(result.error) };
-    return { success: true, data: { requestType: "investor", message: INVESTOR_MESSAGE, ...result.data } };
+    const message = result.data.message ?? INVESTOR_MESSAGE;
+    return { success: true, data: { requestType: "investor", ...result.data, message } };
   }
   const result = DemoRequestSchema.safeParse(record);
   if (!result.success) return { success: false, errors: fieldErrors(result.error) };

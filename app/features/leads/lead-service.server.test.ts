@@ -82,7 +82,7 @@ describeEachDatabase("lead service", (use) => {
   });
 
   it("stores an investor submission with its flags, details and the fixed message", async () => {
-    const result = await service().submit({ ...investor, message: "ignored" }, context());
+    const result = await service().submit(investor, context());
     if (result.kind !== "stored") throw new Error(`not stored: ${JSON.stringify(result)}`);
     const lead = await findLead(use().db, result.id);
     expect(lead).toMatchObject({
@@ -90,6 +90,18 @@ describeEachDatabase("lead service", (use) => {
       message: INVESTOR_MESSAGE,
       investorType: { angel: true, vc: false, introducer: false, other: true },
       otherDetails: "Family office",
+    });
+  });
+
+  it("keeps the message an integration sends with an investor lead (issue 22)", async () => {
+    const result = await service().submit(
+      { ...investor, message: "Series A only.\nCall after 3pm." },
+      context(),
+    );
+    if (result.kind !== "stored") throw new Error(`not stored: ${JSON.stringify(result)}`);
+    expect(await findLead(use().db, result.id)).toMatchObject({
+      requestType: "investor",
+      message: "Series A only.\nCall after 3pm.",
     });
   });
 

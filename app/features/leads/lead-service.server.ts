@@ -130,7 +130,7 @@ export function createLeadService({
           honeypot: (body as Record<string, unknown>)[HONEYPOT_FIELD],
           fullName: submission.fullName,
           company: submission.company,
-          message: submission.requestType === "demo" ? submission.message : null,
+          message: submission.message,
           otherDetails: submission.requestType === "investor" ? submission.otherDetails : null,
           token,
           rate: apiKey || !decision ? null : { count: decision.count, limit: rateLimiter.limit },

@@ -63,6 +63,7 @@ describe("spam verdict", () => {
     ["markup in the name", { fullName: "<b>Winner</b>" }, "markup-in-name"],
     ["BBCode in the name", { fullName: "[url=x]Win[/url]" }, "markup-in-name"],
     ["an address in the name", { fullName: "jane@example.com" }, "email-in-name"],
+    ["an address after a name", { fullName: "Jane Doe jane.doe@mail.example.co.uk" }, "email-in-name"],
     ["a URL in the company", { company: "www.cheap-pills.example" }, "link-in-company"],
     ["markup in the company", { company: "<i>Acme</i>" }, "markup-in-company"],
     [
@@ -76,6 +77,13 @@ describe("spam verdict", () => {
     if (verdict.signals.length === 1) expect(verdict.level).toBe("review");
   });
 
+  it.each(["@Alex Ward", "Alex @ Acme", "Alex@Ward", "Jane O'Neil (@jane)"])(
+    "sees no address in the name %j: an @ alone is no email address (issue 22)",
+    (fullName) => {
+      expect(signalsOf({ fullName })).toEqual([]);
+    },
+  );
+
   it("holds a content signal with another signal once the score reaches the threshold", () => {
     expect(
       spamVerdict({ ...person, fullName: "seo-services.com", token: { kind: "missing" } }),
@@ -84,7 +92,7 @@ describe("spam verdict", () => {
       score: SPAM_POINTS["link-in-name"] + SPAM_POINTS["token-missing"],
     });
     // 30 + 5 = 35: below the threshold, so still only review.
-    expect(spamVerdict({ ...person, fullName: "Jane @ Acme", token: { kind: "expired" } }).level).toBe(
+    expect(spamVerdict({ ...person, fullName: "jane@acme.example", token: { kind: "expired" } }).level).toBe(
       "review",
     );
   });

@@ -70,6 +70,9 @@ export const RATE_SIGNAL_SHARE = 0.5;
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S+/gi;
 const DOMAIN_PATTERN = /\b[a-z0-9-]+\.(?:com|net|org|info|biz|ru|cn|xyz|top|io|co|uk|de|site|online|shop)\b/i;
+// An address somewhere in the text: something before the @ and a dotted domain after it, as the lead
+// schema's email check wants. A handle ("@Alex Ward") or "Jane @ Acme" is no address (issue 22).
+const EMAIL_IN_TEXT_PATTERN = /[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+/u;
 const MARKUP_PATTERN = /<[a-z/!][^>]*>|\[\/?(?:url|link|img|b)\b[^\]]*\]|&(?:[a-z]+|#\d+);/i;
 
 /** What the submission's time token says (time-token.server.ts), or null when the trap is off. */
@@ -101,7 +104,7 @@ export function spamVerdict(input: VerdictInput): SpamVerdict {
 
   if (hasLink(input.fullName)) add("link-in-name", "a link in the name");
   if (MARKUP_PATTERN.test(input.fullName)) add("markup-in-name", "markup in the name");
-  if (input.fullName.includes("@")) add("email-in-name", "an email address in the name");
+  if (EMAIL_IN_TEXT_PATTERN.test(input.fullName)) add("email-in-name", "an email address in the name");
   if (input.company.match(URL_PATTERN)) add("link-in-company", "a link in the company name");
   if (MARKUP_PATTERN.test(input.company)) add("markup-in-company", "markup in the company name");
   const links = countLinks(input.message) + countLinks(input.otherDetails);

@@ -5,6 +5,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { parseEnv } from "#app/env.server.ts";
+import { createUser } from "#app/features/auth/users.server.ts";
+import { listLeads } from "#app/features/leads/lead-admin.server.ts";
 import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { issueTimeToken } from "#app/features/leads/time-token.server.ts";
 import { enqueue, LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
@@ -21,7 +23,12 @@ import {
   type TestCertificates,
 } from "#app/lib/safe-fetch/testing/test-certificates.ts";
 import { createServices } from "#app/services.server.ts";
-import { describeEachDatabase, TEST_POSTGRES_URL } from "../../../tests/support/databases.ts";
+import {
+  checkPostgres,
+  createPostgresSchema,
+  describeEachDatabase,
+  TEST_POSTGRES_URL,
+} from "../../../tests/support/databases.ts";
 import { startTestReceiver, type TestReceiver, verifyLikeAReceiver } from "./testing/test-receiver.ts";
 import { createWebhookSender } from "./webhook-sender.server.ts";
 import { createWebhook } from "./webhook-service.server.ts";
@@ -661,3 +668,92 @@ describe("services without SMTP", () => {
     }
   });
 });
+
+// --- The lead in a webhook is the staff API's list item (issue 22), on both databases -----------
+
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe(`a webhook's data.lead [${kind}]`, async () => {
+    const available = kind === "sqlite" || (await checkPostgres());
+    let receiver: TestReceiver;
+    let databaseUrl = "";
+    let dispose = async () => {};
+    beforeAll(async () => {
+      receiver = await startTestReceiver();
+      if (kind === "sqlite") {
+        const dir = mkdtempSync(join(tmpdir(), "webhook-lead-"));
+        databaseUrl = join(dir, "app.sqlite");
+        dispose = async () => rmSync(dir, { recursive: true, force: true });
+      } else if (available) {
+        const schema = await createPostgresSchema();
+        databaseUrl = schema.url;
+        dispose = schema.drop;
+      }
+    });
+    afterAll(async () => {
+      await receiver.close();
+      await dispose();
+    });
+    if (!available) return;
+
+    it("is the lead exactly as GET /api/admin/leads lists it: owner, returning and all", async () => {
+      const services = await createServices(
+        parseEnv({
+          DATABASE_URL: databaseUrl,
+          APP_SECRET: SECRET,
+          LOG_LEVEL: "silent",
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        }),
+      );
+      const background = services.startBackgroundWork();
+      try {
+        const db = services.database.db;
+        const outcome = await createWebhook(
+          db,
+          { url: receiver.url, events: ["lead.created", "lead.updated"] },
+          "tester",
+          { allowPrivate: true },
+        );
+        if (!outcome.ok) throw new Error(outcome.message);
+        receiver.secret = outcome.webhook.secret;
+        const owner = await createUser(db, {
+          username: "owen",
+          password: "a long enough password",
+          isAdmin: true,
+        });
+        const context = () => ({
+          clientAddress: "203.0.113.8",
+          timeToken: issueTimeToken(SECRET, Date.now() - 60_000),
+          sourcePage: "/",
+        });
+        const fields = {
+          fullName: "Jane Doe",
+          email: "jane@example.com",
+          company: "Acme Build",
+          phone: "020 7946 0958",
+        };
+        await services.leads.submit(fields, context());
+        // The same person again: this one is "returning".
+        const second = await services.leads.submit({ ...fields, message: "Still interested" }, context());
+        if (second.kind !== "stored") throw new Error("the second lead was not stored");
+        await services.leadAdmin.setOwner(second.id, owner.id, { id: owner.id, username: owner.username });
+
+        await waitFor(() => receiver.received.length === 3, 10_000);
+        const bodies = receiver.received.map((delivery) => JSON.parse(delivery.body));
+        const updated = bodies.find((body) => body.event === "lead.updated");
+        const { leads } = await listLeads(db, { page: 1, pageSize: 10 });
+        // What the API answers: the list item through JSON.
+        const listed = JSON.parse(JSON.stringify(leads.find((lead) => lead.id === second.id)));
+        expect(listed).toMatchObject({ ownerName: "owen", ownerDisabled: false, returning: true });
+        expect(updated.data.lead).toEqual(listed);
+        const created = bodies.filter((body) => body.event === "lead.created").map((body) => body.data.lead);
+        expect(created.map((lead) => [lead.returning, lead.ownerName, lead.ownerDisabled])).toEqual([
+          [false, null, false],
+          [true, null, false],
+        ]);
+      } finally {
+        await background.stop();
+        await services.database.close();
+      }
+    });
+  });
+}
