@@ -33,9 +33,10 @@ describe("summariseReport", () => {
   it("counts the tests of files that could not run as failed, not skipped (the report says 1 failed)", () => {
     expect(report.numFailedTests).toBe(1);
     // 1 test failed + 4 whose beforeAll could not start Chromium + 3 in a file Vitest saw none of
-    // (counted in its source) + 1 for a file that failed on import and cannot be read.
-    expect(summary).toMatchObject({ passed: 4, failed: 9, skipped: 1 });
-    expect(summary.line).toBe("4 passed, 9 failed, 1 skipped");
+    // (counted in its source) + 1 for a file that failed on import and cannot be read + 2 under a
+    // describe block whose beforeAll failed (the report keeps no message for those).
+    expect(summary).toMatchObject({ passed: 5, failed: 11, skipped: 1 });
+    expect(summary.line).toBe("5 passed, 11 failed, 1 skipped");
   });
 
   it("says which files could not run and why, on the lines before the last", () => {
@@ -43,7 +44,8 @@ describe("summariseReport", () => {
       "could not run: tests/e2e/admin.test.ts, 4 tests counted as failed (Chromium did not start)",
       "could not run: tests/e2e/forms.test.ts, 3 tests counted as failed (Chromium did not start)",
       "could not run: tests/e2e/crash.test.ts, 1 test counted as failed (Error: Cannot find module './missing.ts')",
-      "3 files could not run: Chromium did not start (2), Error: Cannot find module './missing.ts' (1); their 8 tests count as failed",
+      "could not run: tests/e2e/metrics.test.ts, 2 tests counted as failed (a hook failed before its tests ran, its error is above)",
+      "4 files could not run: Chromium did not start (2), Error: Cannot find module './missing.ts' (1), a hook failed before its tests ran, its error is above (1); their 10 tests count as failed",
     ]);
   });
 
@@ -55,11 +57,13 @@ describe("summariseReport", () => {
   it("with one reason, names it once", () => {
     const chromiumOnly = {
       ...report,
-      testResults: report.testResults?.filter((file) => !file.name.endsWith("crash.test.ts")),
+      testResults: report.testResults?.filter((file) => !/(crash|metrics)\.test\.ts$/.test(file.name)),
     };
     const { notes, line } = summariseReport(chromiumOnly, { exitStatus: 1, root: "/project", readSource });
     expect(notes.at(-1)).toBe("2 files could not run: Chromium did not start; their 7 tests count as failed");
     expect(line).toBe("4 passed, 8 failed, 1 skipped");
+    // What the old closing line said of the same files: 1 failed (Vitest's count), the rest skipped.
+    expect(report.numFailedTests).toBe(1);
   });
 
   it("counts a failure when Vitest failed without a failed test, and says so", () => {

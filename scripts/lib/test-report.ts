@@ -58,14 +58,13 @@ const KNOWN_REASONS: [RegExp, string][] = [
   [/ECONNREFUSED[^\n]*:5432|PostgreSQL/i, "PostgreSQL did not answer"],
 ];
 
+/** When the report keeps no error: a describe block's beforeAll failed (Vitest printed it above). */
+export const HOOK_FAILED = "a hook failed before its tests ran, its error is above";
+
 export function reasonOf(message: string): string {
   for (const [pattern, reason] of KNOWN_REASONS) if (pattern.test(message)) return reason;
   const first = message.trim().split("\n")[0]?.trim() ?? "";
-  return first === ""
-    ? "it failed before its tests ran"
-    : first.length > 120
-      ? `${first.slice(0, 117)}...`
-      : first;
+  return first === "" ? HOOK_FAILED : first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
 /**
@@ -99,9 +98,11 @@ export function summariseReport(report: VitestReport, options: SummaryOptions): 
     const notRunHere = tests.length - filePassed - fileFailed;
     passed += filePassed;
     failed += fileFailed;
-    if (file.status === "failed" && error !== "") {
-      // The file's own error stopped it: what did not run counts as failed (a test it meant to
-      // skip too: the report cannot tell those apart). No test reported: count the source's.
+    // Failed with no failed test: its own error (an import, a top-level beforeAll, in `message`) or
+    // a describe block's hook (the report keeps no message then) stopped it.
+    if (file.status === "failed" && (error !== "" || fileFailed === 0)) {
+      // What did not run counts as failed (a test it meant to skip too: the report cannot tell
+      // those apart). No test reported: count the source's.
       let counted =
         tests.length === 0 ? countDeclaredTests(options.readSource?.(file.name) ?? "") : notRunHere;
       if (counted === 0 && fileFailed === 0) counted = 1;
