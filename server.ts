@@ -26,6 +26,15 @@ if (!existsSync(serverEntry)) {
   console.error("No production build found: run `npm run build` (or `npm start`, which builds first).");
   process.exit(1);
 }
+// stdout is this log alone, one JSON object a line (LOG_FORMAT=json): requests, the retention purge's
+// counts, shutdown. Start-up hints are plain lines on stderr (issue 22).
+const requestLog = createRequestLog(
+  env.LOG_LEVEL,
+  env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
+);
+const log = requestLog.logger;
+// Whatever way the process ends, the buffered lines are written first.
+process.on("exit", () => requestLog.flush());
 const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
 // From the build, not the source: one copy of the app code and of its context keys (see entry.server.tsx).
 const { createServices } = build.entry.module as unknown as { createServices: typeof CreateServices };
@@ -37,14 +46,8 @@ const services = await (async () => {
     process.exit(1);
   }
 })();
-if (env.LOG_LEVEL !== "silent") console.log(`Database: ${services.database.description}`);
-const backgroundWork = services.startBackgroundWork();
-const requestLog = createRequestLog(
-  env.LOG_LEVEL,
-  env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
-);
-// Whatever way the process ends, the buffered lines are written first.
-process.on("exit", () => requestLog.flush());
+if (env.LOG_LEVEL !== "silent") console.error(`Database: ${services.database.description}`);
+const backgroundWork = services.startBackgroundWork({ info: (message) => log.info(message) });
 const server = createAppServer({ env, build, buildDir, services, requestLog });
 // Keep-alive longer than common proxies' idle timeout so they never reuse a socket we just closed.
 server.keepAliveTimeout = 65_000;
@@ -54,14 +57,14 @@ server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
-  if (env.LOG_LEVEL !== "silent") console.log(`Server listening on http://${host}:${port}`);
+  if (env.LOG_LEVEL !== "silent") console.error(`Server listening on http://${host}:${port}`);
 });
 
 let shuttingDown = false;
 function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
-  if (env.LOG_LEVEL !== "silent") console.log(`${signal} received, closing the server`);
+  log.info({ signal }, `${signal} received, closing the server`);
   // The outbox worker stops alongside the requests (a send in progress finishes and is recorded);
   // the database closes only when both are done with it and the buffered page views are written.
   const backgroundStopped = backgroundWork.stop();

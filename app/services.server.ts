@@ -58,6 +58,9 @@ const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
 /** A queued audit waits at most this long for one of the running ones to finish. */
 const AUDIT_MAX_WAIT_MS = 60_000;
 
+// Start-up hints (no admin yet, a stale preload list, retention settings) are plain lines on
+// stderr: stdout carries the JSON log alone (issue 22).
+
 /**
  * There are no default credentials. ADMIN_USERNAME/ADMIN_PASSWORD create the first admin once, on a
  * database without one; otherwise start-up says how to create one.
@@ -77,14 +80,14 @@ async function ensureFirstAdmin(database: AppDatabase, env: Env): Promise<void> 
       throw error;
     }
     if (env.LOG_LEVEL !== "silent") {
-      console.log(
+      console.error(
         `Created the admin "${env.ADMIN_USERNAME}" from ADMIN_USERNAME; remove ADMIN_PASSWORD from the environment.`,
       );
     }
     return;
   }
   if (env.LOG_LEVEL !== "silent") {
-    console.log(
+    console.error(
       "No admin account yet: create one with `npm run admin:create -- <username>` (it asks for the password).",
     );
   }
@@ -99,14 +102,14 @@ async function reportHstsPreloadList(database: AppDatabase, env: Env, now = Date
   const info = await hstsPreloadListInfo(database.db);
   const command = "`npm run audit:update-hsts-preload`";
   if (!info) {
-    console.log(
+    console.error(
       `Website audits: no HSTS preload list yet, so preloaded sites miss the Observatory's 5 points; download it with ${command}.`,
     );
     return;
   }
   const days = Math.floor((now - Date.parse(info.retrievedAt)) / 86_400_000);
   if (days > PRELOAD_LIST_STALE_DAYS)
-    console.log(`Website audits: the HSTS preload list is ${days} days old; refresh it with ${command}.`);
+    console.error(`Website audits: the HSTS preload list is ${days} days old; refresh it with ${command}.`);
 }
 
 /**
@@ -117,7 +120,7 @@ function reportRetentionSettings(env: Env): void {
   if (env.LOG_LEVEL === "silent") return;
   const differing = retentionDifferingFromPolicy(env);
   if (differing.length > 0)
-    console.log(
+    console.error(
       `Retention: ${differing.join(", ")}. Update the privacy policy's periods and its "Changes" (app/features/content/retention-periods.ts, privacy-changes.ts) to match.`,
     );
 }
@@ -156,9 +159,11 @@ export type AppServices = {
    * Starts what runs beside the requests: the outbox worker, which always delivers webhooks and also
    * emails new leads when SMTP_URL is set, and the pruning of dead rows. server.ts calls it once;
    * tests leave it alone and drive the outbox themselves. A method rather than an export because
-   * server.ts reaches the app only through the build's entry.
+   * server.ts reaches the app only through the build's entry. What the jobs report (the retention
+   * purge's counts) goes to `log`: server.ts passes its JSON log, so stdout stays one JSON object a
+   * line (issue 22); without one, plain lines on stderr.
    */
-  startBackgroundWork(): BackgroundWork;
+  startBackgroundWork(log?: EventLog): BackgroundWork;
   /**
    * Wakes this instance's outbox worker after a commit that queued messages (webhook deliveries from
    * an admin action), so they go out at once rather than at the next poll. Never blocks.
@@ -176,6 +181,9 @@ export type AppServices = {
   /** The instruments server.ts records requests with (the build's copy, like the registry). */
   metricsInstruments: { metrics: typeof metrics; statusClass: typeof statusClass };
 };
+
+/** Where background jobs report what they did: the server's pino log (stdout, JSON). */
+export type EventLog = { info(message: string): void };
 
 export type BackgroundWork = {
   /** Waits for a send in progress; call before closing the database. */
@@ -316,7 +324,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         .settleDue()
         .catch((error: Error) => logError(`Settling lead attributions failed: ${error.message}`));
     };
-    const startBackgroundWork = (): BackgroundWork => {
+    const startBackgroundWork = (
+      log: EventLog = {
+        info: env.LOG_LEVEL === "info" ? (message) => console.error(message) : () => {},
+      },
+    ): BackgroundWork => {
       // Raw page views past ANALYTICS_RAW_DAYS become daily counts (one instance at a time).
       const rollup = createRollupJob({
         db: database.db,
@@ -327,10 +339,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       const purge = createDailyPurge({
         db: database.db,
         categories: retentionCategories(database.db, env),
-        logger: {
-          info: env.LOG_LEVEL === "info" ? (message) => console.log(message) : () => {},
-          error: logError,
-        },
+        logger: { info: (message) => log.info(message), error: logError },
       });
       // Rate-limit rows whose hits all left their window are dead: drop them now and then (any instance may).
       const prune = setInterval(() => {

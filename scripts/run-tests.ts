@@ -1,18 +1,24 @@
 // `npm test`: builds the production bundle, runs every Vitest project (unit and e2e in Chromium)
-// and ends with the line CI reads: `N passed, N failed`.
+// and ends with the line CI reads: `N passed, N failed` (`, N skipped` when any). A test file that
+// could not run counts its tests as failed; the lines before the last say which and why
+// (scripts/lib/test-report.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { formatLine, summariseReport, type VitestReport } from "./lib/test-report.ts";
 
 const root = join(import.meta.dirname, "..");
 const reportDir = join(root, ".ci-artifacts");
 const reportFile = join(reportDir, "vitest-report.json");
 mkdirSync(reportDir, { recursive: true });
+// A report left by an earlier run must not stand in for this one's.
+rmSync(reportFile, { force: true });
 
 if (!process.argv.includes("--no-build")) {
   const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) {
-    console.log("0 passed, 1 failed");
+    console.log("the build failed: no test ran");
+    console.log(formatLine(0, 1));
     process.exit(1);
   }
 }
@@ -24,23 +30,30 @@ const run = spawnSync(
   { cwd: root, stdio: "inherit" },
 );
 
-type Report = {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTotalTests: number;
-};
-let report: Report | undefined;
+let report: VitestReport | undefined;
 try {
-  report = JSON.parse(readFileSync(reportFile, "utf8")) as Report;
+  report = JSON.parse(readFileSync(reportFile, "utf8")) as VitestReport;
 } catch {
   report = undefined;
 }
 if (!report) {
-  console.log("0 passed, 1 failed");
+  console.log("no test report: vitest stopped before writing one (see above)");
+  console.log(formatLine(0, 1));
   process.exit(run.status || 1);
 }
-const failed = report.numFailedTests + (run.status !== 0 && report.numFailedTests === 0 ? 1 : 0);
-const skipped = report.numPendingTests;
-console.log(`${report.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+// Files that could not run (Chromium did not start…) count their tests as failed, and the lines
+// before the last say which and why; the last line is only `N passed, N failed[, N skipped]`.
+const summary = summariseReport(report, {
+  exitStatus: run.status,
+  root,
+  readSource: (path) => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      return undefined;
+    }
+  },
+});
+for (const note of summary.notes) console.log(note);
+console.log(summary.line);
 process.exit(run.status ?? 1);

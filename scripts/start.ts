@@ -9,8 +9,9 @@ const needsBuild =
   !existsSync(join(root, "build", "static-manifest.json"));
 
 if (needsBuild) {
-  console.log("No production build yet: running `npm run build` first.");
-  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  // On stderr, the build's output too: stdout is the server's JSON log alone (issue 22).
+  console.error("No production build yet: running `npm run build` first.");
+  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["inherit", 2, "inherit"] });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -103,7 +103,8 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   }
 
   const metricsAccessRule = metricsAccess(env);
-  if (env.LOG_LEVEL !== "silent") console.log(describeMetricsAccess(metricsAccessRule));
+  // A start-up hint: stderr, like the others (stdout is the JSON log alone).
+  if (env.LOG_LEVEL !== "silent") console.error(describeMetricsAccess(metricsAccessRule));
   const patterns = routePatterns(build.routes);
   const { metrics, statusClass } = services.metricsInstruments;
 

@@ -11,6 +11,12 @@ export const registry = new Registry();
 registry.setDefaultLabels({ app: "clausebridge" });
 // Process CPU, memory, handles, garbage collection and event-loop lag (nodejs_eventloop_lag_*).
 collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+// prom-client names three of its gauges like counters (nodejs_active_handles_total, _requests_total,
+// _resources_total), which `promtool check metrics` rejects (issue 22). Each is the sum of the gauge
+// of the same name without `_total`, by `type` (sum(nodejs_active_handles)), so they are dropped.
+for (const metric of registry.getMetricsAsArray()) {
+  if (metric instanceof Gauge && metric.name.endsWith("_total")) registry.removeSingleMetric(metric.name);
+}
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -10,6 +10,8 @@ export type RunningServer = {
   startupOutput: string;
   /** Everything it printed so far (the request log included). */
   output(): string;
+  /** What it printed on stdout alone so far: the JSON log (start-up hints go to stderr). */
+  stdout(): string;
   stop(): Promise<void>;
 };
 
@@ -35,6 +37,7 @@ export async function startServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let stdout = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // Never leave a half-started server behind (it would hold its port and database).
@@ -46,21 +49,31 @@ export async function startServer(
       );
       // Generous: it starts in 1-3 s, but a busy two-core machine running browsers can take far longer.
     }, 60_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
+    // "Server listening on …" is a start-up hint, on stderr (stdout is the JSON log alone).
+    let started = false;
+    const listening = () => {
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match?.[1] && !started) {
+        started = true;
         clearTimeout(timer);
         resolve(match[1]);
       }
+    };
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      stdout += chunk.toString();
+      listening();
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      process.stderr.write(chunk);
+      // Its warnings and errors once it runs; the start-up hints before that stay in startupOutput
+      // (and in the error when it does not start).
+      if (started) process.stderr.write(chunk);
+      listening();
     });
     child.on("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server.ts exited early with code ${code}`));
+      reject(new Error(`server.ts exited early with code ${code}:\n${output.slice(-4000)}`));
     });
   });
   return {
@@ -68,6 +81,7 @@ export async function startServer(
     pid: child.pid,
     startupOutput: output,
     output: () => output,
+    stdout: () => stdout,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

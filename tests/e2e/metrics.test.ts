@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lintExposition } from "../../scripts/lib/prometheus-lint.ts";
+import { findPromtool, promtoolCheckMetrics } from "../../scripts/lib/promtool.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 
 // GET /metrics and the request log (issue 13): who may read the metrics in each configuration, what
@@ -72,6 +74,20 @@ describe("without METRICS_TOKEN, on a machine without a proxy", () => {
     for (const secret of ["987654", "no-such-article-xyz", "metric.person", "Gauge Builders"]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it("serves what `promtool check metrics` accepts (promtool's rules always; promtool itself when present)", async () => {
+    await (await fetch(`${server.url}/`)).text();
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(lintExposition(text)).toEqual([]);
+    const promtool = findPromtool();
+    if (!promtool) {
+      console.warn(
+        "metrics.test.ts: no promtool here (scripts/install-promtool.sh): checked with our linter only",
+      );
+      return;
+    }
+    expect(promtoolCheckMetrics(promtool, text)).toEqual({ status: 0, output: "" });
   });
 
   it("logs one JSON line per page and API request, with its id, and nothing a visitor sent", async () => {
