@@ -5,6 +5,7 @@ import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { buildAnalyticsReport } from "./analytics-report.server.ts";
 import { createDailySalts } from "./daily-salt.server.ts";
 import { createPageViewCounter } from "./page-view-counter.server.ts";
+import { MAX_VALUES_PER_DAY, OTHER_VALUE } from "./rollup.server.ts";
 import { MAX_VIEWS_PER_ADDRESS_PER_DAY, MAX_VISITORS_PER_ADDRESS } from "./view-limits.server.ts";
 
 // Issue 22: one client address changing only its User-Agent, with 200-character UTM values and
@@ -145,5 +146,43 @@ describeEachDatabase("one client address changing its User-Agent", (use) => {
     const both = await buildAnalyticsReport(use().db, { from: today, to: today, rawDays: 30 });
     expect(both.visitors).toBeGreaterThan(first.visitors);
     expect(both.visitors).toBeLessThanOrEqual(2 * MAX_VISITORS_PER_ADDRESS);
+  });
+});
+
+describeEachDatabase("a scanner inventing a 404 path per request", (use) => {
+  afterEach(async () => {
+    await use().db.deleteFrom("analyticsPageViews").execute();
+    await use().db.deleteFrom("analyticsSalts").execute();
+  });
+
+  it(`counts every 404 and stores at most ${MAX_VALUES_PER_DAY} of its paths a day`, async () => {
+    const salts = createDailySalts(use().db);
+    await salts.get(new Date().toISOString().slice(0, 10));
+    const counter = createPageViewCounter({ db: use().db, enabled: true, salts, flushIntervalMs: 60_000 });
+    const requests = 2_000;
+    for (let i = 0; i < requests; i++) {
+      // From addresses of its own, so no address's rate stops it: only the paths are bounded.
+      const target = `/wp-${i.toString(36)}-${"z".repeat(150)}`;
+      const request = { method: "GET", url: target, headers: { host: HOST, "user-agent": userAgent(i) } };
+      counter.count(request, new URL(target, `https://${HOST}`), {
+        notFound: true,
+        clientAddress: `10.0.${i >> 8}.${i & 255}`,
+      });
+      if (i % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await counter.stop();
+    const paths = await use()
+      .db.selectFrom("analyticsPageViews")
+      .select("path")
+      .distinct()
+      .where("isNotFound", "=", 1)
+      .execute();
+    expect(paths.length).toBeLessThanOrEqual(MAX_VALUES_PER_DAY + 1);
+    expect(paths.map((row) => row.path)).toContain(OTHER_VALUE);
+    for (const { path } of paths) expect(path.length).toBeLessThanOrEqual(100);
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await buildAnalyticsReport(use().db, { from: today, to: today, rawDays: 30 });
+    expect(report.notFoundViews).toBe(requests);
+    expect(report.notFound.find((row) => row.path === OTHER_VALUE)?.views).toBeGreaterThan(requests / 2);
   });
 });
