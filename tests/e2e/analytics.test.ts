@@ -143,6 +143,44 @@ describe("page views counted by the production server", () => {
   });
 });
 
+describe("one client changing its User-Agent on every request (issue 22)", () => {
+  let counting: Server | undefined;
+  beforeAll(async () => {
+    counting = await start();
+  });
+  afterAll(() => stop(counting));
+
+  it("adds at most 20 visitors, stores a burst of its views and cuts values to 100 characters", async () => {
+    const running = counting;
+    if (!running) throw new Error("server not started");
+    const long = (letter: string) => letter.repeat(200);
+    const requests = 300;
+    for (let i = 0; i < requests; i++) {
+      const response = await get(running, `/?utm_source=${i}${long("s")}&utm_campaign=${i}${long("c")}`, {
+        "User-Agent": DESKTOP.replace("131.0.0.0", `131.0.${i}.0`),
+        "X-Forwarded-For": "198.51.100.77",
+        Referer: `https://site-${i}.example.net/${long("r")}`,
+      });
+      await response.arrayBuffer();
+    }
+    // Another address's view after them: once it is stored, everything before it has been flushed.
+    await (await get(running, "/features", { "X-Forwarded-For": "198.51.100.78" })).arrayBuffer();
+    await vi.waitFor(async () => expect((await rows(running)).at(-1)?.path).toBe("/features"), {
+      timeout: 2500,
+      interval: 50,
+    });
+    const stored = (await rows(running)).slice(0, -1);
+    // 60 at once, then one a second: the burst and whatever the requests' few seconds refilled.
+    expect(stored.length).toBeGreaterThanOrEqual(60);
+    expect(stored.length).toBeLessThan(requests / 2);
+    expect(new Set(stored.map((row) => row.visitorId)).size).toBeLessThanOrEqual(20);
+    for (const row of stored) {
+      for (const value of [row.utmSource, row.utmCampaign, row.referrerHost, row.referrerPath])
+        expect(value?.length).toBeLessThanOrEqual(100);
+    }
+  });
+});
+
 describe("page views and the server's life", () => {
   it("writes the views still buffered when the server shuts down cleanly", async () => {
     const running = await start();

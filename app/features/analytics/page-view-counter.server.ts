@@ -6,6 +6,7 @@ import {
   type PageViewWriterOptions,
 } from "./page-view-writer.server.ts";
 import { MAX_USER_AGENT_LENGTH } from "./user-agent.ts";
+import { createViewLimits, type ViewLimits } from "./view-limits.server.ts";
 
 /**
  * What the HTTP server calls (server/http-server.ts): `shouldCount` before it answers, `count` once
@@ -29,9 +30,11 @@ export type PageViewCounter = {
   stats(): PageViewStats;
 };
 
-export type PageViewCounterOptions = Omit<PageViewWriterOptions, "salts"> & {
+export type PageViewCounterOptions = Omit<PageViewWriterOptions, "salts" | "limits"> & {
   enabled: boolean;
   salts?: DailySalts;
+  /** What one address may add (issue 22); the defaults of view-limits.server.ts unless given. */
+  limits?: ViewLimits;
   now?: () => Date;
 };
 
@@ -41,7 +44,7 @@ export function createPageViewCounter({
   ...options
 }: PageViewCounterOptions): PageViewCounter {
   const salts = options.salts ?? createDailySalts(options.db, now);
-  const writer = createPageViewWriter({ ...options, salts });
+  const writer = createPageViewWriter({ ...options, salts, limits: options.limits ?? createViewLimits() });
   return {
     enabled,
     shouldCount: (request) => enabled && shouldCount(request),

@@ -5,6 +5,8 @@ import { createDailySalts, type DailySalts, utcDay, visitorId } from "./daily-sa
 import type { PageView } from "./page-view.ts";
 import { createPageViewCounter } from "./page-view-counter.server.ts";
 import { createPageViewWriter } from "./page-view-writer.server.ts";
+import { OTHER_VALUE } from "./rollup.server.ts";
+import { createViewLimits } from "./view-limits.server.ts";
 
 const ADDRESS = "198.51.100.23";
 const USER_AGENT =
@@ -184,6 +186,56 @@ describeEachDatabase("page view writer", (use) => {
     failing = false;
     await writer.stop();
     expect(await storedCount(use())).toBe(1);
+  });
+
+  it("limits an address's views before the day's salt is known too, at the flush (issue 22)", async () => {
+    // The first views of a day wait for the salt: they are hashed, and limited, when flushed.
+    const writer = createPageViewWriter({
+      db: use().db,
+      salts: createDailySalts(use().db),
+      flushIntervalMs: 60_000,
+      limits: createViewLimits({ maxVisitors: 3, burst: 5, viewsPerMinute: 0 }),
+    });
+    for (let i = 0; i < 8; i++)
+      writer.record(pageView("/"), { ...identity, userAgent: `${USER_AGENT} ${i}` });
+    expect(writer.stats()).toMatchObject({ buffered: 8, limited: 0 });
+    await writer.flush();
+    // Once the salt is known, a view over the rate is not even buffered.
+    writer.record(pageView("/"), identity);
+    expect(writer.stats()).toMatchObject({ buffered: 0, written: 5, limited: 4 });
+    await writer.stop();
+    const rows = await use().db.selectFrom("analyticsPageViews").select("visitorId").execute();
+    expect(rows).toHaveLength(5);
+    expect(new Set(rows.map((row) => row.visitorId)).size).toBe(3);
+  });
+
+  it("stores a 404 past the day's kept paths as (other), still as a 404", async () => {
+    const writer = createPageViewWriter({
+      db: use().db,
+      salts: createDailySalts(use().db),
+      flushIntervalMs: 60_000,
+      limits: createViewLimits({ maxNotFoundPaths: 2, notFoundOnFirstSight: 1 }),
+    });
+    for (const path of ["/a", "/b", "/b", "/c", "/d"])
+      writer.record(pageView(path, { isNotFound: true }), {
+        ...identity,
+        clientAddress: `192.0.2.${path.length}`,
+      });
+    writer.record(pageView("/solution"), identity);
+    await writer.stop();
+    const rows = await use()
+      .db.selectFrom("analyticsPageViews")
+      .select(["path", "isNotFound"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { path: "/a", isNotFound: 1 },
+      { path: OTHER_VALUE, isNotFound: 1 },
+      { path: "/b", isNotFound: 1 },
+      { path: OTHER_VALUE, isNotFound: 1 },
+      { path: OTHER_VALUE, isNotFound: 1 },
+      { path: "/solution", isNotFound: 0 },
+    ]);
   });
 
   it("never makes the request wait: record() returns before anything is written", async () => {

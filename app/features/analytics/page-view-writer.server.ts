@@ -3,6 +3,7 @@ import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type DailySalts, utcDay, type VisitorIdentity, visitorId } from "./daily-salt.server.ts";
 import type { PageView } from "./page-view.ts";
+import { addressKey, sharedVisitorId, type ViewLimits } from "./view-limits.server.ts";
 
 // Page views are written in batches, off the request (ADR 014): a request only pushes its view into
 // memory. A flush writes them as multi-row inserts every second, or at once when 500 are waiting, and
@@ -86,6 +87,8 @@ type Pending = {
   /** Set once hashed; until then the identity to hash (kept in memory only until the flush). */
   visitorId?: string;
   identity?: VisitorIdentity;
+  /** Over its address's rate (view-limits.server.ts): not written. */
+  limited?: boolean;
 };
 
 export type PageViewStats = {
@@ -96,6 +99,8 @@ export type PageViewStats = {
   dropped: number;
   /** Flushes that failed (their views were kept for the next one, within the cap). */
   failedFlushes: number;
+  /** Views not stored because their address was over its rate (issue 22). */
+  limited: number;
 };
 
 export type PageViewWriter = {
@@ -117,6 +122,8 @@ export type PageViewWriterOptions = {
   maxBuffered?: number;
   /** One line per problem; never a client address, User-Agent or path. */
   logger?: { error(message: string): void };
+  /** What one address may add (issue 22); without it every view is stored under its own id. */
+  limits?: ViewLimits;
 };
 
 export function createPageViewWriter({
@@ -127,6 +134,7 @@ export function createPageViewWriter({
   rowsPerStatement = ROWS_PER_STATEMENT,
   maxBuffered = MAX_BUFFERED,
   logger = { error: () => {} },
+  limits,
 }: PageViewWriterOptions): PageViewWriter {
   let buffer: Pending[] = [];
   const postgres = isPostgres(db);
@@ -134,7 +142,22 @@ export function createPageViewWriter({
   let timer: NodeJS.Timeout | undefined;
   let active: Promise<void> | undefined;
   let stopped = false;
-  const stats = { written: 0, dropped: 0, failedFlushes: 0 };
+  const stats = { written: 0, dropped: 0, failedFlushes: 0, limited: 0 };
+
+  /**
+   * The visitor id to store the view under, or undefined when its address is over its rate; a
+   * stored 404 may have its path folded. The address is hashed here and not kept.
+   */
+  function admit(view: PageView, salt: string, identity: VisitorIdentity): string | undefined {
+    const own = visitorId(salt, identity);
+    if (!limits) return own;
+    const day = utcDay(view.occurredAt);
+    const key = addressKey(salt, identity.clientAddress);
+    const id = limits.admit(day, key, own, Date.parse(view.occurredAt), () => sharedVisitorId(salt, key));
+    if (id === undefined) stats.limited++;
+    else if (view.isNotFound) view.path = limits.notFoundPath(day, view.path);
+    return id;
+  }
 
   function schedule(): void {
     if (timer || stopped) return;
@@ -157,14 +180,18 @@ export function createPageViewWriter({
   async function writeBatch(batch: Pending[]): Promise<void> {
     for (const item of batch) {
       if (item.visitorId === undefined && item.identity) {
-        item.visitorId = visitorId(await salts.get(utcDay(item.view.occurredAt)), item.identity);
+        const id = admit(item.view, await salts.get(utcDay(item.view.occurredAt)), item.identity);
+        if (id === undefined) item.limited = true;
+        else item.visitorId = id;
         item.identity = undefined;
       }
     }
+    const rows = batch.filter((item) => !item.limited);
+    if (rows.length === 0) return;
     const parameters: unknown[] = [];
-    for (const item of batch) appendRow(parameters, item.view, item.visitorId ?? "");
-    await db.executeQuery(CompiledQuery.raw(insertStatement(batch.length, postgres, statements), parameters));
-    stats.written += batch.length;
+    for (const item of rows) appendRow(parameters, item.view, item.visitorId ?? "");
+    await db.executeQuery(CompiledQuery.raw(insertStatement(rows.length, postgres, statements), parameters));
+    stats.written += rows.length;
   }
 
   async function drain(): Promise<void> {
@@ -208,8 +235,14 @@ export function createPageViewWriter({
       if (stopped) return;
       const day = utcDay(view.occurredAt);
       const salt = salts.cached(day);
-      // Hash now when the day's salt is known (the usual case), so the identity is not kept at all.
-      buffer.push(salt === undefined ? { view, identity } : { view, visitorId: visitorId(salt, identity) });
+      // Hash now when the day's salt is known (the usual case), so the identity is not kept at all;
+      // a view over its address's rate goes no further.
+      if (salt === undefined) buffer.push({ view, identity });
+      else {
+        const id = admit(view, salt, identity);
+        if (id === undefined) return;
+        buffer.push({ view, visitorId: id });
+      }
       trim();
       if (buffer.length >= batchSize && !active) {
         // Off the request's turn of the event loop: its answer goes out first.

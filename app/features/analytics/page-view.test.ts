@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { cleanValue, describePageView, type PageRequest, parseReferrer, shouldCount } from "./page-view.ts";
+import {
+  cleanValue,
+  describePageView,
+  MAX_HOST_LENGTH,
+  MAX_PATH_LENGTH,
+  MAX_UTM_LENGTH,
+  type PageRequest,
+  parseReferrer,
+  shouldCount,
+} from "./page-view.ts";
 import { describeUserAgent } from "./user-agent.ts";
 
 const DESKTOP_CHROME =
@@ -139,7 +148,7 @@ describe("describePageView", () => {
     expect(view("/old-link", {}, true)).toMatchObject({ path: "/old-link", isNotFound: true });
   });
 
-  it("reads the five UTM parameters, trimmed, without control characters, capped at 200", () => {
+  it("reads the five UTM parameters, trimmed, without control characters, capped at 100", () => {
     const long = "x".repeat(500);
     const result = view(
       `/?utm_source=%20Newsletter%20&utm_medium=email&utm_campaign=launch%00%0A2026&utm_term=${long}&utm_content=`,
@@ -150,7 +159,34 @@ describe("describePageView", () => {
       utmCampaign: "launch2026",
       utmContent: null,
     });
-    expect(result.utmTerm).toHaveLength(200);
+    expect(result.utmTerm).toHaveLength(100);
+  });
+
+  it("cuts every value a visitor chooses to 100 characters before it is stored (issue 22)", () => {
+    expect([MAX_UTM_LENGTH, MAX_PATH_LENGTH, MAX_HOST_LENGTH]).toEqual([100, 100, 100]);
+    const long = (letter: string) => letter.repeat(200);
+    const query = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"]
+      .map((name) => `${name}=${long("u")}`)
+      .join("&");
+    const result = view(`/${long("p")}?${query}`, {
+      referer: `https://${"h".repeat(60)}.${"i".repeat(60)}.example.net/${long("r")}?q=${long("q")}`,
+    });
+    for (const value of [
+      result.path,
+      result.utmSource,
+      result.utmMedium,
+      result.utmCampaign,
+      result.utmTerm,
+      result.utmContent,
+      result.referrerHost,
+      result.referrerPath,
+    ])
+      expect(value).toHaveLength(100);
+    expect(result.path).toBe(`/${"p".repeat(99)}`);
+    expect(result.referrerHost?.startsWith("h".repeat(60))).toBe(true);
+    // A cut never keeps half of a character outside the Basic Multilingual Plane.
+    const emoji = view(`/?utm_campaign=${encodeURIComponent(`${"a".repeat(99)}😀b`)}`).utmCampaign;
+    expect(emoji).toBe("a".repeat(99));
   });
 
   it("notes a paid click id without keeping its value", () => {
@@ -191,7 +227,7 @@ describe("describePageView", () => {
   });
 
   it("caps and cleans the path it stores", () => {
-    expect(view(`/${"a".repeat(1000)}`, {}, true).path).toHaveLength(300);
+    expect(view(`/${"a".repeat(1000)}`, {}, true).path).toHaveLength(100);
     expect(view("/bad%0Apath", {}, true).path).toBe("/badpath");
   });
 });

@@ -30,10 +30,14 @@ export type PageView = {
   isNotFound: boolean;
 };
 
-/** Each UTM value is cut to this many characters, after trimming and removing control characters. */
-export const MAX_UTM_LENGTH = 200;
-export const MAX_PATH_LENGTH = 300;
-const MAX_HOST_LENGTH = 253;
+// What a visitor chooses (issue 22) is cut before it is stored, after trimming and removing control
+// characters: every value of a row at 100 characters keeps it under about 1 KB with its indexes.
+/** Each UTM value is cut to this many characters. */
+export const MAX_UTM_LENGTH = 100;
+/** The page's path and the referrer's path are cut to this many characters (the site's are under 80). */
+export const MAX_PATH_LENGTH = 100;
+/** The referrer's host is cut to this many characters. */
+export const MAX_HOST_LENGTH = 100;
 // C0 and C1 controls, DEL among them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -110,10 +114,17 @@ export function shouldCount(request: PageRequest): boolean {
   return !describeUserAgent(header(request, "user-agent")).bot;
 }
 
-/** Trimmed, without control characters, cut to `max` characters; null when nothing is left. */
+/**
+ * Trimmed, without control characters, cut to `max` characters (never through the middle of a
+ * character outside the Basic Multilingual Plane); null when nothing is left.
+ */
 export function cleanValue(value: string | null, max: number): string | null {
   if (value === null) return null;
-  const cleaned = value.replace(CONTROL_CHARACTERS, "").trim().slice(0, max).trim();
+  let cleaned = value.replace(CONTROL_CHARACTERS, "").trim();
+  if (cleaned.length > max) {
+    const last = cleaned.charCodeAt(max - 1);
+    cleaned = cleaned.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max).trim();
+  }
   return cleaned === "" ? null : cleaned;
 }
 
