@@ -121,7 +121,7 @@ it(
     const rows = (await exported.text()).trim().split("\n").length - 1;
     await goto(staff.page, "/admin/access-log");
     const entries = staff.page.getByRole("list", { name: "Entries" }).getByRole("listitem");
-    const exportEntry = entries.filter({ hasText: /Exported \d[\d,]* leads?\b/ }).first();
+    const exportEntry = entries.filter({ hasText: /Exported \d[\d,]* leads?/ }).first();
     await exportEntry.waitFor(WAIT);
     await expect(readText(exportEntry)).resolves.toContain(
       `Exported ${rows.toLocaleString("en-GB")} ${rows === 1 ? "lead" : "leads"}`,
