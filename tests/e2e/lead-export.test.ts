@@ -105,6 +105,32 @@ describe("Export ticked", () => {
     });
   }
 
+  it("still applies a bulk action through the router, and logs no export for it", async () => {
+    const before = await exportsLogged();
+    const opened = await openSignedIn(`/admin/dashboard?q=${encodeURIComponent(COMPANY)}`, {}, session);
+    const { page } = opened;
+    // Marks the document: a full page load (the browser's own submission) would lose it.
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+    await page.getByRole("checkbox", { name: `Tick Bravo ${RUN}` }).check();
+    await page.getByLabel("Action for the ticked leads").selectOption({ label: "Status: Contacted" });
+    await page.getByRole("button", { name: "Apply to ticked" }).click();
+    await page.waitForURL(/notice=bulk/, WAIT);
+    await page.getByText("The ticked leads have been updated.").waitFor(WAIT);
+    await expect(
+      page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+    ).resolves.toBe(true);
+    const bravo = await database.db
+      .selectFrom("leads")
+      .select("status")
+      .where("fullName", "=", `Bravo ${RUN}`)
+      .executeTakeFirstOrThrow();
+    expect(bravo.status).toBe("contacted");
+    expect(await exportsLogged()).toBe(before);
+    await opened.close();
+  });
+
   it("reads in the access log as how many leads went out and which, in words", async () => {
     const opened = await openSignedIn("/admin/access-log?kind=exports", {}, session);
     const entries = opened.page
