@@ -105,6 +105,17 @@ describe("Export ticked", () => {
     });
   }
 
+  it("is never run as route data, so no export is logged without a file", async () => {
+    const before = await exportsLogged();
+    const response = await fetch(`${baseUrl}/api/admin/leads/export.data?ids=${leadIds[0]}`, {
+      headers: { Cookie: session },
+    });
+    await response.arrayBuffer();
+    expect(response.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await exportsLogged()).toBe(before);
+  });
+
   it("still applies a bulk action through the router, and logs no export for it", async () => {
     const before = await exportsLogged();
     const opened = await openSignedIn(`/admin/dashboard?q=${encodeURIComponent(COMPANY)}`, {}, session);
