@@ -36,6 +36,12 @@ describe("the trailing-slash redirect stays on this site (issue 9 point 1)", () 
 });
 
 describe("request guard (issue 9 point 5)", () => {
+  it("answers route data of an API route 404: it has no page (issue 22)", () => {
+    expect(refuseRequest(request("GET"), "/api/admin/leads/export.data")).toMatchObject({ status: 404 });
+    expect(refuseRequest(request("GET"), "/api/admin/leads/export")).toBeNull();
+    expect(refuseRequest(request("GET"), "/admin/dashboard.data")).toBeNull();
+  });
+
   it("accepts well-formed hosts and refuses malformed ones", () => {
     for (const host of [
       "localhost",

@@ -121,11 +121,12 @@ it(
     const rows = (await exported.text()).trim().split("\n").length - 1;
     await goto(staff.page, "/admin/access-log");
     const entries = staff.page.getByRole("list", { name: "Entries" }).getByRole("listitem");
-    const exportEntry = entries.filter({ hasText: "Exported leads" }).first();
+    const exportEntry = entries.filter({ hasText: /Exported \d[\d,]* leads?/ }).first();
     await exportEntry.waitFor(WAIT);
     await expect(readText(exportEntry)).resolves.toContain(
-      `${rows.toLocaleString("en-GB")} rows · filter: status=customer&q=%28search%29`,
+      `Exported ${rows.toLocaleString("en-GB")} ${rows === 1 ? "lead" : "leads"}`,
     );
+    await expect(readText(exportEntry)).resolves.toContain("Filter: status Customer, a search");
     // The search term (an email here) is not in the log.
     expect(await staff.page.content()).not.toContain("someone@example.com");
     await expect(

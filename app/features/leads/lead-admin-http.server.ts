@@ -16,6 +16,7 @@ import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { DeadlineError, withDeadline } from "#app/lib/with-deadline.ts";
 import { type AppServices, clientAddressContext, getServices } from "#app/services.server.ts";
+import { EXPORT_FILTER_PARAMS } from "./export-log-words.ts";
 import {
   type BulkAction,
   LEAD_SORTS,
@@ -334,10 +335,14 @@ export function acceptsGzip(header: string | null): boolean {
   });
 }
 
-/** The export's query as the access log shows it: its parameters, bounded, with no search text. */
+/**
+ * The export's query as the access log keeps it: its filter parameters, bounded, with no search
+ * text. Others are left out: the dashboard's "Export ticked" also sends its form's bulk fields.
+ */
 function describeExportFilter(url: URL): string {
   const kept = new URLSearchParams();
   for (const [name, value] of url.searchParams) {
+    if (!(EXPORT_FILTER_PARAMS as readonly string[]).includes(name) || value === "") continue;
     // A search term may be a person's name or email: the log says a search was used, not what.
     kept.append(name, name === "q" ? "(search)" : value.slice(0, 200));
   }

@@ -2,8 +2,10 @@ import { Form, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";
 import { type AccessEntry, listAccessLog } from "#app/lib/access-log.server.ts";
 import { ACCESS_ACTIONS, ACCESS_KINDS, type AccessKind, isAccessKind } from "#app/lib/access-log.ts";
+import { countOf } from "#app/lib/count-words.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/access-log";
@@ -28,15 +30,19 @@ const SECOND_STEP_WORDS: Record<string, string> = {
   enrolled: "after setting up two-factor sign-in",
 };
 
+/** What an entry says happened: an export says how many leads went out. */
+function describeAction(entry: AccessEntry): string {
+  if (entry.action === "export")
+    return exportHeadline(Number(entry.detail.rows ?? 0), entry.detail.complete !== false);
+  return ACCESS_ACTIONS[entry.action] ?? entry.action;
+}
+
 /** What an entry's details say, in words. */
 function describeDetail(entry: AccessEntry): string | null {
   const { detail } = entry;
   switch (entry.action) {
-    case "export": {
-      const rows = Number(detail.rows ?? 0).toLocaleString("en-GB");
-      const count = detail.complete === false ? `stopped after ${rows} rows` : `${rows} rows`;
-      return `${count} · filter: ${String(detail.filter ?? "all leads")}`;
-    }
+    case "export":
+      return exportFilterWords(String(detail.filter ?? "all leads"));
     case "sign_in": {
       const browser = typeof detail.browser === "string" ? detail.browser : null;
       const second = detail.twoFactor ? SECOND_STEP_WORDS[String(detail.twoFactor)] : undefined;
@@ -48,9 +54,9 @@ function describeDetail(entry: AccessEntry): string | null {
         ? "No such account"
         : "Wrong password, or the account cannot sign in";
     case "two_factor_recovery_used":
-      return `${Number(detail.left ?? 0)} recovery codes left`;
+      return `${countOf(Number(detail.left ?? 0), "recovery code")} left`;
     case "sessions_ended":
-      return `${Number(detail.ended ?? 0)} ended`;
+      return `${countOf(Number(detail.ended ?? 0), "session")} ended`;
     default:
       return null;
   }
@@ -75,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     keptDays: env.ACCESS_LOG_DAYS,
     entries: page.entries.map((entry) => ({
       id: entry.id,
-      what: ACCESS_ACTIONS[entry.action] ?? entry.action,
+      what: describeAction(entry),
       failed: entry.action === "sign_in_failed",
       about: entry.subject ?? (entry.leadId !== null ? `lead #${entry.leadId}` : null),
       who: entry.actor ?? (entry.action === "sign_in_failed" ? "unknown account" : "command line"),

@@ -1,6 +1,6 @@
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import type { AnalyticsReport } from "../analytics-report.ts";
-import { formatCount, formatRate } from "./report-format.ts";
+import { formatCount, formatRate, stepShares } from "./report-format.ts";
 
 /** Visitors → viewed a page with a form → leads → qualified or customer, each step's share of the one before. */
 export function Funnel({ funnel }: { funnel: AnalyticsReport["funnel"] }) {
@@ -10,7 +10,7 @@ export function Funnel({ funnel }: { funnel: AnalyticsReport["funnel"] }) {
     { label: "Sent a request (website leads)", value: funnel.leads },
     { label: "Qualified or customer now", value: funnel.qualified },
   ];
-  const top = Math.max(1, funnel.visitors);
+  const shares = stepShares(steps.map((step) => step.value));
   return (
     <SectionCard id="funnel-heading" title="Funnel">
       <p className="mt-1 text-sm text-ink-muted">
@@ -19,7 +19,7 @@ export function Funnel({ funnel }: { funnel: AnalyticsReport["funnel"] }) {
       <ol className="mt-4 grid gap-3">
         {steps.map((step, index) => {
           const before = index > 0 ? steps[index - 1]?.value : undefined;
-          const share = before === undefined ? null : before > 0 ? Math.min(1, step.value / before) : null;
+          const share = shares[index] ?? null;
           return (
             <li key={step.label} className="grid gap-1">
               <p className="flex flex-wrap justify-between gap-x-4">
@@ -31,10 +31,17 @@ export function Funnel({ funnel }: { funnel: AnalyticsReport["funnel"] }) {
                   ) : null}
                 </span>
               </p>
+              {before !== undefined && step.value > before ? (
+                // Leads sent through the API, or by visitors whose browser asks not to be counted,
+                // have no page view: the step can outnumber the one before it.
+                <p className="text-sm text-ink-muted">
+                  More than the step before: some came through the API or from visitors not counted.
+                </p>
+              ) : null}
               <div className="h-3 rounded-full bg-surface-muted" aria-hidden="true">
                 <div
                   className="h-3 rounded-full bg-brand"
-                  style={{ width: `${Math.max(step.value > 0 ? 1 : 0, (step.value / top) * 100)}%` }}
+                  style={{ width: `${Math.max(step.value > 0 ? 1 : 0, (share ?? 0) * 100)}%` }}
                 />
               </div>
             </li>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countChange, formatRate, rateChange } from "./report-format.ts";
+import { countChange, formatRate, rateChange, stepShares } from "./report-format.ts";
 
 describe("how the analytics page writes its figures", () => {
   it("writes rates as percentages, and no rate as a dash", () => {
@@ -17,5 +17,12 @@ describe("how the analytics page writes its figures", () => {
     expect(countChange(0, 0)).toEqual({ text: "no change", direction: "same" });
     expect(rateChange(0.05, 0.038)).toEqual({ text: "+1.2 pts", direction: "up" });
     expect(rateChange(0.01, 0.01)).toEqual({ text: "no change", direction: "same" });
+  });
+
+  it("scales each funnel step by the step before, never above the whole", () => {
+    expect(stepShares([200, 50, 5, 1])).toEqual([1, 0.25, 0.1, 0.2]);
+    // Leads sent through the API outnumber the visitors who saw a form (issue 22).
+    expect(stepShares([4, 2, 6, 3])).toEqual([1, 0.5, 1, 0.5]);
+    expect(stepShares([0, 0, 3, 0])).toEqual([0, null, null, 0]);
   });
 });

@@ -22,6 +22,19 @@ export function formatRate(value: number | null): string {
   return `${percent < 10 ? percent.toFixed(1) : percent.toFixed(0)}%`;
 }
 
+/**
+ * Each funnel step's share of the step before, as its label and its bar show it: the first step is
+ * the whole (1, or 0 when empty), a step after an empty one has none (null), and no share is above 1, though a step
+ * can count more than the one before (leads sent through the API have no page view).
+ */
+export function stepShares(values: readonly number[]): (number | null)[] {
+  return values.map((value, index) => {
+    if (index === 0) return value > 0 ? 1 : 0;
+    const before = values[index - 1] ?? 0;
+    return before > 0 ? Math.min(1, value / before) : null;
+  });
+}
+
 /** "25 Nov 2026" for YYYY-MM-DD. */
 export function formatDay(day: string): string {
   return dayFormat.format(new Date(`${day}T00:00:00.000Z`));

@@ -51,7 +51,7 @@ export function ReportTable<T>({
         {rows.length === 0 ? (
           <p className="text-ink-muted">{empty}</p>
         ) : (
-          <DataTable columns={labels}>
+          <DataTable label={`${title} table`} columns={labels}>
             <Rows rows={rows.slice(0, SHOWN)} columns={columns} rowKey={rowKey} />
           </DataTable>
         )}
@@ -61,7 +61,7 @@ export function ReportTable<T>({
               Show {rows.length - SHOWN} more
             </summary>
             <div className="mt-3">
-              <DataTable columns={labels}>
+              <DataTable label={`${title} table, more rows`} columns={labels}>
                 <Rows rows={rows.slice(SHOWN)} columns={columns} rowKey={rowKey} />
               </DataTable>
             </div>

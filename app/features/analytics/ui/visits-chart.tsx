@@ -169,6 +169,7 @@ export function VisitsChart({
         {/* Cell styles from here, not on each of up to 731 rows' cells. */}
         <div className="mt-3 max-h-96 overflow-y-auto [&_tbody_td]:px-4 [&_tbody_td]:py-2 [&_tbody_td]:tabular-nums [&_tbody_th]:px-4 [&_tbody_th]:py-2 [&_tbody_th]:font-normal [&_tbody_th]:whitespace-nowrap [&_tbody_tr]:border-t [&_tbody_tr]:border-line">
           <DataTable
+            label={granularity === "hour" ? "Visits by hour" : "Visits by day"}
             columns={[granularity === "hour" ? "Hour (UTC)" : "Day", "Visitors", "Page views", "Leads"]}
           >
             {series.map((point) => (

@@ -25,7 +25,7 @@ export function AuditHistory({
     );
   }
   return (
-    <DataTable columns={COLUMNS}>
+    <DataTable label="Audit history table" columns={COLUMNS}>
       {audits.map((audit) => (
         <tr key={audit.id} className="border-t border-line align-middle" data-audit-id={audit.id}>
           <td className="px-4 py-3 whitespace-nowrap">

@@ -140,11 +140,10 @@ function StaffRow({
               </span>
             ) : null}
           </p>
-          <p className="mt-1 flex flex-wrap gap-x-2 text-sm text-ink-muted">
+          {/* NOTE: no separator character: one that ends a line when the two facts wrap dangles there
+              ("Never signed in ·", issue 22). The gap separates them, as in the access log. */}
+          <p className="mt-1 flex flex-wrap gap-x-4 text-sm text-ink-muted">
             <span>{member.lastSignIn ? `Last signed in ${member.lastSignIn}` : "Never signed in"}</span>
-            <span aria-hidden="true" className="max-sm:hidden">
-              ·
-            </span>
             <span>Added {member.added}</span>
           </p>
         </div>

@@ -22,7 +22,7 @@ export function ApiKeyList({ keys }: { keys: ApiKeyRow[] }) {
     );
   }
   return (
-    <DataTable columns={["Name", "Key", "Created", "Last used", "Status", "Actions"]}>
+    <DataTable label="API keys table" columns={["Name", "Key", "Created", "Last used", "Status", "Actions"]}>
       {keys.map((key) => (
         <tr key={key.id} className="border-t border-line align-middle">
           <th scope="row" className="px-4 py-3 font-semibold break-words">

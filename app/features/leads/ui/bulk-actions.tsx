@@ -1,4 +1,5 @@
-import { Form } from "react-router";
+import type { FormEvent } from "react";
+import { Form, useSubmit } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
@@ -7,6 +8,9 @@ import { LEAD_STATUS_OPTIONS, statusLabel } from "./lead-format.ts";
 
 /** The bulk form's id: the table's tick boxes belong to it from outside it (`form=`). */
 export const BULK_FORM = "bulk-form";
+
+/** The CSV download of the ticked leads (a resource route, not a page). */
+const EXPORT_ACTION = "/api/admin/leads/export";
 
 /**
  * One action for every ticked lead: a status, an owner, or the spam verdict; or an export of just
@@ -23,11 +27,24 @@ export function BulkActions({
   tickedCount: number;
 }) {
   const hydrated = useHydrated();
+  const submit = useSubmit();
+  // NOTE: the router cannot follow a submission to a file download: it fetches the export as route
+  // data and shows a blank page (issue 22), ignoring formTarget. So the form is the browser's own
+  // (`reloadDocument`) and only the bulk action is handed to the router; the export stays a plain
+  // GET whose attachment downloads while the dashboard stays open, as it does without JavaScript.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter?.getAttribute("formaction") === EXPORT_ACTION) return;
+    event.preventDefault();
+    submit(submitter instanceof HTMLButtonElement ? submitter : event.currentTarget);
+  };
   return (
     <Form
       id={BULK_FORM}
       method="post"
       action={action}
+      reloadDocument
+      onSubmit={onSubmit}
       className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-white p-3 shadow-sm"
     >
       <input type="hidden" name="intent" value="bulk" />
@@ -70,8 +87,7 @@ export function BulkActions({
         size="sm"
         variant="outline"
         formMethod="get"
-        formAction="/api/admin/leads/export"
-        formTarget="_blank"
+        formAction={EXPORT_ACTION}
         disabled={hydrated && tickedCount === 0}
       >
         Export ticked

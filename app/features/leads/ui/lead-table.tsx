@@ -36,20 +36,31 @@ const SORTABLE: Record<string, NonNullable<ListView["sort"]>> = {
 
 const COLUMNS = ["Name", "Company", "Email", "Phone", "Type", "Owner", "Date", "Status", "Actions"] as const;
 
+/** The column's sort as `aria-sort` says it: only the sorted column has one. */
+function sortState(column: (typeof COLUMNS)[number], view: ListView): "ascending" | "descending" | undefined {
+  const sort = SORTABLE[column];
+  if (!sort || (view.sort ?? "createdAt") !== sort) return undefined;
+  const order = view.order ?? (sort === "createdAt" ? "desc" : "asc");
+  return order === "asc" ? "ascending" : "descending";
+}
+
+/**
+ * A column's heading; a sortable one is a link that sorts by it (or turns the sort round). Its name
+ * stays the column's (the header names every cell below it); the current sort is the header's
+ * `aria-sort`, and the arrow shows it to the eye.
+ */
 function SortHeader({ column, view }: { column: (typeof COLUMNS)[number]; view: ListView }) {
   const sort = SORTABLE[column];
   if (!sort) return <>{column}</>;
-  const current = (view.sort ?? "createdAt") === sort;
-  const order = view.order ?? (sort === "createdAt" ? "desc" : "asc");
+  const state = sortState(column, view);
   return (
     <Link
       to={listHref(DASHBOARD_PATH, sortToggle(view, sort))}
       className="inline-flex items-center gap-1 hover:underline"
-      aria-label={`${column}: sort ${current && order === "asc" ? "descending" : "ascending"}`}
     >
       {column}
-      <span aria-hidden="true" className={current ? "text-brand" : "text-ink-muted/50"}>
-        {current ? (order === "asc" ? "▲" : "▼") : "↕"}
+      <span aria-hidden="true" className={state ? "text-brand" : "text-ink-muted/50"}>
+        {state ? (state === "ascending" ? "▲" : "▼") : "↕"}
       </span>
     </Link>
   );
@@ -116,7 +127,12 @@ export function LeadTable({
               )}
             </th>
             {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="px-3 py-3 font-semibold whitespace-nowrap">
+              <th
+                key={column}
+                scope="col"
+                aria-sort={sortState(column, view)}
+                className="px-3 py-3 font-semibold whitespace-nowrap"
+              >
                 <SortHeader column={column} view={view} />
               </th>
             ))}
