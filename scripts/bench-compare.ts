@@ -7,7 +7,7 @@
 // each side's CPU per request against nginx's in the same bench:pages run. The worktree is removed
 // at the end, on error and on Ctrl-C (--keep leaves it, for a rerun with --checkout).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -113,6 +113,8 @@ async function main(): Promise<number> {
   const short = commit.slice(0, 7);
 
   const temp = mkdtempSync(join(tmpdir(), "bench-compare-"));
+  // mkdtemp makes it private: nginx's worker (another user) must read the ref's build/client.
+  chmodSync(temp, 0o755);
   const checkout = join(temp, "checkout");
   cleanups.push(() => rmSync(temp, { recursive: true, force: true }));
   git(["worktree", "add", "--detach", checkout, commit]);
