@@ -387,7 +387,15 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
         );
       }
     });
-    if (req.method === "POST" && path === LEAD_API_PATH) {
+    // A body sent without a length (chunked) keeps the Express path: its over-the-limit answer then
+    // races the client's writes exactly as before (tests/e2e/lead-api.test.ts), which the fast
+    // path's reader did not match every time. Browsers and integrations send a length.
+    if (
+      req.method === "POST" &&
+      path === LEAD_API_PATH &&
+      req.headers["content-length"] !== undefined &&
+      req.headers["transfer-encoding"] === undefined
+    ) {
       answerLeads(req, res, https);
       return;
     }
