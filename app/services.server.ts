@@ -236,6 +236,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       if (change.type === "lead.deleted") await forgetLeadDeliveries(trx, change.leadId);
       return queueWebhookEvent(trx, {
         type: change.type,
+        webhooks: change.webhooks,
         lead: () => findLeadListItem(trx, change.leadId),
         occurredAt: change.occurredAt,
       });

@@ -1,10 +1,12 @@
-// `npm run bench` (second part), or alone: `npm run bench:leads -- [--duration S] [--connections N]`
+// `npm run bench` (second part), or alone:
+// `npm run bench:leads -- [--duration S] [--connections N] [--checkout DIR] [--json FILE]`
+// --checkout runs another checkout's server.ts and build (npm run bench:compare measures a git ref's).
 // Lead-submission benchmark: autocannon POSTs genuine demo requests to /api/demo-request on the
 // production server (127.0.0.1), first on SQLite, then on PostgreSQL when one is reachable, and counts
 // the rows that were actually stored. Each request carries a valid time-trap cookie and its own
 // client address (the server trusts one proxy), so validation, the rate-limit upsert, the spam checks
 // and the insert are all measured, as for real visitors.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +54,15 @@ type Result = {
   cpuMicrosecondsPerRequest: number;
 };
 
-const resources = benchResources();
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    checkout: { type: "string" },
+    json: { type: "string" },
+  },
+});
+const resources = benchResources(values.checkout);
 
 async function measure(
   label: string,
@@ -139,17 +149,11 @@ async function measure(
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: "string", default: "10" },
-      connections: { type: "string", default: "50" },
-    },
-  });
   const options = { duration: Number(values.duration), connections: Number(values.connections) };
-  ensureBuild();
+  ensureBuild(values.checkout);
   console.log(
     `\nLead submissions: POST /api/demo-request, ${options.connections} connections, ${options.duration} s, ` +
-      `${cpus().length} cores, Node ${process.version}\n`,
+      `${cpus().length} cores, Node ${process.version}${values.checkout ? `, server from ${values.checkout}` : ""}\n`,
   );
 
   const results: Result[] = [];
@@ -175,6 +179,15 @@ async function main(): Promise<number> {
         `${r.created.toLocaleString("en-GB")} | ${r.p50} | ${r.p99} | ${r.max} | ${r.failures} | ` +
         `${Math.round(r.cpuMicrosecondsPerRequest)} |`,
     );
+  }
+  if (values.json) {
+    const report = {
+      measuredAt: new Date().toISOString(),
+      checkout: values.checkout ?? null,
+      options,
+      results,
+    };
+    writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
   }
   const sqlite = results[0];
   if (!sqlite) return 1;

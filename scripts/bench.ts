@@ -1,4 +1,5 @@
-// `npm run bench [-- --duration S] [--connections N] [--path /x] [--warmup S]`
+// `npm run bench [-- --duration S] [--connections N] [--path /x] [--warmup S] [--checkout DIR] [--json FILE]`
+// (--checkout: another checkout's server.ts and build/client, for npm run bench:compare)
 // Load test of the production build: server.ts with page-view counting off, then on (issue 12), then
 // nginx serving the same build/client folder as a reference, each driven identically by autocannon
 // (in this process) with `Accept-Encoding: br, gzip`, a desktop browser's User-Agent and a different
@@ -23,7 +24,9 @@ import { type RunningServer, startServer } from "./lib/server-process.ts";
 import { ensureBuild } from "./page-weight.ts";
 
 const root = join(import.meta.dirname, "..");
-const clientDir = join(root, "build", "client");
+/** The checkout measured (--checkout), this one by default; set by parseOptions. */
+let checkout = root;
+const clientDir = () => join(checkout, "build", "client");
 // NGINX_PATH overrides where nginx is looked for (an empty or missing path measures server.ts alone).
 const NGINX = (
   process.env.NGINX_PATH !== undefined ? [process.env.NGINX_PATH] : ["/usr/sbin/nginx", "/usr/bin/nginx"]
@@ -182,7 +185,10 @@ async function startAppServer(analytics: "on" | "off"): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "bench-app-"));
   tempDirs.push(dir);
   const databaseUrl = join(dir, "bench.sqlite");
-  appServer = await startServer({ DATABASE_URL: databaseUrl, TRUST_PROXY: "1", ANALYTICS: analytics });
+  appServer = await startServer(
+    { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", ANALYTICS: analytics },
+    { checkout },
+  );
   return {
     name: `server.ts, analytics ${analytics}`,
     baseUrl: appServer.url,
@@ -196,6 +202,9 @@ async function startAppServer(analytics: "on" | "off"): Promise<Target> {
 async function storedPageViews(databaseUrl: string): Promise<number> {
   const database = openDatabase(databaseUrl);
   try {
+    // A checkout from before page-view counting (bench:compare of an older ref) has no such table.
+    if (!(await database.db.introspection.getTables()).some((t) => t.name === "analytics_page_views"))
+      return Number.NaN;
     const row = await database.db
       .selectFrom("analyticsPageViews")
       .select((eb) => eb.fn.countAll<number>().as("count"))
@@ -268,7 +277,7 @@ http {
 
   server {
     listen ${HOST}:${port};
-    root ${clientDir};
+    root ${clientDir()};
     index index.html;
     location / {
       try_files $uri $uri/index.html =404;
@@ -382,7 +391,14 @@ async function measure(target: Target, path: string, options: Options): Promise<
   };
 }
 
-type Options = { duration: number; connections: number; warmup: number; path: string; json?: string };
+type Options = {
+  duration: number;
+  connections: number;
+  warmup: number;
+  path: string;
+  json?: string;
+  checkout?: string;
+};
 
 function parseOptions(): Options {
   const { values } = parseArgs({
@@ -392,12 +408,13 @@ function parseOptions(): Options {
       warmup: { type: "string", default: "2" },
       path: { type: "string", default: "/" },
       json: { type: "string" },
+      checkout: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
     console.log(
-      "Usage: npm run bench -- [--duration S (10)] [--connections N (50)] [--warmup S (2)] [--path /x (/)] [--json FILE]",
+      "Usage: npm run bench -- [--duration S (10)] [--connections N (50)] [--warmup S (2)] [--path /x (/)] [--checkout DIR] [--json FILE]",
     );
     process.exit(0);
   }
@@ -417,6 +434,7 @@ function parseOptions(): Options {
     warmup: number("warmup", values.warmup, 0, 60),
     path,
     json: values.json,
+    checkout: values.checkout,
   };
 }
 
@@ -443,7 +461,8 @@ function table(results: Measurement[]): string {
 
 async function main(): Promise<number> {
   const options = parseOptions();
-  ensureBuild();
+  if (options.checkout) checkout = options.checkout;
+  ensureBuild(checkout);
   const targetsCount = NGINX ? 3 : 2;
   // Watchdog: start-up, warm-up and measurement of each target, plus a generous margin.
   const budgetMs = (targetsCount * (options.warmup + options.duration + 30) + 30) * 1000;

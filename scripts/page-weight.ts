@@ -79,10 +79,12 @@ export function pageWeightWarnings(rows: PageWeightRow[]): string[] {
   ]);
 }
 
-export function ensureBuild(): void {
-  if (existsSync(join(root, "build", "static-manifest.json"))) return;
-  console.log("No production build (build/static-manifest.json): running `npm run build` first.");
-  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+export function ensureBuild(checkout = root): void {
+  if (existsSync(join(checkout, "build", "static-manifest.json"))) return;
+  console.log(
+    `No production build (${join(checkout, "build", "static-manifest.json")}): running \`npm run build\` first.`,
+  );
+  const result = spawnSync("npm", ["run", "build"], { cwd: checkout, stdio: "inherit" });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
 }
 

@@ -62,11 +62,87 @@ export type AppOptions = {
   requestLog?: RequestLog;
 };
 
+type LeadApiAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 type BuildContexts = {
   cspNonceContext: RouterContext<string>;
   servicesContext: RouterContext<AppServices | null>;
   clientAddressContext: RouterContext<string>;
+  answerLeadApi(
+    head: { headers: { get(name: string): string | null }; host: string; protocol: string },
+    readBody: (limit: number) => Promise<Uint8Array | null>,
+    context: RouterContextProvider,
+  ): Promise<LeadApiAnswer>;
+  leadApiFailure(error: unknown): LeadApiAnswer;
 };
+
+/** How long one signed time-trap token is given to every page sent (see createAppServer). */
+const TIME_TOKEN_REUSE_MS = 100;
+
+/** The lead API's path: answered by server.ts itself, without Express and React Router. */
+const LEAD_API_PATH = "/api/demo-request";
+
+/** The request's headers as the lead API reads them (a web Headers' `get`, without building one). */
+function headerReader(req: IncomingMessage): { get(name: string): string | null } {
+  return {
+    get(name) {
+      const value = req.headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+/** The host the client addressed, as @react-router/express builds the request's URL from it. */
+function requestHost(req: IncomingMessage, trustProxy: number): string {
+  const forwarded = trustProxy > 0 ? req.headers["x-forwarded-host"] : undefined;
+  const raw = (typeof forwarded === "string" && forwarded.split(",")[0]?.trim()) || req.headers.host || "";
+  return raw.split(/[\\/?#@]/)[0] || "localhost";
+}
+
+/**
+ * The body, read no further than `limit` bytes: null when it is larger (declared or sent). As the
+ * Request path does, a body over the limit is not drained: the 413 goes out and Node discards the rest.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const onClose = () => {
+      done();
+      reject(new Error("The client closed the connection before the body's end"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
 
 /** True when the request reached us over TLS, directly or through a trusted proxy. */
 function isHttps(req: IncomingMessage, trustProxy: number): boolean {
@@ -84,15 +160,28 @@ function isHttps(req: IncomingMessage, trustProxy: number): boolean {
  * path), everything else through Express and the React Router handler with on-the-fly compression.
  */
 export function createAppServer({ env, build, buildDir, services, requestLog }: AppOptions): Server {
-  const { cspNonceContext, servicesContext, clientAddressContext } = build.entry
-    .module as unknown as BuildContexts;
+  const { cspNonceContext, servicesContext, clientAddressContext, answerLeadApi, leadApiFailure } = build
+    .entry.module as unknown as BuildContexts;
   const sendHstsAlways = env.HSTS === "always";
   const headersPlain = baseSecurityHeaders(sendHstsAlways);
   const headersHttps = baseSecurityHeaders(env.HSTS !== "off");
   // Two in-memory views of the same files: with HSTS/upgrade-insecure-requests over HTTPS, without over HTTP.
   // Pages carry the signed "first seen" cookie the lead forms' time trap checks (only when missing or old).
-  const pageCookie = (secure: boolean) => (req: IncomingMessage) =>
-    needsTimeToken(req.headers.cookie) ? timeTokenCookie(issueTimeToken(services.secret), secure) : undefined;
+  // One token serves every page sent within TIME_TOKEN_REUSE_MS (an HMAC per page was a tenth of a
+  // page's CPU): it says "first seen" at most that much early, nothing next to the trap's seconds.
+  const pageCookie = (secure: boolean) => {
+    let issuedAt = Number.NEGATIVE_INFINITY;
+    let cookie = "";
+    return (req: IncomingMessage) => {
+      if (!needsTimeToken(req.headers.cookie)) return undefined;
+      const now = Date.now();
+      if (now - issuedAt >= TIME_TOKEN_REUSE_MS || now < issuedAt) {
+        issuedAt = now;
+        cookie = timeTokenCookie(issueTimeToken(services.secret, now), secure);
+      }
+      return cookie;
+    };
+  };
   const staticHttp = new StaticFiles(buildDir, headersPlain, false, pageCookie(false));
   const staticHttps = new StaticFiles(buildDir, headersHttps, true, pageCookie(true));
   const configuredUrl = env.PUBLIC_URL?.replace(/\/+$/, "");
@@ -107,6 +196,69 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   if (env.LOG_LEVEL !== "silent") console.error(describeMetricsAccess(metricsAccessRule));
   const patterns = routePatterns(build.routes);
   const { metrics, statusClass } = services.metricsInstruments;
+  // A path's route pattern and a label set's histogram child, looked up once: the same few pages
+  // and labels come back on every request (bounded: a scanner's invented paths only refill it).
+  const routeLabels = new Map<string, string>();
+  const routeOf = (path: string) => {
+    let route = routeLabels.get(path);
+    if (route === undefined) {
+      route = matchRoutePattern(patterns, path);
+      if (routeLabels.size >= 2_000) routeLabels.clear();
+      routeLabels.set(path, route);
+    }
+    return route;
+  };
+  type Timer = { observe(seconds: number): void };
+  const timers = new Map<string, Timer>();
+  const requestTimer = (route: string, method: string, status: string): Timer => {
+    const key = `${route} ${method} ${status}`;
+    let timer = timers.get(key);
+    if (timer === undefined) {
+      timer = metrics.requests.labels({ route, method, status });
+      if (timers.size >= 2_000) timers.clear();
+      timers.set(key, timer);
+    }
+    return timer;
+  };
+
+  // The lead API's answers carry what the middleware below sets on every API answer.
+  const apiHeaders = (https: boolean) => ({
+    ...(https ? headersHttps : headersPlain),
+    "Content-Security-Policy": API_CSP,
+    "Cache-Control": PRIVATE_NO_STORE,
+  });
+  const apiHeadersPlain = apiHeaders(false);
+  const apiHeadersHttps = apiHeaders(true);
+  /**
+   * POST /api/demo-request without Express and React Router: the same handler (lead-http.server.ts)
+   * given the headers and a body reader, its answer written directly. Express's middleware and
+   * React Router's request (route matching over every route, a web Request with its body stream, a
+   * Response with its own) cost more CPU than storing the lead (docs/performance.md, issue 22).
+   */
+  const answerLeads = (req: IncomingMessage, res: ServerResponse, https: boolean) => {
+    const context = new RouterContextProvider();
+    context.set(cspNonceContext, "");
+    context.set(servicesContext, services);
+    context.set(clientAddressContext, clientAddress(req, env.TRUST_PROXY));
+    const head = {
+      headers: headerReader(req),
+      host: requestHost(req, env.TRUST_PROXY),
+      protocol: https ? "https:" : "http:",
+    };
+    answerLeadApi(head, (limit) => readBody(req, limit), context)
+      .catch((error: unknown) => (req.destroyed ? null : leadApiFailure(error)))
+      .then((answer) => {
+        if (!answer || res.headersSent || res.destroyed) return;
+        const text = JSON.stringify(answer.body);
+        res.writeHead(answer.status, {
+          ...(https ? apiHeadersHttps : apiHeadersPlain),
+          ...answer.headers,
+          "Content-Type": "application/json; charset=utf-8",
+          "Content-Length": Buffer.byteLength(text),
+        });
+        res.end(text);
+      });
+  };
 
   const app = express();
   app.disable("x-powered-by");
@@ -225,9 +377,9 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     res.once("finish", () => {
       const seconds = (performance.now() - started) / 1000;
       const asset = path.startsWith("/assets/");
-      const route = asset ? "/assets/*" : matchRoutePattern(patterns, path);
+      const route = asset ? "/assets/*" : routeOf(path);
       const method = req.method ?? "";
-      metrics.requests.observe({ route, method, status: statusClass(res.statusCode) }, seconds);
+      requestTimer(route, method, statusClass(res.statusCode)).observe(seconds);
       // Pages and the API; hashed assets would only drown them. No query, body or address.
       if (!asset) {
         requestLog?.logger.info(
@@ -236,6 +388,18 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
         );
       }
     });
+    // A body sent without a length (chunked) keeps the Express path: its over-the-limit answer then
+    // races the client's writes exactly as before (tests/e2e/lead-api.test.ts), which the fast
+    // path's reader did not match every time. Browsers and integrations send a length.
+    if (
+      req.method === "POST" &&
+      path === LEAD_API_PATH &&
+      req.headers["content-length"] !== undefined &&
+      req.headers["transfer-encoding"] === undefined
+    ) {
+      answerLeads(req, res, https);
+      return;
+    }
     // Cookieless analytics (ADR 014): a GET of a page from a browser that did not opt out, counted
     // once the answer shows it was a public page (HTML: prerendered, rendered or a 404).
     const countable = pageViews.enabled && pageViews.shouldCount(req);

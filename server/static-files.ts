@@ -117,11 +117,19 @@ function loadFile(
   return file;
 }
 
+const acceptedEncodings = new Map<string, ReadonlySet<string>>();
+
 /** Prefers brotli, then gzip, honouring `q=0` refusals in Accept-Encoding. */
 export function pickVariant(file: LoadedFile, acceptEncoding: string | string[] | undefined): Variant {
   if (!acceptEncoding || (!file.br && !file.gzip)) return file.identity;
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : acceptEncoding;
-  const accepted = parseAcceptEncoding(header);
+  let accepted = acceptedEncodings.get(header);
+  if (accepted === undefined) {
+    accepted = parseAcceptEncoding(header);
+    // Browsers send a handful of distinct values: parsed once each (bounded against invented ones).
+    if (acceptedEncodings.size >= 256) acceptedEncodings.clear();
+    acceptedEncodings.set(header, accepted);
+  }
   if (file.br && accepted.has("br")) return file.br;
   if (file.gzip && accepted.has("gzip")) return file.gzip;
   return file.identity;

@@ -7,7 +7,7 @@ export async function readLimitedText(request: Request, limit: number): Promise<
   return bytes === null ? null : new TextDecoder().decode(bytes);
 }
 
-async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array | null> {
+export async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array | null> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return null;
   if (!request.body) return new Uint8Array();
@@ -37,21 +37,44 @@ export type JsonBody = { ok: true; value: Record<string, unknown> } | { ok: fals
  * 413 over `limit` bytes, 400 when malformed or not an object.
  */
 export async function readJsonObject(request: Request, limit: number): Promise<JsonBody> {
-  const fail = (status: number, message: string) => ({
-    ok: false as const,
-    response: Response.json({ message, errors: {} }, { status }),
-  });
-  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  const parsed = await parseJsonObject(
+    request.headers.get("content-type"),
+    (max) => readLimitedBytes(request, max),
+    limit,
+  );
+  return parsed.ok
+    ? parsed
+    : {
+        ok: false,
+        response: Response.json({ message: parsed.message, errors: {} }, { status: parsed.status }),
+      };
+}
+
+export type ParsedJsonObject =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; status: number; message: string };
+
+/**
+ * readJsonObject without a web Request: the Content-Type header and a reader of the body that stops
+ * after `limit` bytes (null when larger). The body is not read at all unless it is declared JSON.
+ */
+export async function parseJsonObject(
+  contentTypeHeader: string | null,
+  readBody: (limit: number) => Promise<Uint8Array | null>,
+  limit: number,
+): Promise<ParsedJsonObject> {
+  const fail = (status: number, message: string) => ({ ok: false as const, status, message });
+  const contentType = contentTypeHeader?.split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") {
     return fail(415, "Send the request body as JSON (Content-Type: application/json).");
   }
-  const bytes = await readLimitedBytes(request, limit);
+  const bytes = await readBody(limit);
   if (bytes === null)
     return fail(413, `Request body too large: the limit is ${Math.round(limit / 1024)} KB.`);
   let value: unknown;
   try {
     // JSON is UTF-8 (RFC 8259): invalid bytes are refused, not silently replaced.
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    value = JSON.parse(utf8.decode(bytes));
   } catch {
     return fail(400, "Malformed JSON in the request body.");
   }
@@ -60,6 +83,8 @@ export async function readJsonObject(request: Request, limit: number): Promise<J
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function methodNotAllowed(allow: string): Response {
   return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: allow } });

@@ -32,6 +32,14 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
       executor: Kysely<Database> | Transaction<Database> = db,
     ): Promise<RateLimitDecision> {
       if (limit <= 0) return { allowed: true, count: 0 };
+      // A key's first hit in a window (most submissions: one visitor, one lead) is one statement: the
+      // row is created holding it. That insert holds the key too (a concurrent first hit waits for it on
+      // PostgreSQL, then finds the row), so the check cannot be raced; a key with a row takes the path below.
+      const first = await sql<{ hits: string }>`
+        insert into rate_limits (key, hits, expires_at) values (${key}, ${`[${now}]`}, ${now + windowMs})
+        on conflict (key) do nothing
+        returning hits`.execute(executor);
+      if (first.rows.length > 0) return { allowed: true, count: 1 };
       // Hand-written: it runs on every lead submission (see insertLead).
       const { rows } = await sql<{ hits: string }>`
         insert into rate_limits (key, hits, expires_at) values (${key}, '[]', ${now + windowMs})

@@ -11,14 +11,15 @@ export type BenchResources = {
 
 /**
  * What a benchmark script started and must undo, on success, error or Ctrl-C alike (runMain's
- * cleanup), so no server process or temporary database outlives it.
+ * cleanup), so no server process or temporary database outlives it. Servers run from `checkout`
+ * (another checkout's build, for npm run bench:compare) when given.
  */
-export function benchResources(): BenchResources {
+export function benchResources(checkout?: string): BenchResources {
   const servers = new Set<RunningServer>();
   const tasks: (() => Promise<void>)[] = [];
   return {
     async startServer(env) {
-      const server = await startServer(env);
+      const server = await startServer(env, { checkout });
       servers.add(server);
       return server;
     },

@@ -18,14 +18,15 @@ export type RunningServer = {
 /**
  * Starts the production server (`node server.ts`, needs a build) on a free port of 127.0.0.1 (or
  * `port`, where a restarted instance must come back) and resolves once it is listening. Used by
- * the e2e tests, Lighthouse and the benchmark.
+ * the e2e tests, Lighthouse and the benchmark. `checkout`: another checkout's server.ts and build
+ * (npm run bench:compare measures a git ref's), this one's by default.
  */
 export async function startServer(
   env: Record<string, string> = {},
-  { port = 0 }: { port?: number } = {},
+  { port = 0, checkout = root }: { port?: number; checkout?: string } = {},
 ): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
-    cwd: root,
+    cwd: checkout,
     env: {
       ...process.env,
       NODE_ENV: "production",

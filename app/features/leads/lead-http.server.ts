@@ -1,7 +1,12 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { DATABASE_RETRY_AFTER_SECONDS } from "#app/db/unavailable.server.ts";
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  describeDatabaseError,
+  isDatabaseUnavailable,
+} from "#app/db/unavailable.server.ts";
 import { readCookie } from "#app/lib/cookies.ts";
-import { readJsonObject, readLimitedText } from "#app/lib/http.server.ts";
+import { parseJsonObject, readLimitedBytes, readLimitedText } from "#app/lib/http.server.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { type ActiveApiKey, bearerToken, findActiveApiKey } from "./api-keys.server.ts";
 import {
@@ -36,13 +41,26 @@ export function summariseErrors(errors: FieldErrors): string {
   return Object.values(errors).join(". ");
 }
 
+/** What the lead API reads of a request: a web Request's, or server.ts's fast path's (no Request built). */
+export type LeadRequestHead = {
+  headers: { get(name: string): string | null };
+  /** The site's host as the client addressed it (`example.com:8443`), and `http:` or `https:`. */
+  host: string;
+  protocol: string;
+};
+
+function headOf(request: Request): LeadRequestHead {
+  const url = new URL(request.url);
+  return { headers: request.headers, host: url.host, protocol: url.protocol };
+}
+
 /** The path of the page the visitor sent the form from, when the browser says and it is ours. */
-function sourcePage(request: Request): string | null {
-  const referer = request.headers.get("referer");
+function sourcePage(head: LeadRequestHead): string | null {
+  const referer = head.headers.get("referer");
   if (!referer) return null;
   try {
     const from = new URL(referer);
-    if (from.host !== new URL(request.url).host) return null;
+    if (from.host !== new URL(`${head.protocol}//${head.host}`).host) return null;
     return from.pathname.slice(0, 200);
   } catch {
     return null;
@@ -50,36 +68,36 @@ function sourcePage(request: Request): string | null {
 }
 
 function submissionContext(
-  request: Request,
+  head: LeadRequestHead,
   context: Context,
   transport: "form-action" | "api",
   apiKey?: ActiveApiKey,
 ): SubmissionContext {
-  const page = sourcePage(request);
+  const page = sourcePage(head);
   return {
     clientAddress: context.get(clientAddressContext),
-    timeToken: readCookie(request.headers.get("cookie"), TIME_TOKEN_COOKIE),
+    timeToken: readCookie(head.headers.get("cookie"), TIME_TOKEN_COOKIE),
     sourcePage: page,
     // The site's own forms post the API from one of its pages (a same-site Referer) or post the page
     // itself without JavaScript; anything else is an integration calling the API.
     source: transport === "form-action" || page !== null ? "form" : "api",
     apiKey,
     // For the lead's attribution: hashed with the address into the visitor id of the day, never stored.
-    headers: request.headers,
-    protocol: new URL(request.url).protocol,
+    headers: head.headers,
+    protocol: head.protocol,
   };
 }
 
 async function submit(
   body: unknown,
-  request: Request,
+  head: LeadRequestHead,
   context: Context,
   transport: "form-action" | "api",
   apiKey?: ActiveApiKey,
 ): Promise<SubmissionResult | "failed"> {
   try {
     const { leads } = await getServices(context);
-    return await leads.submit(body, submissionContext(request, context, transport, apiKey));
+    return await leads.submit(body, submissionContext(head, context, transport, apiKey));
   } catch (error) {
     // Never log the submission itself: it is personal data.
     console.error("Storing a lead failed:", (error as Error).message);
@@ -93,39 +111,77 @@ const json = (body: unknown, status: number, headers: Record<string, string> = {
 
 export const INVALID_API_KEY_MESSAGE = "Invalid or revoked API key.";
 
+/** The lead API's answer before it becomes a Response (server.ts's fast path writes it directly). */
+export type LeadApiAnswer = { status: number; body: unknown; headers?: Record<string, string> };
+
 /**
  * POST /api/demo-request: 201 only once the lead is committed; 4xx/5xx store nothing. With
  * `Authorization: Bearer <key>` the key must be valid and active (401 otherwise: a bad key is
  * never treated as an anonymous visitor).
  */
 export async function handleLeadApi(request: Request, context: Context): Promise<Response> {
-  const presented = bearerToken(request.headers.get("authorization"));
+  const answer = await answerLeadApi(headOf(request), (limit) => readLimitedBytes(request, limit), context);
+  return json(answer.body, answer.status, answer.headers);
+}
+
+/**
+ * The lead API without a web Request: `readBody` gives the body read no further than `limit` bytes
+ * (null when it is larger). server.ts calls this directly for POST /api/demo-request, sparing each
+ * lead Express's and React Router's request handling (route matching over every route, a Request
+ * and its body stream, a Response and its stream): a third of a submission's CPU (docs/performance.md).
+ */
+export async function answerLeadApi(
+  head: LeadRequestHead,
+  readBody: (limit: number) => Promise<Uint8Array | null>,
+  context: Context,
+): Promise<LeadApiAnswer> {
+  const presented = bearerToken(head.headers.get("authorization"));
   let apiKey: ActiveApiKey | undefined;
   if (presented !== undefined) {
     const { database } = await getServices(context);
     const found = presented ? await findActiveApiKey(database.db, presented) : null;
     if (!found)
-      return json({ message: INVALID_API_KEY_MESSAGE }, 401, { "WWW-Authenticate": 'Bearer realm="leads"' });
+      return {
+        status: 401,
+        body: { message: INVALID_API_KEY_MESSAGE },
+        headers: { "WWW-Authenticate": 'Bearer realm="leads"' },
+      };
     apiKey = found;
   }
-  const parsed = await readJsonObject(request, MAX_LEAD_BODY_BYTES);
-  if (!parsed.ok) return parsed.response;
+  const parsed = await parseJsonObject(head.headers.get("content-type"), readBody, MAX_LEAD_BODY_BYTES);
+  if (!parsed.ok) return { status: parsed.status, body: { message: parsed.message, errors: {} } };
   const body = parsed.value;
-  const result = await submit(body, request, context, "api", apiKey);
-  if (result === "failed") return json({ message: STORE_FAILED_MESSAGE }, 503, RETRY_LATER);
+  const result = await submit(body, head, context, "api", apiKey);
+  if (result === "failed")
+    return { status: 503, body: { message: STORE_FAILED_MESSAGE }, headers: RETRY_LATER };
   switch (result.kind) {
     case "invalid":
-      return json({ message: summariseErrors(result.errors), errors: result.errors }, 400);
+      return { status: 400, body: { message: summariseErrors(result.errors), errors: result.errors } };
     case "rate-limited":
-      return json({ message: tooManyRequestsMessage(result.retryAfterSeconds) }, 429, {
-        "Retry-After": String(result.retryAfterSeconds),
-      });
+      return {
+        status: 429,
+        body: { message: tooManyRequestsMessage(result.retryAfterSeconds) },
+        headers: { "Retry-After": String(result.retryAfterSeconds) },
+      };
     case "erased":
-      return json({ message: ERASED_PERSON_MESSAGE }, 409);
+      return { status: 409, body: { message: ERASED_PERSON_MESSAGE } };
     case "stored":
       // A flagged submission gets the same answer: nothing tells a bot it was caught.
-      return json({ id: result.id, message: "Demo request submitted successfully" }, 201);
+      return { status: 201, body: { id: result.id, message: "Demo request submitted successfully" } };
   }
+}
+
+/**
+ * What server.ts's fast path answers when answerLeadApi throws (React Router's error handling is not
+ * there): 503 when the database cannot serve now (ADR 008), 500 otherwise; both logged.
+ */
+export function leadApiFailure(error: unknown): LeadApiAnswer {
+  if (isDatabaseUnavailable(error)) {
+    console.error(`Database unavailable (answered 503): ${describeDatabaseError(error)}`);
+    return { status: 503, body: { message: DATABASE_UNAVAILABLE_MESSAGE }, headers: RETRY_LATER };
+  }
+  console.error(error);
+  return { status: 500, body: { message: "Unexpected Server Error" } };
 }
 
 /** What a form's page renders after a failed no-JavaScript POST. */
@@ -175,7 +231,7 @@ export async function handleLeadFormAction(
   if (contentType !== "application/x-www-form-urlencoded")
     return fail(415, "Please send the form from this page.");
 
-  const result = await submit(formToSubmission(form, requestType), request, context, "form-action");
+  const result = await submit(formToSubmission(form, requestType), headOf(request), context, "form-action");
   if (result === "failed") return fail(503, STORE_FAILED_MESSAGE, {}, RETRY_LATER);
   switch (result.kind) {
     case "invalid":

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
@@ -26,6 +26,29 @@ export function suppressionKey(secret: string, email: string): string {
   return createHmac("sha256", secret)
     .update(`erasure:${contactKey(email)}`)
     .digest("base64url");
+}
+
+/**
+ * erasedOn and the webhooks (id, events) in one statement: a new lead needs both in its transaction,
+ * and each statement is a round trip on PostgreSQL (issue 22: a submission's statements doubled).
+ */
+export async function erasedOnWithWebhooks(
+  db: Kysely<Database> | Transaction<Database>,
+  secret: string,
+  email: string,
+): Promise<{ erasedAt: string | null; webhooks: { id: number; events: string }[] }> {
+  const { rows } = await sql<{ kind: string; value: string; id: number | string | null }>`
+    select 'erased' as kind, erased_at as value, null as id from erasure_suppressions
+      where email_hmac = ${suppressionKey(secret, email)}
+    union all
+    select 'webhook' as kind, events as value, id from webhooks`.execute(db);
+  let erasedAt: string | null = null;
+  const webhooks: { id: number; events: string }[] = [];
+  for (const row of rows) {
+    if (row.kind === "erased") erasedAt = row.value;
+    else webhooks.push({ id: Number(row.id), events: row.value });
+  }
+  return { erasedAt, webhooks };
 }
 
 /** When the person with this email was erased, or null if never. */

@@ -6,7 +6,7 @@ import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/l
 import type { RateLimiter } from "#app/lib/rate-limit.server.ts";
 import { type ActiveApiKey, touchApiKey } from "./api-keys.server.ts";
 import { recordLeadEvent } from "./lead-events.server.ts";
-import { erasedOn } from "./lead-people.server.ts";
+import { erasedOnWithWebhooks } from "./lead-people.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
 import { type FieldErrors, HONEYPOT_FIELD, parseLeadSubmission } from "./lead-schema.ts";
 import { spamVerdict, type TokenFinding } from "./spam-verdict.ts";
@@ -45,6 +45,8 @@ export type LeadChange = {
   type: "lead.created" | "lead.updated" | "lead.spam_changed" | "lead.deleted";
   leadId: number;
   occurredAt: Date;
+  /** The webhooks (id, events), when already read in this transaction (a new lead's first statement). */
+  webhooks?: { id: number; events: string }[];
 };
 
 /**
@@ -122,7 +124,8 @@ export function createLeadService({
         // A person erased on request who writes again through the site's own forms gives new
         // consent: stored, and marked as returning after erasure. An integration re-sending them
         // is refused: it is replaying data the person asked to be removed.
-        const erasedAt = await erasedOn(trx, secret, submission.email);
+        // The webhooks come with it (one statement): the lead's deliveries are queued from them below.
+        const { erasedAt, webhooks } = await erasedOnWithWebhooks(trx, secret, submission.email);
         if (erasedAt && apiKey) return { allowed: false as const, erased: true as const };
         const decision = limiter ? await limiter.hit(limitKey, now.getTime(), trx) : undefined;
         if (decision && !decision.allowed) return decision;
@@ -167,7 +170,12 @@ export function createLeadService({
             await enqueue(trx, LEAD_NOTIFICATION, { leadId } satisfies LeadNotificationPayload, now);
             queued = true;
           }
-          const deliveries = await onLeadChange?.(trx, { type: "lead.created", leadId, occurredAt: now });
+          const deliveries = await onLeadChange?.(trx, {
+            type: "lead.created",
+            leadId,
+            occurredAt: now,
+            webhooks,
+          });
           if (typeof deliveries === "number" && deliveries > 0) queued = true;
         }
         return { allowed: true as const, id: leadId, held, queued, level: verdict.level };

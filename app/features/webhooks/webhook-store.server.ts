@@ -159,8 +159,16 @@ function leadIdOf(body: string | null): number | undefined {
   }
 }
 
+/** A webhook's id and subscribed events (JSON text), as queueWebhookEvent reads them. */
+export type WebhookSubscription = { id: number | string; events: string };
+
 export type WebhookEvent = {
   type: WebhookEventType;
+  /**
+   * The webhooks, when the caller already read them in this transaction (a new lead reads them in
+   * its first statement, beside the erasure lookup: one statement less per submission).
+   */
+  webhooks?: WebhookSubscription[];
   /** The lead as the staff API returns it, or a loader for it (only called when someone subscribed). */
   lead: Record<string, unknown> | (() => Promise<Record<string, unknown> | undefined>);
   occurredAt: Date;
@@ -173,7 +181,7 @@ export type WebhookEvent = {
  * rows. After the commit, the caller wakes the outbox worker (AppServices.notifyOutbox).
  */
 export async function queueWebhookEvent(db: Db, event: WebhookEvent): Promise<number> {
-  const webhooks = await db.selectFrom("webhooks").select(["id", "events"]).execute();
+  const webhooks = event.webhooks ?? (await db.selectFrom("webhooks").select(["id", "events"]).execute());
   const subscribed = webhooks.filter((webhook) => parseEvents(webhook.events).includes(event.type));
   if (subscribed.length === 0) return 0;
   const lead = typeof event.lead === "function" ? await event.lead() : event.lead;
