@@ -9,8 +9,10 @@ import {
   createPendingLogin,
   findPendingLogin,
   forgetPendingLogin,
+  MAX_CODE_ATTEMPTS,
   PENDING_LOGIN_TTL_MS,
   prunePendingLogins,
+  takeCodeAttempt,
 } from "./pending-logins.server.ts";
 import { describeBrowser } from "./session-device.ts";
 import {
@@ -24,6 +26,7 @@ import {
   type SessionPolicy,
 } from "./sessions.server.ts";
 import { pruneSetPasswordLinks } from "./staff.server.ts";
+import { DEVICE_TRUST_MS, deviceKey, issueDeviceToken, trustedDeviceId } from "./trusted-device.server.ts";
 import { otpauthUri, qrSvg, twoFactorKeys } from "./two-factor.server.ts";
 import {
   cancelEnrolment,
@@ -31,6 +34,7 @@ import {
   confirmEnrolment,
   disableTwoFactor,
   enrolmentSecret,
+  isSpentAppCode,
   openSignInEnrolmentSecret,
   pendingEnrolmentSecret,
   renewRecoveryCodes,
@@ -40,7 +44,14 @@ import {
 } from "./two-factor-store.server.ts";
 import { findUserByUsername, NO_PASSWORD, type PublicUser, toPublicUser } from "./users.server.ts";
 
-type SignedIn = { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: number };
+type SignedIn = {
+  kind: "ok";
+  user: PublicUser;
+  token: string;
+  maxAgeSeconds: number;
+  /** A fresh device cookie for this browser (trusted-device.server.ts), and how long it lives. */
+  device: { token: string; maxAgeSeconds: number };
+};
 
 export type LoginResult =
   | SignedIn
@@ -63,10 +74,13 @@ export type LoginResult =
 export type SecondStepResult =
   /** Signed in; `recoveryCodes` when this step turned two-factor sign-in on (show them once). */
   | (SignedIn & { recoveryCodes?: string[] })
-  | { kind: "invalid" }
+  /** `spent`: the app's code for a step already used (just now, by this person): wait for the next. */
+  | { kind: "invalid"; spent?: boolean }
   | { kind: "throttled"; retryAfterSeconds: number }
   /** No live pending login: start again with the password. */
-  | { kind: "expired" };
+  | { kind: "expired" }
+  /** The pending login had its MAX_CODE_ATTEMPTS wrong codes and is gone: the password again. */
+  | { kind: "too-many-codes" };
 
 /** What the second step's page shows: whose sign-in it is and, to enrol, the secret and its QR code. */
 export type PendingView = {
@@ -120,6 +134,7 @@ export function createAuthService({
   const checkCredentials = (username: string, password: string) =>
     checkCredentialsWith(db, username, password);
   const keys = twoFactorKeys(secret);
+  const devices = deviceKey(secret);
 
   /** Opens a session for a sign-in that passed every step, and records it. */
   async function openSession(
@@ -146,7 +161,14 @@ export function createAuthService({
       .set({ lastSignInAt: now.toISOString() })
       .where("id", "=", user.id)
       .execute();
-    return { kind: "ok", user, token, maxAgeSeconds: Math.floor(policy.absoluteMs / 1000) };
+    return {
+      kind: "ok",
+      user,
+      token,
+      maxAgeSeconds: Math.floor(policy.absoluteMs / 1000),
+      // Issued afresh at every sign-in: the old device id's failures are forgotten with it.
+      device: { token: issueDeviceToken(devices, user.username, now), maxAgeSeconds: DEVICE_TRUST_MS / 1000 },
+    };
   }
 
   async function viewOf(base32: string | null, username: string): Promise<EnrolmentView | undefined> {
@@ -211,11 +233,14 @@ export function createAuthService({
       clientAddress: string,
       now = new Date(),
       userAgent: string | null = null,
+      /** The browser's device cookie, if it sent one: judged on its own counter when it is valid. */
+      deviceToken?: string,
     ): Promise<LoginResult> {
       // A full queue refuses at once: a flood of sign-ins costs no database work either.
       if (!hashing.hasRoom()) return { kind: "busy" };
       // Counted before the password is checked, so parallel guesses cannot all pass the limit.
-      const decision = await throttle.reserve(username, clientAddress, now.getTime());
+      const device = trustedDeviceId(devices, username, deviceToken, now);
+      const decision = await throttle.reserve(username, clientAddress, now.getTime(), device);
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       let checked: Awaited<ReturnType<typeof checkCredentials>>;
@@ -293,13 +318,30 @@ export function createAuthService({
       clientAddress: string,
       now = new Date(),
       userAgent: string | null = null,
+      deviceToken?: string,
     ): Promise<SecondStepResult> {
       const pending = token ? await findPendingLogin(db, token, now) : null;
       if (!token || !pending) return { kind: "expired" };
-      const decision = await throttle.reserve(pending.username, clientAddress, now.getTime());
+      // Wrong codes count on the password's counters too (a trusted browser: on its own), so a
+      // thief with the password gets no more codes than guesses, and the owner's browser stays open.
+      const device = trustedDeviceId(devices, pending.username, deviceToken, now);
+      const decision = await throttle.reserve(pending.username, clientAddress, now.getTime(), device);
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       const account = { id: pending.userId, username: pending.username };
+      let attempt: number | null;
+      try {
+        attempt = await takeCodeAttempt(db, token, now);
+      } catch (error) {
+        await reservation.release().catch(() => {});
+        throw error;
+      }
+      if (attempt === null) {
+        // Used up by parallel requests, or expired this moment: nothing was checked.
+        await reservation.release();
+        await forgetPendingLogin(db, token);
+        return { kind: "too-many-codes" };
+      }
       let outcome: SecondFactor | { method: "enrolled"; recoveryCodes: string[] } | null;
       try {
         if (pending.purpose === "verify") {
@@ -323,7 +365,13 @@ export function createAuthService({
           { action: "sign_in_failed", actor: account, detail: { step: "two-factor" }, clientAddress },
           now,
         );
-        return { kind: "invalid" };
+        if (attempt >= MAX_CODE_ATTEMPTS) {
+          await forgetPendingLogin(db, token);
+          return { kind: "too-many-codes" };
+        }
+        const spent =
+          pending.purpose === "verify" && (await isSpentAppCode(db, keys, pending.userId, code, now));
+        return spent ? { kind: "invalid", spent } : { kind: "invalid" };
       }
       if (!(await consumePendingLogin(db, token, now))) {
         // Used by a parallel request, or expired this very moment: this one opens nothing.
