@@ -65,6 +65,10 @@ export type SecondStepOutcome =
     };
 
 export const INVALID_CODE = "Invalid code";
+// Issue 22 point 3 (ADR 020): under STAFF_2FA_REQUIRED an account without a second factor sets it up
+// only through a set-up link; the password alone is refused with what to do.
+export const SETUP_LINK_NEEDED =
+  "Two-factor sign-in must be set up for this account first. Ask an administrator for a set-up link.";
 // Issue 22 point 5: the code was right but its 30 seconds were already used (signing in right after
 // turning two-factor sign-in on): "Invalid code" alone sends people to check their clock or app.
 export const CODE_JUST_USED = "That code has just been used. Please wait for the next code from your app.";
@@ -117,6 +121,7 @@ export async function attemptLogin(
     };
   }
   if (result.kind === "invalid") return { kind: "refused", status: 401, message: INVALID_CREDENTIALS };
+  if (result.kind === "setup-required") return { kind: "refused", status: 403, message: SETUP_LINK_NEEDED };
   if (result.kind === "second-step") {
     return {
       kind: "second-step",

@@ -67,6 +67,11 @@ export type LoginResult =
       maxAgeSeconds: number;
     }
   | { kind: "invalid" }
+  /**
+   * STAFF_2FA_REQUIRED and the account has no second factor: the password alone may not bind one
+   * (issue 22 point 3, ADR 020); it needs a set-up link from an admin or the command line.
+   */
+  | { kind: "setup-required" }
   | { kind: "throttled"; retryAfterSeconds: number }
   /** Too many passwords are being checked right now; nothing was verified or counted. */
   | { kind: "busy" };
@@ -272,27 +277,49 @@ export function createAuthService({
         return { kind: "invalid" };
       }
       const user = checked.user;
-      if (user.totpEnabledAt || twoFactorRequired) {
+      if (!user.totpEnabledAt && twoFactorRequired) {
+        // NOTE: whoever has the password must not be the one to bind the second factor: the owner
+        // would be locked out by the thief's phone. Right password, so the attempt is given back.
+        await reservation.release();
+        return { kind: "setup-required" };
+      }
+      if (user.totpEnabledAt) {
         // NOTE: a right password alone must not wipe the counters (succeeded() would): a thief who
         // knows it could then guess codes without end. It is given back; wrong codes count on the
         // same counters, and the counters start afresh only after the second step.
         await reservation.release();
-        const purpose = user.totpEnabledAt ? "verify" : "enrol";
-        // Each sign-in that must enrol gets a secret of its own, kept on its pending login (ADR 017):
-        // one shown to whoever had only the password is never the one the owner later confirms.
-        const sealed =
-          purpose === "enrol" ? await sealSignInEnrolmentSecret(db, keys, Number(user.id)) : null;
-        const pendingToken = await createPendingLogin(db, Number(user.id), purpose, now, sealed);
+        const pendingToken = await createPendingLogin(db, Number(user.id), "verify", now);
         return {
           kind: "second-step",
           username: user.username,
-          purpose,
+          purpose: "verify",
           pendingToken,
           maxAgeSeconds: PENDING_LOGIN_TTL_MS / 1000,
         };
       }
       await reservation.succeeded();
       return openSession(toPublicUser(user), clientAddress, now, userAgent);
+    },
+
+    /**
+     * Right after a set-up (set-password) link was used, when STAFF_2FA_REQUIRED is on and the
+     * account has no second factor: a pending login that enrols, for the browser that used the link
+     * (ADR 020). Its secret is its own (sealed on the pending login, ADR 017). Null otherwise.
+     */
+    async startLinkEnrolment(
+      userId: number,
+      now = new Date(),
+    ): Promise<{ pendingToken: string; maxAgeSeconds: number } | null> {
+      if (!twoFactorRequired) return null;
+      const user = await db
+        .selectFrom("users")
+        .select(["totpEnabledAt", "disabled"])
+        .where("id", "=", userId)
+        .executeTakeFirst();
+      if (!user || user.disabled || user.totpEnabledAt) return null;
+      const sealed = await sealSignInEnrolmentSecret(db, keys, userId);
+      const pendingToken = await createPendingLogin(db, userId, "enrol", now, sealed);
+      return { pendingToken, maxAgeSeconds: PENDING_LOGIN_TTL_MS / 1000 };
     },
 
     /** The pending login of `token` as its page shows it, or null when there is none live. */

@@ -437,13 +437,25 @@ describeEachDatabase("two-factor sign-in", (use) => {
     ).toEqual({ kind: "expired" });
   });
 
-  it("with STAFF_2FA_REQUIRED, enrols an account without it right after the password, and never turns it off", async () => {
+  it("with STAFF_2FA_REQUIRED, never lets the password alone bind a second factor (issue 22 point 3)", async () => {
+    const user = await newUser();
+    const auth = service({ required: true });
+    // Whoever has the password gets no set-up: no pending login, no secret to put on their phone.
+    expect(await auth.login(user.username, PASSWORD, newClient(), NOW)).toEqual({ kind: "setup-required" });
+    expect(
+      await db().selectFrom("pendingLogins").select("userId").where("userId", "=", user.id).execute(),
+    ).toEqual([]);
+    // Without the requirement, or once it is on, a used link starts nothing.
+    expect(await service().startLinkEnrolment(user.id, NOW)).toBeNull();
+  });
+
+  it("with STAFF_2FA_REQUIRED, enrols an account without it after its set-up link, and never turns it off", async () => {
     const user = await newUser();
     const auth = service({ required: true });
     const client = newClient();
-    const started = await auth.login(user.username, PASSWORD, client, NOW);
-    expect(started).toMatchObject({ kind: "second-step", purpose: "enrol" });
-    if (started.kind !== "second-step") return;
+    // What the set-password page does once the link was used (routes/admin/set-password.tsx).
+    const started = await auth.startLinkEnrolment(user.id, NOW);
+    if (!started) throw new Error("expected an enrolment");
     const view = await auth.pendingLogin(started.pendingToken, NOW);
     expect(view).toMatchObject({
       username: user.username,
@@ -451,10 +463,9 @@ describeEachDatabase("two-factor sign-in", (use) => {
       enrolment: { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), qrSvg: expect.stringMatching(/^<svg/) },
     });
     const secret = view?.enrolment?.secret ?? "";
-    // A second password entry (the first cookie lost, or someone else who has the password) gets a
-    // secret of its own: one seen by whoever had only the password is never the one the owner confirms.
-    const restarted = await auth.login(user.username, PASSWORD, client, NOW);
-    if (restarted.kind !== "second-step") throw new Error("expected a second step");
+    // A second link gets a secret of its own: one seen elsewhere is never the one the owner confirms.
+    const restarted = await auth.startLinkEnrolment(user.id, NOW);
+    if (!restarted) throw new Error("expected an enrolment");
     const ownSecret = (await auth.pendingLogin(restarted.pendingToken, NOW))?.enrolment?.secret ?? "";
     expect(ownSecret).toMatch(/^[A-Z2-7]{32}$/);
     expect(ownSecret).not.toBe(secret);
@@ -474,6 +485,7 @@ describeEachDatabase("two-factor sign-in", (use) => {
     expect(done).toMatchObject({ kind: "ok", user: { id: user.id }, recoveryCodes: expect.any(Array) });
     expect(done.kind === "ok" ? done.recoveryCodes : []).toHaveLength(10);
     expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
+    expect(await auth.startLinkEnrolment(user.id, NOW)).toBeNull();
     // The other sign-in's secret can no longer be enrolled, nor does it open anything.
     expect(
       await auth.completeSecondStep(started.pendingToken, totpCode(secret, NOW.getTime()), client, NOW),
