@@ -75,7 +75,7 @@ async function main(): Promise<number> {
         const reset = await resetTwoFactor(database.db, { id: Number(user.id), actor: COMMAND_LINE_ACTOR });
         console.log(
           reset
-            ? `Reset two-factor sign-in for "${user.username}": they sign in with their password and set it up again.`
+            ? `Reset two-factor sign-in for "${user.username}": they sign in with their password (where STAFF_2FA_REQUIRED is on, they set it up again through \`npm run admin:setup-link -- ${user.username}\`).`
             : `"${user.username}" has no two-factor sign-in: nothing to reset.`,
         );
         return 0;
