@@ -1,20 +1,27 @@
-// `npm run admin:create -- <username>`, `npm run admin:set-password -- <username>` and
-// `npm run admin:reset-2fa -- <username>` (a lost phone: the account signs in with its password and,
-// where STAFF_2FA_REQUIRED is on, sets two-factor sign-in up again).
+// `npm run admin:create -- <username>`, `npm run admin:set-password -- <username>`,
+// `npm run admin:reset-2fa -- <username>` (a lost phone: the account signs in with its password
+// again) and `npm run admin:setup-link -- <username>` (where STAFF_2FA_REQUIRED is on, an account
+// without two-factor sign-in sets it up only through such a one-time link, ADR 020).
 // The password comes from standard input when it is piped (`printf '%s\n' "$PW" | npm run …`: the
 // first line, optionally the same again on a second line), else from a prompt that does not echo it.
 // It is never taken from the command line (shell history, ps).
 import { createInterface } from "node:readline";
-import { createStaffMember, StaffChangeError, setStaffPassword } from "../app/features/auth/staff.server.ts";
+import {
+  createStaffMember,
+  issueSetupLink,
+  StaffChangeError,
+  setStaffPassword,
+} from "../app/features/auth/staff.server.ts";
 import { COMMAND_LINE_ACTOR } from "../app/features/auth/staff-events.server.ts";
+import { setPasswordPath } from "../app/features/auth/staff-paths.ts";
 import { resetTwoFactor } from "../app/features/auth/two-factor-store.server.ts";
 import { findUserByUsername, UserInputError } from "../app/features/auth/users.server.ts";
 import { PipedPasswordError, readPipedPassword } from "./lib/piped-password.ts";
 import { withScriptDatabase } from "./lib/script-database.ts";
 
 const [command, username] = process.argv.slice(2);
-const usage = "Usage: node scripts/admin-user.ts create|set-password|reset-2fa <username>";
-const COMMANDS = ["create", "set-password", "reset-2fa"];
+const usage = "Usage: node scripts/admin-user.ts create|set-password|reset-2fa|setup-link <username>";
+const COMMANDS = ["create", "set-password", "reset-2fa", "setup-link"];
 
 /** Asks twice without echoing what is typed. */
 async function prompt(question: string): Promise<string> {
@@ -47,6 +54,20 @@ async function main(): Promise<number> {
   }
   return withScriptDatabase(async (database) => {
     try {
+      if (command === "setup-link") {
+        const user = await findUserByUsername(database.db, username);
+        if (!user) throw new UserInputError(`No user named "${username}".`);
+        const { member, link } = await issueSetupLink(database.db, {
+          id: Number(user.id),
+          actor: COMMAND_LINE_ACTOR,
+        });
+        // On PUBLIC_URL when set; otherwise the path, to open on the site's own address.
+        const base = process.env.PUBLIC_URL?.replace(/\/+$/, "") ?? "";
+        console.log(
+          `A one-time link for "${member.username}" to choose a password and set up two-factor sign-in, until ${link.expiresAt}:\n${base}${setPasswordPath(link.token)}`,
+        );
+        return 0;
+      }
       if (command === "reset-2fa") {
         const user = await findUserByUsername(database.db, username);
         if (!user) throw new UserInputError(`No user named "${username}".`);
@@ -54,7 +75,7 @@ async function main(): Promise<number> {
         const reset = await resetTwoFactor(database.db, { id: Number(user.id), actor: COMMAND_LINE_ACTOR });
         console.log(
           reset
-            ? `Reset two-factor sign-in for "${user.username}": they sign in with their password and set it up again.`
+            ? `Reset two-factor sign-in for "${user.username}": they sign in with their password (where STAFF_2FA_REQUIRED is on, they set it up again through \`npm run admin:setup-link -- ${user.username}\`).`
             : `"${user.username}" has no two-factor sign-in: nothing to reset.`,
         );
         return 0;

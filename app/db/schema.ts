@@ -370,6 +370,8 @@ export interface PendingLoginsTable {
   totpSecret: string | null;
   createdAt: string;
   expiresAt: string;
+  /** Codes tried on it so far (migration 021): at most MAX_CODE_ATTEMPTS, then it is gone. */
+  codeAttempts: Generated<number>;
 }
 
 /** Background jobs one instance at a time runs, under a lease, and their last run (migration 020). */

@@ -1031,15 +1031,19 @@ describe("sign-in, cookies and sessions [sqlite]", () => {
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ id: target.adminId, username: ADMIN.username, isAdmin: true });
     expect(text).not.toMatch(/scrypt|hash|password/i);
-    const [session, hint] = response.headers.getSetCookie();
+    const [session, hint, device] = response.headers.getSetCookie();
     expect(session).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; SameSite=Lax; HttpOnly$/);
     // Over plain HTTP (local use) the cookie cannot be Secure, nor __Host- prefixed.
     expect(session).not.toMatch(/Secure|Domain/i);
     // The readable hint holds no secret, only "1".
     expect(hint).toMatch(/^admin_hint=1; Path=\/; Max-Age=28800; SameSite=Lax$/);
+    // The device cookie (ADR 020): signed, HttpOnly, only ever sent back by this site's own forms.
+    expect(device).toMatch(
+      /^device=[\w-]{22}\.\d+\.[\w-]{43}; Path=\/; Max-Age=7776000; SameSite=Strict; HttpOnly$/,
+    );
     const staff = await login(STAFF);
     expect(await staff.json()).toEqual({ id: target.staffId, username: STAFF.username, isAdmin: false });
-    expect(staff.headers.getSetCookie()).toHaveLength(1);
+    expect(staff.headers.getSetCookie().map((cookie) => cookie.split("=")[0])).toEqual(["session", "device"]);
   });
 
   it("gives an unknown user and a wrong password the same answer", async () => {

@@ -40,6 +40,87 @@ async function startTarget(kind: "sqlite" | "postgres") {
   };
 }
 
+// Issue 22 point 1: strangers filling the username's counter (100 wrong passwords from 100 /64s of
+// one IPv6 /48) refuse every untrusted client, but not the browser the admin signed in with before,
+// on the API and on the login page's form alike.
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe.skipIf(kind === "postgres" && !(await checkPostgres()))(`device cookies [${kind}]`, () => {
+    let target: Awaited<ReturnType<typeof startTarget>>;
+    let server: RunningServer;
+    beforeAll(async () => {
+      target = await startTarget(kind);
+      server = target.server;
+    }, 60_000);
+    afterAll(async () => {
+      await target?.cleanup();
+    });
+
+    const login = (password: string, address: string, cookie?: string) =>
+      fetch(`${server.url}/api/login`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Origin: server.url,
+          "X-Forwarded-For": address,
+          ...(cookie ? { Cookie: cookie } : {}),
+        },
+        body: JSON.stringify({ username: ADMIN.username, password }),
+      });
+
+    it("lets the admin's own browser in while 100 wrong passwords from one /48 lock the username", async () => {
+      const first = await login(ADMIN.password, "2001:db8:feed:ffff::1");
+      expect(first.status).toBe(200);
+      const device = first.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("device="))
+        ?.split(";")[0];
+      expect(device).toMatch(/^device=[\w-]{22}\.\d+\.[\w-]{43}$/);
+      // Ten at a time: the hashing queue would answer 503 to a bigger burst.
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 11; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, async (_, n) => {
+            const response = await login(
+              `wrong ${batch}-${n}`,
+              `2001:db8:feed:${(batch * 10 + n).toString(16)}::1`,
+            );
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+        statuses.push(...answers);
+      }
+      const count = (status: number) => statuses.filter((answered) => answered === status).length;
+      expect({ 401: count(401), 429: count(429) }).toEqual({ 401: 100, 429: 10 });
+      // A client the account has never seen is refused, even with the right password…
+      expect((await login(ADMIN.password, "192.0.2.44")).status).toBe(429);
+      // …the admin's browser is not: the API (and so /admin/simple) and the login page's form.
+      const api = await login(ADMIN.password, "2001:db8:feed:1::1", device);
+      expect(api.status).toBe(200);
+      const renewed = api.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("device="))
+        ?.split(";")[0];
+      const form = await fetch(`${server.url}/admin/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: server.url,
+          "X-Forwarded-For": "2001:db8:feed:2::1",
+          Cookie: renewed ?? "",
+        },
+        body: new URLSearchParams({ username: ADMIN.username, password: ADMIN.password }),
+      });
+      expect(form.status).toBe(302);
+      expect(form.headers.get("location")).toBe("/admin/dashboard");
+      // A forged or another account's cookie is no cookie at all.
+      const forged = `${device?.slice(0, -4)}AAAA`;
+      expect((await login(ADMIN.password, "2001:db8:feed:3::1", forged)).status).toBe(429);
+    }, 180_000);
+  });
+}
+
 for (const kind of ["sqlite", "postgres"] as const) {
   describe.skipIf(kind === "postgres" && !(await checkPostgres()))(`parallel sign-ins [${kind}]`, () => {
     let target: Awaited<ReturnType<typeof startTarget>>;

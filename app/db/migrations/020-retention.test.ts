@@ -49,7 +49,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         });
         await old.insertInto("leads").values(rows).execute();
 
-        expect(await migrateToLatest(db)).toEqual(["020-retention"]);
+        expect((await migrateToLatest(db))[0]).toBe("020-retention");
         const counts = async () =>
           Object.fromEntries(
             (

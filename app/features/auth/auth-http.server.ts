@@ -7,7 +7,9 @@ import { clientAddressContext, getServices } from "#app/services.server.ts";
 import {
   clearedPendingLoginCookie,
   clearedSessionCookies,
+  deviceCookie,
   pendingLoginCookie,
+  readDeviceToken,
   readPendingLoginToken,
   readSessionToken,
   sessionCookies,
@@ -63,6 +65,14 @@ export type SecondStepOutcome =
     };
 
 export const INVALID_CODE = "Invalid code";
+// Issue 22 point 3 (ADR 020): under STAFF_2FA_REQUIRED an account without a second factor sets it up
+// only through a set-up link; the password alone is refused with what to do.
+export const SETUP_LINK_NEEDED =
+  "Two-factor sign-in must be set up for this account first. Ask an administrator for a set-up link.";
+// Issue 22 point 5: the code was right but its 30 seconds were already used (signing in right after
+// turning two-factor sign-in on): "Invalid code" alone sends people to check their clock or app.
+export const CODE_JUST_USED = "That code has just been used. Please wait for the next code from your app.";
+export const TOO_MANY_CODES = "Too many wrong codes. Please enter your username and password again.";
 export const SIGN_IN_EXPIRED = "Your sign-in has expired. Please enter your username and password again.";
 
 // A six-digit code or a recovery code, with the spaces and dashes people type; anything longer is no code.
@@ -92,6 +102,7 @@ export async function attemptLogin(
     context.get(clientAddressContext),
     new Date(),
     request.headers.get("user-agent"),
+    readDeviceToken(request),
   );
   if (result.kind === "throttled") {
     return {
@@ -110,6 +121,7 @@ export async function attemptLogin(
     };
   }
   if (result.kind === "invalid") return { kind: "refused", status: 401, message: INVALID_CREDENTIALS };
+  if (result.kind === "setup-required") return { kind: "refused", status: 403, message: SETUP_LINK_NEEDED };
   if (result.kind === "second-step") {
     return {
       kind: "second-step",
@@ -121,7 +133,10 @@ export async function attemptLogin(
   return {
     kind: "ok",
     user: result.user,
-    cookies: sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
+    cookies: [
+      ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
+      deviceCookie(request, result.device.token, result.device.maxAgeSeconds),
+    ],
   };
 }
 
@@ -142,6 +157,7 @@ export async function attemptSecondStep(
     context.get(clientAddressContext),
     new Date(),
     request.headers.get("user-agent"),
+    readDeviceToken(request),
   );
   switch (result.kind) {
     case "throttled":
@@ -159,8 +175,16 @@ export async function attemptSecondStep(
         restart: true,
         cookies: [clearedPendingLoginCookie(request)],
       };
+    case "too-many-codes":
+      return {
+        kind: "refused",
+        status: 401,
+        message: TOO_MANY_CODES,
+        restart: true,
+        cookies: [clearedPendingLoginCookie(request)],
+      };
     case "invalid":
-      return { kind: "refused", status: 401, message: INVALID_CODE };
+      return { kind: "refused", status: 401, message: result.spent ? CODE_JUST_USED : INVALID_CODE };
     case "ok":
       return {
         kind: "ok",
@@ -169,6 +193,7 @@ export async function attemptSecondStep(
         cookies: [
           clearedPendingLoginCookie(request),
           ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
+          deviceCookie(request, result.device.token, result.device.maxAgeSeconds),
         ],
       };
   }

@@ -46,6 +46,7 @@ describeEachDatabase("auth service", (use) => {
       user: { id: expect.any(Number), username: "Admin", isAdmin: true },
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       maxAgeSeconds: 24 * 3600,
+      device: { token: expect.stringMatching(/^[\w-]{22}\.\d+\.[\w-]{43}$/), maxAgeSeconds: 90 * 24 * 3600 },
     });
     if (result.kind !== "ok") return;
     expect(JSON.stringify(result.user)).not.toMatch(/scrypt|password/i);

@@ -9,8 +9,10 @@ import {
   createPendingLogin,
   findPendingLogin,
   forgetPendingLogin,
+  MAX_CODE_ATTEMPTS,
   PENDING_LOGIN_TTL_MS,
   prunePendingLogins,
+  takeCodeAttempt,
 } from "./pending-logins.server.ts";
 import { describeBrowser } from "./session-device.ts";
 import {
@@ -24,6 +26,7 @@ import {
   type SessionPolicy,
 } from "./sessions.server.ts";
 import { pruneSetPasswordLinks } from "./staff.server.ts";
+import { DEVICE_TRUST_MS, deviceKey, issueDeviceToken, trustedDeviceId } from "./trusted-device.server.ts";
 import { otpauthUri, qrSvg, twoFactorKeys } from "./two-factor.server.ts";
 import {
   cancelEnrolment,
@@ -31,6 +34,7 @@ import {
   confirmEnrolment,
   disableTwoFactor,
   enrolmentSecret,
+  isSpentAppCode,
   openSignInEnrolmentSecret,
   pendingEnrolmentSecret,
   renewRecoveryCodes,
@@ -40,7 +44,14 @@ import {
 } from "./two-factor-store.server.ts";
 import { findUserByUsername, NO_PASSWORD, type PublicUser, toPublicUser } from "./users.server.ts";
 
-type SignedIn = { kind: "ok"; user: PublicUser; token: string; maxAgeSeconds: number };
+type SignedIn = {
+  kind: "ok";
+  user: PublicUser;
+  token: string;
+  maxAgeSeconds: number;
+  /** A fresh device cookie for this browser (trusted-device.server.ts), and how long it lives. */
+  device: { token: string; maxAgeSeconds: number };
+};
 
 export type LoginResult =
   | SignedIn
@@ -56,6 +67,11 @@ export type LoginResult =
       maxAgeSeconds: number;
     }
   | { kind: "invalid" }
+  /**
+   * STAFF_2FA_REQUIRED and the account has no second factor: the password alone may not bind one
+   * (issue 22 point 3, ADR 020); it needs a set-up link from an admin or the command line.
+   */
+  | { kind: "setup-required" }
   | { kind: "throttled"; retryAfterSeconds: number }
   /** Too many passwords are being checked right now; nothing was verified or counted. */
   | { kind: "busy" };
@@ -63,10 +79,13 @@ export type LoginResult =
 export type SecondStepResult =
   /** Signed in; `recoveryCodes` when this step turned two-factor sign-in on (show them once). */
   | (SignedIn & { recoveryCodes?: string[] })
-  | { kind: "invalid" }
+  /** `spent`: the app's code for a step already used (just now, by this person): wait for the next. */
+  | { kind: "invalid"; spent?: boolean }
   | { kind: "throttled"; retryAfterSeconds: number }
   /** No live pending login: start again with the password. */
-  | { kind: "expired" };
+  | { kind: "expired" }
+  /** The pending login had its MAX_CODE_ATTEMPTS wrong codes and is gone: the password again. */
+  | { kind: "too-many-codes" };
 
 /** What the second step's page shows: whose sign-in it is and, to enrol, the secret and its QR code. */
 export type PendingView = {
@@ -120,6 +139,7 @@ export function createAuthService({
   const checkCredentials = (username: string, password: string) =>
     checkCredentialsWith(db, username, password);
   const keys = twoFactorKeys(secret);
+  const devices = deviceKey(secret);
 
   /** Opens a session for a sign-in that passed every step, and records it. */
   async function openSession(
@@ -146,7 +166,14 @@ export function createAuthService({
       .set({ lastSignInAt: now.toISOString() })
       .where("id", "=", user.id)
       .execute();
-    return { kind: "ok", user, token, maxAgeSeconds: Math.floor(policy.absoluteMs / 1000) };
+    return {
+      kind: "ok",
+      user,
+      token,
+      maxAgeSeconds: Math.floor(policy.absoluteMs / 1000),
+      // Issued afresh at every sign-in: the old device id's failures are forgotten with it.
+      device: { token: issueDeviceToken(devices, user.username, now), maxAgeSeconds: DEVICE_TRUST_MS / 1000 },
+    };
   }
 
   async function viewOf(base32: string | null, username: string): Promise<EnrolmentView | undefined> {
@@ -211,11 +238,14 @@ export function createAuthService({
       clientAddress: string,
       now = new Date(),
       userAgent: string | null = null,
+      /** The browser's device cookie, if it sent one: judged on its own counter when it is valid. */
+      deviceToken?: string,
     ): Promise<LoginResult> {
       // A full queue refuses at once: a flood of sign-ins costs no database work either.
       if (!hashing.hasRoom()) return { kind: "busy" };
       // Counted before the password is checked, so parallel guesses cannot all pass the limit.
-      const decision = await throttle.reserve(username, clientAddress, now.getTime());
+      const device = trustedDeviceId(devices, username, deviceToken, now);
+      const decision = await throttle.reserve(username, clientAddress, now.getTime(), device);
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       let checked: Awaited<ReturnType<typeof checkCredentials>>;
@@ -247,27 +277,49 @@ export function createAuthService({
         return { kind: "invalid" };
       }
       const user = checked.user;
-      if (user.totpEnabledAt || twoFactorRequired) {
+      if (!user.totpEnabledAt && twoFactorRequired) {
+        // NOTE: whoever has the password must not be the one to bind the second factor: the owner
+        // would be locked out by the thief's phone. Right password, so the attempt is given back.
+        await reservation.release();
+        return { kind: "setup-required" };
+      }
+      if (user.totpEnabledAt) {
         // NOTE: a right password alone must not wipe the counters (succeeded() would): a thief who
         // knows it could then guess codes without end. It is given back; wrong codes count on the
         // same counters, and the counters start afresh only after the second step.
         await reservation.release();
-        const purpose = user.totpEnabledAt ? "verify" : "enrol";
-        // Each sign-in that must enrol gets a secret of its own, kept on its pending login (ADR 017):
-        // one shown to whoever had only the password is never the one the owner later confirms.
-        const sealed =
-          purpose === "enrol" ? await sealSignInEnrolmentSecret(db, keys, Number(user.id)) : null;
-        const pendingToken = await createPendingLogin(db, Number(user.id), purpose, now, sealed);
+        const pendingToken = await createPendingLogin(db, Number(user.id), "verify", now);
         return {
           kind: "second-step",
           username: user.username,
-          purpose,
+          purpose: "verify",
           pendingToken,
           maxAgeSeconds: PENDING_LOGIN_TTL_MS / 1000,
         };
       }
       await reservation.succeeded();
       return openSession(toPublicUser(user), clientAddress, now, userAgent);
+    },
+
+    /**
+     * Right after a set-up (set-password) link was used, when STAFF_2FA_REQUIRED is on and the
+     * account has no second factor: a pending login that enrols, for the browser that used the link
+     * (ADR 020). Its secret is its own (sealed on the pending login, ADR 017). Null otherwise.
+     */
+    async startLinkEnrolment(
+      userId: number,
+      now = new Date(),
+    ): Promise<{ pendingToken: string; maxAgeSeconds: number } | null> {
+      if (!twoFactorRequired) return null;
+      const user = await db
+        .selectFrom("users")
+        .select(["totpEnabledAt", "disabled"])
+        .where("id", "=", userId)
+        .executeTakeFirst();
+      if (!user || user.disabled || user.totpEnabledAt) return null;
+      const sealed = await sealSignInEnrolmentSecret(db, keys, userId);
+      const pendingToken = await createPendingLogin(db, userId, "enrol", now, sealed);
+      return { pendingToken, maxAgeSeconds: PENDING_LOGIN_TTL_MS / 1000 };
     },
 
     /** The pending login of `token` as its page shows it, or null when there is none live. */
@@ -293,13 +345,30 @@ export function createAuthService({
       clientAddress: string,
       now = new Date(),
       userAgent: string | null = null,
+      deviceToken?: string,
     ): Promise<SecondStepResult> {
       const pending = token ? await findPendingLogin(db, token, now) : null;
       if (!token || !pending) return { kind: "expired" };
-      const decision = await throttle.reserve(pending.username, clientAddress, now.getTime());
+      // Wrong codes count on the password's counters too (a trusted browser: on its own), so a
+      // thief with the password gets no more codes than guesses, and the owner's browser stays open.
+      const device = trustedDeviceId(devices, pending.username, deviceToken, now);
+      const decision = await throttle.reserve(pending.username, clientAddress, now.getTime(), device);
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       const account = { id: pending.userId, username: pending.username };
+      let attempt: number | null;
+      try {
+        attempt = await takeCodeAttempt(db, token, now);
+      } catch (error) {
+        await reservation.release().catch(() => {});
+        throw error;
+      }
+      if (attempt === null) {
+        // Used up by parallel requests, or expired this moment: nothing was checked.
+        await reservation.release();
+        await forgetPendingLogin(db, token);
+        return { kind: "too-many-codes" };
+      }
       let outcome: SecondFactor | { method: "enrolled"; recoveryCodes: string[] } | null;
       try {
         if (pending.purpose === "verify") {
@@ -323,7 +392,13 @@ export function createAuthService({
           { action: "sign_in_failed", actor: account, detail: { step: "two-factor" }, clientAddress },
           now,
         );
-        return { kind: "invalid" };
+        if (attempt >= MAX_CODE_ATTEMPTS) {
+          await forgetPendingLogin(db, token);
+          return { kind: "too-many-codes" };
+        }
+        const spent =
+          pending.purpose === "verify" && (await isSpentAppCode(db, keys, pending.userId, code, now));
+        return spent ? { kind: "invalid", spent } : { kind: "invalid" };
       }
       if (!(await consumePendingLogin(db, token, now))) {
         // Used by a parallel request, or expired this very moment: this one opens nothing.

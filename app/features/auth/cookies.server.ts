@@ -62,3 +62,22 @@ export function clearedPendingLoginCookie(request: Request): string {
   const secure = isSecureRequest(request);
   return `${secure ? SECURE_PENDING_LOGIN_COOKIE : PENDING_LOGIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict${secure ? "; Secure" : ""}; HttpOnly`;
 }
+
+// The device cookie (issue 22 point 1, trusted-device.server.ts): a signed token saying this browser
+// has signed in to an account before, so the sign-in throttle judges it on its own counter. HttpOnly
+// (no script reads it), SameSite=Strict (only this site's own sign-in forms send it back), and
+// `__Host-` prefixed and Secure over HTTPS. Sign-out leaves it: it opens nothing by itself.
+export const SECURE_DEVICE_COOKIE = "__Host-device";
+export const DEVICE_COOKIE = "device";
+
+export function readDeviceToken(request: Request): string | undefined {
+  const header = request.headers.get("cookie");
+  return isSecureRequest(request)
+    ? readCookie(header, SECURE_DEVICE_COOKIE)
+    : (readCookie(header, SECURE_DEVICE_COOKIE) ?? readCookie(header, DEVICE_COOKIE));
+}
+
+export function deviceCookie(request: Request, token: string, maxAgeSeconds: number): string {
+  const secure = isSecureRequest(request);
+  return `${secure ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Strict${secure ? "; Secure" : ""}; HttpOnly`;
+}

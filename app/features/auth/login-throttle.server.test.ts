@@ -57,6 +57,38 @@ describeEachDatabase("login throttle", (use) => {
     expect((await limiter.reserve("admin", "192.0.2.1", NOW + LOGIN_WINDOW_MS)).allowed).toBe(true);
   });
 
+  it("lets a trusted device in while strangers hold the username's counter full (issue 22 point 1)", async () => {
+    const limiter = throttle();
+    // 100 wrong passwords from 100 networks: every untrusted client is refused for 15 minutes…
+    for (let n = 0; n < 100; n++) {
+      const decision = await limiter.reserve("admin", `2001:db8:${n.toString(16)}::1`, NOW);
+      if (!decision.allowed) throw new Error(`attempt ${n + 1} refused`);
+      decision.reservation.failed();
+    }
+    expect((await limiter.reserve("admin", "192.0.2.1", NOW + 1000)).allowed).toBe(false);
+    // …but the owner's browser, from an address as busy as any, is judged on its own counter.
+    const owner = await limiter.reserve("admin", "2001:db8:1::1", NOW + 1000, "owner-device");
+    expect(owner).toMatchObject({ allowed: true, trusted: true });
+    if (owner.allowed) await owner.reservation.succeeded();
+    // Its success does not hand the botnet a fresh 100: the username stays refused to strangers.
+    expect((await limiter.reserve("admin", "192.0.2.2", NOW + 2000)).allowed).toBe(false);
+  });
+
+  it("trusts a device for 5 failures in all, then judges it like any client (a stolen cookie)", async () => {
+    const limiter = throttle();
+    for (let n = 0; n < 5; n++) {
+      const decision = await limiter.reserve("admin", `198.51.100.${n}`, NOW + n * LOGIN_WINDOW_MS, "stolen");
+      expect(decision).toMatchObject({ allowed: true, trusted: true });
+      if (decision.allowed) decision.reservation.failed();
+    }
+    // Days later its failures still stand: it is an untrusted client now, on the usual counters.
+    const later = NOW + 3 * 24 * 3_600_000;
+    const spent = await limiter.reserve("admin", "198.51.100.9", later, "stolen");
+    expect(spent).toMatchObject({ allowed: true, trusted: false });
+    // A device a sign-in vouched for starts afresh; another device is unaffected throughout.
+    expect(await limiter.reserve("admin", "198.51.100.9", later, "another")).toMatchObject({ trusted: true });
+  });
+
   it("gives a released reservation back, so only verified failures count", async () => {
     const limiter = throttle();
     for (let n = 0; n < 20; n++) {

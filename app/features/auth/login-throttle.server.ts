@@ -3,28 +3,35 @@ import { isIPv4, isIPv6 } from "node:net";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
+import { DEVICE_TRUST_MS } from "./trusted-device.server.ts";
 import { usernameKey } from "./users.server.ts";
 
 /**
- * Failed password verifications allowed per 15 minutes (issue 9 point 3, ADR 005 "Sign-in throttle").
- * Guessing one account from one address stops after 5; one address trying many accounts after 20;
- * the username alone only after 100, so a stranger's wrong guesses cannot lock the real owner out
- * (they sign in from their own address), while a botnet still gets no more than 100 guesses.
+ * Failed verifications allowed (issue 9 point 3, issue 22 point 1, ADR 005 "Sign-in throttle").
+ * A client that is no trusted device: per 15 minutes, 5 for one account from one address, 20 from
+ * one address, 100 for the account from anywhere, so a botnet gets no more than 100 guesses. A
+ * browser that has signed in to the account before (a device cookie) is judged on its own counter
+ * only: 5 failures in all (none forgotten until it signs in again), then it counts as untrusted. So
+ * strangers filling the account's counter never refuse its owner's browser.
  */
-export const LOGIN_LIMITS = { userAddress: 5, address: 20, user: 100 } as const;
+export const LOGIN_LIMITS = { userAddress: 5, address: 20, user: 100, device: 5 } as const;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
-export type LoginLimits = { userAddress: number; address: number; user: number };
+export type LoginLimits = { userAddress: number; address: number; user: number; device?: number };
 
 export type ThrottleDecision =
-  | { allowed: true; reservation: Reservation }
+  /** `trusted`: judged on the device's own counter (its cookie was valid and not spent). */
+  | { allowed: true; reservation: Reservation; trusted: boolean }
   | { allowed: false; retryAfterSeconds: number };
 
 /** One attempt that has been counted in advance; say how it ended. */
 export type Reservation = {
   /** The password was wrong: the attempt stays counted. */
   failed(): void;
-  /** The password was right: this user's counters start afresh, the address gets its attempt back. */
+  /**
+   * The sign-in succeeded: the counters of this user here (or of this device) start afresh; the
+   * address and the account get this attempt back, their other failures stay (the ceiling holds).
+   */
   succeeded(): Promise<void>;
   /** Nothing was verified (the server was busy, the database failed): the attempt is given back. */
   release(): Promise<void>;
@@ -55,7 +62,7 @@ export function addressBucket(address: string): string {
     .join(":")}::/64`;
 }
 
-type Counter = { key: string; limit: number };
+type Counter = { key: string; limit: number; windowMs: number };
 
 /**
  * The sign-in throttle, kept in the database so it holds across app instances. `reserve()` counts
@@ -81,14 +88,14 @@ export function createLoginThrottle({
     const bucket = addressBucket(address);
     // Always the same order: concurrent transactions lock the rows in one order and cannot deadlock.
     return {
-      user: { key: hmac(`user:${user}`), limit: limits.user },
-      address: { key: hmac(`addr:${bucket}`), limit: limits.address },
-      userAddress: { key: hmac(`useraddr:${user}|${bucket}`), limit: limits.userAddress },
+      user: { key: hmac(`user:${user}`), limit: limits.user, windowMs },
+      address: { key: hmac(`addr:${bucket}`), limit: limits.address, windowMs },
+      userAddress: { key: hmac(`useraddr:${user}|${bucket}`), limit: limits.userAddress, windowMs },
     } satisfies Record<string, Counter>;
   };
 
   /** Counts one attempt unless the counter is full; the new count, or undefined when full. */
-  async function take(trx: Transaction<Database>, { key, limit }: Counter, now: number) {
+  async function take(trx: Transaction<Database>, { key, limit, windowMs }: Counter, now: number) {
     const ends = now + windowMs;
     // One statement: insert, or add one within the window, or start a new window; the WHERE makes a
     // full counter return no row. PostgreSQL locks the row for the rest of the transaction.
@@ -127,8 +134,56 @@ export function createLoginThrottle({
     for (const key of keys) await db.deleteFrom("loginAttempts").where("key", "=", key).execute();
   }
 
+  /** A reservation that settles once; `succeeded` forgets `forgotten` and gives back `returned`. */
+  function granted(taken: Counter[], forgotten: Counter[], returned: Counter[], trusted: boolean) {
+    let settled = false;
+    const settle = () => {
+      if (settled) throw new Error("a login reservation is settled once");
+      settled = true;
+    };
+    const keys = (counters: Counter[]) => counters.map((counter) => counter.key);
+    return {
+      allowed: true as const,
+      trusted,
+      reservation: {
+        failed: settle,
+        async succeeded() {
+          settle();
+          await forget(keys(forgotten));
+          await giveBack(keys(returned));
+        },
+        async release() {
+          settle();
+          await giveBack(keys(taken));
+        },
+      },
+    };
+  }
+
   return {
-    async reserve(username: string, address: string, now = Date.now()): Promise<ThrottleDecision> {
+    /**
+     * Counts one attempt for `username` from `address` before anything is verified. `deviceId`: the
+     * id of a device cookie already checked for this username (trusted-device.server.ts); while its
+     * own counter has room, the attempt is counted there alone and nothing else can refuse it.
+     */
+    async reserve(
+      username: string,
+      address: string,
+      now = Date.now(),
+      deviceId?: string,
+    ): Promise<ThrottleDecision> {
+      if (deviceId) {
+        const device: Counter = {
+          key: hmac(`device:${deviceId}`),
+          limit: limits.device ?? LOGIN_LIMITS.device,
+          // NOTE: as long as the cookie can live: a stolen cookie is worth five guesses in all, not
+          // five every 15 minutes; only a sign-in (which issues a new cookie) forgets them.
+          windowMs: DEVICE_TRUST_MS,
+        };
+        const taken = await db.transaction().execute((trx) => take(trx, device, now));
+        if (taken) return granted([device], [device], [], true);
+        // Spent: this browser is judged like any other client from here on.
+      }
       const counters = countersFor(username, address);
       try {
         await db.transaction().execute(async (trx) => {
@@ -148,29 +203,15 @@ export function createLoginThrottle({
         if (error instanceof Full) return { allowed: false, retryAfterSeconds: error.retryAfterSeconds };
         throw error;
       }
-      let settled = false;
-      const settle = () => {
-        if (settled) throw new Error("a login reservation is settled once");
-        settled = true;
-      };
-      return {
-        allowed: true,
-        reservation: {
-          failed: settle,
-          async succeeded() {
-            settle();
-            // Failures of this user (from anywhere) and of this user here are forgotten; the address's
-            // own count only gets this attempt back, so signing in to one's own account between
-            // guesses at others does not reset the address limit.
-            await forget([counters.user.key, counters.userAddress.key]);
-            await giveBack([counters.address.key]);
-          },
-          async release() {
-            settle();
-            await giveBack([counters.user.key, counters.address.key, counters.userAddress.key]);
-          },
-        },
-      };
+      // Failures of this user here are forgotten. The address and the account only get this attempt
+      // back: signing in to one's own account between guesses at others does not reset the address
+      // limit, and the owner signing in does not hand a botnet a fresh 100 guesses at the account.
+      return granted(
+        [counters.user, counters.address, counters.userAddress],
+        [counters.userAddress],
+        [counters.user, counters.address],
+        false,
+      );
     },
 
     /** Drops counters whose window has ended (called periodically). */

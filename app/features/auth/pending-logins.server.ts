@@ -74,6 +74,31 @@ export async function findPendingLogin(
   };
 }
 
+/**
+ * Wrong codes one pending login allows (issue 22 point 2): then it is gone and the password is needed
+ * again, which the sign-in throttle bounds, so codes cannot be guessed from many addresses at once on
+ * one right password.
+ */
+export const MAX_CODE_ATTEMPTS = 5;
+
+/**
+ * Admits one code attempt on the pending login of `token` BEFORE the code is checked, in one
+ * conditional UPDATE, so parallel requests cannot check more than MAX_CODE_ATTEMPTS codes between
+ * them: how many attempts it has had with this one, or null when it is gone, expired or used up.
+ */
+export async function takeCodeAttempt(db: Db, token: string, now = new Date()): Promise<number | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const row = await db
+    .updateTable("pendingLogins")
+    .set((eb) => ({ codeAttempts: eb("codeAttempts", "+", 1) }))
+    .where("tokenHash", "=", hashToken(token))
+    .where("expiresAt", ">", now.toISOString())
+    .where("codeAttempts", "<", MAX_CODE_ATTEMPTS)
+    .returning("codeAttempts")
+    .executeTakeFirst();
+  return row ? Number(row.codeAttempts) : null;
+}
+
 /** Uses the pending login up: true for the one caller that deleted it while it was live. */
 export async function consumePendingLogin(db: Db, token: string, now = new Date()): Promise<boolean> {
   if (!TOKEN_SHAPE.test(token)) return false;

@@ -54,8 +54,12 @@ export type StaffFormOutcome =
 
 const field = (form: URLSearchParams, name: string) => form.get(name) ?? "";
 
-function shown(request: Request, userId: number, username: string, link: SetPasswordLink, created: boolean) {
-  return { userId, username, url: setPasswordUrl(request, link), expiresAt: link.expiresAt, created };
+/** Where a link points: PUBLIC_URL when set (never a forwarded host), and the request it answers. */
+type LinkBase = { request: Request; publicUrl: string | undefined };
+
+function shown(base: LinkBase, userId: number, username: string, link: SetPasswordLink, created: boolean) {
+  const url = setPasswordUrl(base.request, link, base.publicUrl);
+  return { userId, username, url, expiresAt: link.expiresAt, created };
 }
 
 /** The new password and its confirmation, or what is wrong with them. */
@@ -69,7 +73,7 @@ function readNewPassword(
   return { password };
 }
 
-async function create(db: Kysely<Database>, request: Request, form: URLSearchParams, actor: StaffActor) {
+async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParams, actor: StaffActor) {
   const username = field(form, "username").trim();
   const method = field(form, "method") === "password" ? "password" : "link";
   const refuse = (
@@ -97,7 +101,7 @@ async function create(db: Kysely<Database>, request: Request, form: URLSearchPar
   }
   try {
     const { member, link } = await createStaffMember(db, { username, password }, actor);
-    if (link) return { kind: "link", link: shown(request, member.id, member.username, link, true) } as const;
+    if (link) return { kind: "link", link: shown(base, member.id, member.username, link, true) } as const;
     return { kind: "done", notice: "created", id: member.id } as const;
   } catch (error) {
     if (error instanceof UserInputError) return refuse(error.message, { username: error.message });
@@ -112,9 +116,12 @@ export async function runStaffForm(
   form: URLSearchParams,
   actor: StaffActor,
   sessionToken: string | undefined,
+  /** PUBLIC_URL: the origin set-password links are made on when it is set. */
+  publicUrl?: string,
 ): Promise<StaffFormOutcome> {
+  const base = { request, publicUrl };
   const intent = form.get("intent");
-  if (intent === "create") return create(db, request, form, actor);
+  if (intent === "create") return create(db, base, form, actor);
   const id = parseStaffId(form.get("id"));
   const refuse = (
     status: 400 | 404 | 409,
@@ -148,7 +155,7 @@ export async function runStaffForm(
       }
       case "issue-link": {
         const { member, link } = await issueSetPasswordLink(db, { id, actor });
-        return { kind: "link", link: shown(request, member.id, member.username, link, false) };
+        return { kind: "link", link: shown(base, member.id, member.username, link, false) };
       }
       default:
         return refuse(400, "Unknown action.");

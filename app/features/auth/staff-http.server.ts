@@ -70,9 +70,14 @@ export function staffJson(member: StaffMember) {
   };
 }
 
-/** The absolute URL of a set-password link, on the origin the admin is using. */
-export function setPasswordUrl(request: Request, link: SetPasswordLink): string {
-  return new URL(setPasswordPath(link.token), new URL(request.url).origin).href;
+/**
+ * The absolute URL of a set-password link: on PUBLIC_URL when it is set, else on the origin the
+ * admin is using. NOTE: behind TRUST_PROXY the request's host comes from X-Forwarded-Host, which a
+ * client can send itself; a link built on it would hand the token to whatever host it names.
+ */
+export function setPasswordUrl(request: Request, link: SetPasswordLink, publicUrl?: string): string {
+  const origin = publicUrl ? new URL(publicUrl).origin : new URL(request.url).origin;
+  return new URL(setPasswordPath(link.token), origin).href;
 }
 
 function invalid(error: z.ZodError): Response {
@@ -117,7 +122,7 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
   if (!body.ok) return body.response;
   const parsed = CreateSchema.safeParse(body.value);
   if (!parsed.success) return invalid(parsed.error);
-  const { database } = await getServices(context);
+  const { database, env } = await getServices(context);
   try {
     const { member, link } = await createStaffMember(
       database.db,
@@ -125,7 +130,10 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
       actor,
     );
     const extra = link
-      ? { setPasswordUrl: setPasswordUrl(request, link), setPasswordExpiresAt: link.expiresAt }
+      ? {
+          setPasswordUrl: setPasswordUrl(request, link, env.PUBLIC_URL),
+          setPasswordExpiresAt: link.expiresAt,
+        }
       : {};
     return Response.json({ ...staffJson(member), ...extra }, { status: 201 });
   } catch (error) {

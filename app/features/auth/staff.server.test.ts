@@ -154,6 +154,7 @@ describeEachDatabase("staff accounts", (use) => {
     });
     await expect(redeemSetPasswordLink(db(), token, "too short", later(HOUR))).rejects.toThrow(/at least 12/);
     await expect(redeemSetPasswordLink(db(), token, NEW_PASSWORD, later(HOUR))).resolves.toEqual({
+      userId: frank.id,
       username: "frank",
     });
     expect((await login("frank", NEW_PASSWORD, later(HOUR))).kind).toBe("ok");

@@ -292,6 +292,27 @@ export async function issueSetPasswordLink(
 }
 
 /**
+ * A set-up link for an account that keeps its password (issue 22 point 3, ADR 020): the command
+ * line's way to let an account set up two-factor sign-in when STAFF_2FA_REQUIRED is on (the first
+ * admin, or one whose phone was lost and no other admin can help). Nothing is voided: under the
+ * requirement the password alone opens nothing; the link, used, sets a new password and starts the
+ * set-up in that browser. Not for a disabled account.
+ */
+export async function issueSetupLink(
+  db: Kysely<Database>,
+  { id, actor }: { id: number; actor: StaffActor },
+  now = new Date(),
+): Promise<{ member: StaffMember; link: SetPasswordLink }> {
+  return db.transaction().execute(async (trx) => {
+    const member = await requireMember(trx, id);
+    if (member.disabled) throw new StaffChangeError(DISABLED_LINK_MESSAGE, 409);
+    const link = await insertLink(trx, id, actor, now);
+    await recordStaffEvent(trx, id, "link_issued", actor, now);
+    return { member, link };
+  });
+}
+
+/**
  * Signs `id` out on every device and instance at once (a lost laptop, a shared computer): its
  * sessions are deleted and the act is recorded. The account itself stays as it was.
  */
@@ -336,7 +357,7 @@ export async function redeemSetPasswordLink(
   token: string,
   password: string,
   now = new Date(),
-): Promise<{ username: string }> {
+): Promise<{ userId: number; username: string }> {
   checkedPassword(password);
   const live = await findSetPasswordLink(db, token, now);
   if (!live) throw new StaffChangeError(LINK_GONE_MESSAGE, 404);
@@ -357,7 +378,7 @@ export async function redeemSetPasswordLink(
       .execute();
     await endUserSessions(trx, member.id);
     await recordStaffEvent(trx, member.id, "link_used", { id: member.id, username: member.username }, now);
-    return { username: member.username };
+    return { userId: member.id, username: member.username };
   });
 }
 

@@ -31,11 +31,15 @@ describeEachDatabase("two-factor sign-in", (use) => {
   const db = () => use().db;
   let address = 0;
   const newClient = () => `203.0.113.${(++address % 250) + 1}`;
-  const service = ({ required = false } = {}) =>
+  const service = ({ required = false, userLimit = 100 } = {}) =>
     createAuthService({
       db: db(),
       policy: { idleMs: 2 * 3_600_000, absoluteMs: 24 * 3_600_000 },
-      throttle: createLoginThrottle({ db: db(), secret: SECRET }),
+      throttle: createLoginThrottle({
+        db: db(),
+        secret: SECRET,
+        limits: { userAddress: 5, address: 20, user: userLimit },
+      }),
       hashing: createHashingQueue(),
       secret: SECRET,
       twoFactorRequired: required,
@@ -211,16 +215,18 @@ describeEachDatabase("two-factor sign-in", (use) => {
       return result.pendingToken;
     };
     expect((await auth.completeSecondStep(await pendingAt(when), code, newClient(), when)).kind).toBe("ok");
-    // The same code again, a second later: refused.
+    // The same code again, a second later: refused, and said to be spent (wait for the next one).
     const replay = at(10 * STEP + 1000);
     expect(await auth.completeSecondStep(await pendingAt(replay), code, newClient(), replay)).toEqual({
       kind: "invalid",
+      spent: true,
     });
     // The previous step's code is within the window but older than the one used: refused too.
     const previous = totpCode(secret, when.getTime() - STEP);
     if (previous !== code)
       expect(await auth.completeSecondStep(await pendingAt(replay), previous, newClient(), replay)).toEqual({
         kind: "invalid",
+        spent: true,
       });
     // The next step's code (a phone a little ahead) is accepted once.
     const next = totpCode(secret, when.getTime() + STEP);
@@ -274,16 +280,18 @@ describeEachDatabase("two-factor sign-in", (use) => {
     const wrongCodes = ["000000", "111111", "222222", "333333", "444444", "555555"].filter(
       (code) => code !== right,
     );
-    for (const code of wrongCodes.slice(0, 5))
+    for (const code of wrongCodes.slice(0, 4))
       expect(await auth.completeSecondStep(started.pendingToken, code, guesser, LATER)).toEqual({
         kind: "invalid",
       });
-    // The sixth try from that address is refused unseen, the right code included…
-    expect(await auth.completeSecondStep(started.pendingToken, right, guesser, LATER)).toMatchObject({
-      kind: "throttled",
-      retryAfterSeconds: expect.any(Number),
+    // The fifth wrong code ends the pending login (issue 22 point 2)…
+    expect(await auth.completeSecondStep(started.pendingToken, wrongCodes[4] ?? "", guesser, LATER)).toEqual({
+      kind: "too-many-codes",
     });
-    // …and the password again does not start the count afresh.
+    expect(await auth.completeSecondStep(started.pendingToken, right, guesser, LATER)).toEqual({
+      kind: "expired",
+    });
+    // …and the password again is refused from that address: the codes counted on its counters.
     expect((await auth.login(user.username, PASSWORD, guesser, LATER)).kind).toBe("throttled");
     // The owner, from their own address, still gets in.
     const owner = newClient();
@@ -291,6 +299,110 @@ describeEachDatabase("two-factor sign-in", (use) => {
     if (theirs.kind !== "second-step") throw new Error("expected a second step");
     expect((await auth.completeSecondStep(theirs.pendingToken, right, owner, LATER)).kind).toBe("ok");
   });
+
+  it("checks at most 5 codes per pending login, from however many addresses (issue 22 point 2)", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    const LATER = at(STEP);
+    const auth = service();
+    const started = await auth.login(user.username, PASSWORD, newClient(), LATER);
+    if (started.kind !== "second-step") throw new Error("expected a second step");
+    const right = totpCode(secret, LATER.getTime());
+    const wrong = ["000000", "111111", "222222", "333333", "444444", "555555"].filter(
+      (code) => code !== right,
+    );
+    // Five wrong codes in parallel, each from an address of its own: all checked, none more.
+    const results = await Promise.all(
+      wrong
+        .slice(0, 5)
+        .map((code) => auth.completeSecondStep(started.pendingToken, code, newClient(), LATER)),
+    );
+    expect(results.map((result) => result.kind).sort()).toEqual([
+      "invalid",
+      "invalid",
+      "invalid",
+      "invalid",
+      "too-many-codes",
+    ]);
+    // The pending login is gone: even the right code opens nothing; the password is needed again.
+    expect((await auth.completeSecondStep(started.pendingToken, right, newClient(), LATER)).kind).toBe(
+      "expired",
+    );
+    expect(
+      await db().selectFrom("sessions").select("userId").where("userId", "=", user.id).execute(),
+    ).toEqual([]);
+  });
+
+  it("never lets wrong codes from elsewhere lock the owner's trusted browser out", async () => {
+    const user = await newUser();
+    const { secret } = await enrol(user);
+    // The account's counter at 12 rather than 100, so the attack below is quick; the rule is the same.
+    const auth = service({ userLimit: 12 });
+    const first = at(STEP);
+    // The owner signed in on this browser before: it holds a device cookie.
+    const ownerAddress = newClient();
+    const before = await auth.login(user.username, PASSWORD, ownerAddress, first);
+    if (before.kind !== "second-step") throw new Error("expected a second step");
+    const signedIn = await auth.completeSecondStep(
+      before.pendingToken,
+      totpCode(secret, first.getTime()),
+      ownerAddress,
+      first,
+    );
+    if (signedIn.kind !== "ok") throw new Error(`expected a session, got ${signedIn.kind}`);
+    // A thief with the password tries codes from many addresses until the account's counter is full.
+    const attack = at(3 * STEP);
+    let throttled = false;
+    for (let n = 0; n < 20 && !throttled; n++) {
+      const pending = await auth.login(user.username, PASSWORD, `198.18.${n}.1`, attack);
+      if (pending.kind === "throttled") throttled = true;
+      if (pending.kind !== "second-step") continue;
+      for (const code of ["000001", "000002"]) {
+        const result = await auth.completeSecondStep(
+          pending.pendingToken,
+          code,
+          `198.19.${n}.${code.at(-1)}`,
+          attack,
+        );
+        if (result.kind === "throttled") throttled = true;
+      }
+    }
+    expect(throttled).toBe(true);
+    expect((await auth.login(user.username, PASSWORD, newClient(), attack)).kind).toBe("throttled");
+    // The owner's browser, with its cookie, signs in with the password and the next code.
+    const again = await auth.login(
+      user.username,
+      PASSWORD,
+      ownerAddress,
+      attack,
+      null,
+      signedIn.device.token,
+    );
+    if (again.kind !== "second-step") throw new Error(`expected a second step, got ${again.kind}`);
+    const done = await auth.completeSecondStep(
+      again.pendingToken,
+      totpCode(secret, attack.getTime()),
+      ownerAddress,
+      attack,
+      null,
+      signedIn.device.token,
+    );
+    expect(done.kind).toBe("ok");
+    // A cookie is bound to its account: it vouches for nobody else's sign-in.
+    const other = await newUser();
+    expect(
+      (
+        await auth.login(
+          other.username,
+          "a wrong passphrase!",
+          ownerAddress,
+          attack,
+          null,
+          signedIn.device.token,
+        )
+      ).kind,
+    ).toBe("invalid");
+  }, 60_000);
 
   it("lets a pending login lapse after five minutes, and ends it when the account is disabled", async () => {
     const user = await newUser();
@@ -325,13 +437,25 @@ describeEachDatabase("two-factor sign-in", (use) => {
     ).toEqual({ kind: "expired" });
   });
 
-  it("with STAFF_2FA_REQUIRED, enrols an account without it right after the password, and never turns it off", async () => {
+  it("with STAFF_2FA_REQUIRED, never lets the password alone bind a second factor (issue 22 point 3)", async () => {
+    const user = await newUser();
+    const auth = service({ required: true });
+    // Whoever has the password gets no set-up: no pending login, no secret to put on their phone.
+    expect(await auth.login(user.username, PASSWORD, newClient(), NOW)).toEqual({ kind: "setup-required" });
+    expect(
+      await db().selectFrom("pendingLogins").select("userId").where("userId", "=", user.id).execute(),
+    ).toEqual([]);
+    // Without the requirement, or once it is on, a used link starts nothing.
+    expect(await service().startLinkEnrolment(user.id, NOW)).toBeNull();
+  });
+
+  it("with STAFF_2FA_REQUIRED, enrols an account without it after its set-up link, and never turns it off", async () => {
     const user = await newUser();
     const auth = service({ required: true });
     const client = newClient();
-    const started = await auth.login(user.username, PASSWORD, client, NOW);
-    expect(started).toMatchObject({ kind: "second-step", purpose: "enrol" });
-    if (started.kind !== "second-step") return;
+    // What the set-password page does once the link was used (routes/admin/set-password.tsx).
+    const started = await auth.startLinkEnrolment(user.id, NOW);
+    if (!started) throw new Error("expected an enrolment");
     const view = await auth.pendingLogin(started.pendingToken, NOW);
     expect(view).toMatchObject({
       username: user.username,
@@ -339,10 +463,9 @@ describeEachDatabase("two-factor sign-in", (use) => {
       enrolment: { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), qrSvg: expect.stringMatching(/^<svg/) },
     });
     const secret = view?.enrolment?.secret ?? "";
-    // A second password entry (the first cookie lost, or someone else who has the password) gets a
-    // secret of its own: one seen by whoever had only the password is never the one the owner confirms.
-    const restarted = await auth.login(user.username, PASSWORD, client, NOW);
-    if (restarted.kind !== "second-step") throw new Error("expected a second step");
+    // A second link gets a secret of its own: one seen elsewhere is never the one the owner confirms.
+    const restarted = await auth.startLinkEnrolment(user.id, NOW);
+    if (!restarted) throw new Error("expected an enrolment");
     const ownSecret = (await auth.pendingLogin(restarted.pendingToken, NOW))?.enrolment?.secret ?? "";
     expect(ownSecret).toMatch(/^[A-Z2-7]{32}$/);
     expect(ownSecret).not.toBe(secret);
@@ -362,6 +485,7 @@ describeEachDatabase("two-factor sign-in", (use) => {
     expect(done).toMatchObject({ kind: "ok", user: { id: user.id }, recoveryCodes: expect.any(Array) });
     expect(done.kind === "ok" ? done.recoveryCodes : []).toHaveLength(10);
     expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
+    expect(await auth.startLinkEnrolment(user.id, NOW)).toBeNull();
     // The other sign-in's secret can no longer be enrolled, nor does it open anything.
     expect(
       await auth.completeSecondStep(started.pendingToken, totpCode(secret, NOW.getTime()), client, NOW),

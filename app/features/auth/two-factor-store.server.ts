@@ -254,6 +254,35 @@ export async function checkSecondFactor(
   return Number(taken.numUpdatedRows) === 1 ? { method: "app" } : null;
 }
 
+/**
+ * Whether `code` is the app's code for a step already taken (issue 22 point 5): the person signed in
+ * or turned two-factor sign-in on with it moments ago and must wait for the next one. Only asked
+ * after checkSecondFactor refused the code; it never makes a code acceptable.
+ */
+export async function isSpentAppCode(
+  db: Db,
+  keys: TwoFactorKeys,
+  userId: number,
+  code: string,
+  now = new Date(),
+): Promise<boolean> {
+  if (looksLikeRecoveryCode(code)) return false;
+  const user = await db
+    .selectFrom("users")
+    .select(["totpSecret", "totpEnabledAt", "totpLastStep"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!user?.totpSecret || !user.totpEnabledAt || user.totpLastStep === null) return false;
+  let secret: string;
+  try {
+    secret = decryptSecret(user.totpSecret, keys);
+  } catch {
+    return false;
+  }
+  const step = matchTotpStep(secret, code, now.getTime());
+  return step !== null && step <= Number(user.totpLastStep);
+}
+
 /** Ten new recovery codes in place of the old ones (all of which stop working). */
 export async function renewRecoveryCodes(
   db: Kysely<Database>,

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { pendingLoginCookie } from "#app/features/auth/cookies.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import {
   findSetPasswordLink,
@@ -48,9 +49,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       ? { confirm: PASSWORDS_DIFFER }
       : null;
   if (errors) return data({ message: null, errors }, { status: 400 });
-  const { database } = await getServices(context);
+  const { database, auth } = await getServices(context);
+  let redeemed: { userId: number };
   try {
-    await redeemSetPasswordLink(database.db, params.token, password);
+    redeemed = await redeemSetPasswordLink(database.db, params.token, password);
   } catch (error) {
     if (error instanceof StaffChangeError)
       return data({ message: error.message, errors: {} }, { status: 404 });
@@ -58,6 +60,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return data({ message: null, errors: { password: error.message } }, { status: 400 });
     }
     throw error;
+  }
+  // STAFF_2FA_REQUIRED and no second factor yet: the link is what lets this browser set one up
+  // (ADR 020); the login page shows the set-up step for the pending login this cookie names.
+  const enrolment = await auth.startLinkEnrolment(redeemed.userId);
+  if (enrolment) {
+    throw redirect(LOGIN_PATH, {
+      headers: { "Set-Cookie": pendingLoginCookie(request, enrolment.pendingToken, enrolment.maxAgeSeconds) },
+    });
   }
   throw redirect(`${LOGIN_PATH}?${PASSWORD_SET_PARAM}=1`);
 }

@@ -69,8 +69,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = adminUser(context);
   const form = await readForm(request);
-  const { database } = await getServices(context);
-  const outcome = await runStaffForm(database.db, request, form, user, readSessionToken(request));
+  const { database, env } = await getServices(context);
+  const outcome = await runStaffForm(
+    database.db,
+    request,
+    form,
+    user,
+    readSessionToken(request),
+    env.PUBLIC_URL,
+  );
   if (outcome.kind === "done") throw redirect(staffNoticeHref(STAFF_PATH, outcome.notice, outcome.id));
   // NOTE: a link is answered, not redirected to: it must not land in the address bar or history.
   if (outcome.kind === "link") return data<StaffActionData>(outcome);
