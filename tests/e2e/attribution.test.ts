@@ -102,7 +102,10 @@ async function analyticsToday(regions: string[]): Promise<Record<string, string>
     await expectNoA11yViolations(page);
     const texts: Record<string, string> = {};
     for (const region of regions)
-      texts[region] = (await page.getByRole("region", { name: region }).innerText()).replace(/\s+/g, " ");
+      texts[region] = (await page.getByRole("region", { name: region, exact: true }).innerText()).replace(
+        /\s+/g,
+        " ",
+      );
     return texts;
   } finally {
     await context.close();
