@@ -21,7 +21,7 @@ import { it, test } from "vitest";
 // it("a commented-out test does not count", () => {});
 describe("forms", () => {
   it("sends the demo form", async () => {});
-  it.skipIf(noPostgres)("sends it to PostgreSQL", async () => {});
+  it.concurrent("sends it to PostgreSQL", async () => {});
   test.each([["a"], ["b"]])("validates %s", (value) => {});
 });
 `;

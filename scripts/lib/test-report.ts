@@ -68,8 +68,8 @@ export function reasonOf(message: string): string {
 }
 
 /**
- * The tests a source declares, by its `it(` and `test(` calls (`it.skip(`, `test.each(...)(`…
- * count once): enough to say how many a file that never ran would have run.
+ * The tests a source declares, by its `it(` and `test(` calls (a modified call, such as a skipped
+ * or table-driven one, counts once): enough to say how many a file that never ran would have run.
  */
 export function countDeclaredTests(source: string): number {
   const withoutComments = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
