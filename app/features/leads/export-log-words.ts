@@ -1,5 +1,6 @@
 import { countOf } from "#app/lib/count-words.ts";
 import { statusLabel } from "./ui/lead-format.ts";
+import { FILTER_KEYS } from "./ui/lead-list-url.ts";
 
 // How the access log tells an export (issue 22): "Exported 3 leads", then which leads in words
 // ("The ticked leads", "Filter: status Contacted, a search") instead of the query string the
@@ -7,18 +8,7 @@ import { statusLabel } from "./ui/lead-format.ts";
 // hold other fields of the dashboard's form (intent, do): anything unknown is left out.
 
 /** The export's filter parameters that say which leads it held (paging and sorting do not). */
-export const EXPORT_FILTER_PARAMS = [
-  "ids",
-  "status",
-  "q",
-  "spam",
-  "owner",
-  "type",
-  "from",
-  "to",
-  "channel",
-  "campaign",
-] as const;
+export const EXPORT_FILTER_PARAMS = ["ids", ...FILTER_KEYS] as const;
 
 const SPAM_WORDS: Record<string, string> = { only: "held spam only", include: "spam included" };
 const TYPE_WORDS: Record<string, string> = { demo: "demo requests", investor: "investor interest" };

@@ -24,7 +24,8 @@ export type ListView = {
   pageSize?: number;
 };
 
-const KEYS = [
+/** The parameters that choose which leads a list holds (sorting and paging do not). */
+export const FILTER_KEYS = [
   "status",
   "q",
   "spam",
@@ -34,9 +35,9 @@ const KEYS = [
   "to",
   "channel",
   "campaign",
-  "sort",
-  "order",
 ] as const;
+
+const KEYS = [...FILTER_KEYS, "sort", "order"] as const;
 
 /** The view's query parameters, leaving out defaults so URLs stay short. */
 export function viewParams(view: ListView): URLSearchParams {
