@@ -38,6 +38,8 @@ const ACCEPT_ENCODING = "br, gzip";
 const TARGET_RPS = 10_000;
 const TARGET_SHARE_OF_NGINX = 0.4;
 const TARGET_P99_MS = 20;
+/** Issue 22: server CPU per request at most this many times nginx's, counting on. */
+const TARGET_CPU_OF_NGINX = 2;
 /** Issue 12: counting page views keeps this share of the requests/s and of the CPU efficiency. */
 const TARGET_ANALYTICS_SHARE = 0.9;
 
@@ -312,6 +314,31 @@ async function startNginx(nginx: string): Promise<Target> {
   return { name: "nginx", baseUrl, pid: child.pid, note };
 }
 
+/**
+ * Node's floor: the same prepared files and headers from a bare node:http server (this checkout's
+ * server/static-files.ts over the measured build), so the table shows what is Node's and what is ours.
+ */
+async function startNodeFloor(): Promise<Target> {
+  const port = await freePort();
+  const child = track(
+    spawn(
+      process.execPath,
+      [join(root, "scripts", "lib", "static-floor-server.ts"), join(checkout, "build"), String(port)],
+      {
+        stdio: ["ignore", "inherit", "ignore"],
+      },
+    ),
+  );
+  const baseUrl = `http://${HOST}:${port}`;
+  await waitUntilServing(`${baseUrl}/`, child, "node:http floor");
+  return {
+    name: "node:http floor",
+    baseUrl,
+    pid: child.pid,
+    note: "the same files and headers from a bare node:http server (scripts/lib/static-floor-server.ts): no guard, id, log, metrics or counting",
+  };
+}
+
 /** Busy CPU seconds of the whole machine so far (all cores, from /proc/stat); NaN where unavailable. */
 function machineBusySeconds(): number {
   try {
@@ -463,7 +490,7 @@ async function main(): Promise<number> {
   const options = parseOptions();
   if (options.checkout) checkout = options.checkout;
   ensureBuild(checkout);
-  const targetsCount = NGINX ? 3 : 2;
+  const targetsCount = NGINX ? 4 : 3;
   // Watchdog: start-up, warm-up and measurement of each target, plus a generous margin.
   const budgetMs = (targetsCount * (options.warmup + options.duration + 30) + 30) * 1000;
   const watchdog = setTimeout(() => {
@@ -498,6 +525,11 @@ async function main(): Promise<number> {
     if (analytics === "on" && app.databaseUrl) storedViews = await storedPageViews(app.databaseUrl);
   }
 
+  {
+    const floor = await startNodeFloor();
+    results.push(await measure(floor, options.path, options));
+    for (const child of [...children]) await stopChild(child);
+  }
   if (NGINX) {
     const nginx = await startNginx(NGINX);
     results.push(await measure(nginx, options.path, options));
@@ -536,6 +568,19 @@ async function main(): Promise<number> {
       `Ratio by server CPU per request (capacity per core, independent of autocannon): ${fixed(cpuShare, 2)} ` +
         `(${fixed(cpuShare * 100, 0)} %)`,
     );
+    const ofNginx = (r: Measurement) => cpuPerRequest(r) / cpuPerRequest(reference);
+    const floor = results.find((r) => r.target === "node:http floor");
+    console.log(
+      `Server CPU per request against nginx's (issue 22: at most ${TARGET_CPU_OF_NGINX}x with counting on): ` +
+        `${fixed(ofNginx(appResult), 2)}x with counting on, ${fixed(ofNginx(offResult), 2)}x off` +
+        (floor ? `; Node's own floor (node:http alone) ${fixed(ofNginx(floor), 2)}x` : ""),
+    );
+    if (floor) {
+      console.log(
+        `server.ts over the node:http floor: ${fixed(cpuPerRequest(appResult) / cpuPerRequest(floor), 2)}x with counting on, ` +
+          `${fixed(cpuPerRequest(offResult) / cpuPerRequest(floor), 2)}x off`,
+      );
+    }
     if (appResult.loadGeneratorCpuPercent > 90 || reference.loadGeneratorCpuPercent > 90) {
       console.log(
         "Note: autocannon used a whole core, so requests/s is the load generator's ceiling, not the servers'.",

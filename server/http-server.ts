@@ -341,17 +341,42 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     pageViews.count(req, url, { notFound, clientAddress: clientAddress(req, env.TRUST_PROXY) });
   };
 
+  /** Times and logs one answered request: what a visitor or a client waited for, by route and status. */
+  const recordRequest = (
+    path: string,
+    method: string,
+    status: number,
+    requestId: string,
+    started: number,
+  ) => {
+    const seconds = (performance.now() - started) / 1000;
+    const asset = path.startsWith("/assets/");
+    const route = asset ? "/assets/*" : routeOf(path);
+    requestTimer(route, method, statusClass(status)).observe(seconds);
+    // Pages and the API; hashed assets would only drown them. No query, body or address.
+    if (!asset) {
+      requestLog?.request({ reqId: requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10 });
+    }
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req, env.TRUST_PROXY > 0);
-    res.setHeader("X-Request-Id", requestId);
     const https = isHttps(req, env.TRUST_PROXY);
     // Only a path is a target here: `*` and malformed targets are refused, and an absolute-form
     // target (`GET http://host/x`) is reduced to its path, so nothing below ever sees another site.
     const target = originFormTarget(req.url);
-    if (target === null) return refuse(res, https, 400, "Bad request: the request target must be a path.");
+    if (target === null) {
+      res.setHeader("X-Request-Id", requestId);
+      return refuse(res, https, 400, "Bad request: the request target must be a path.");
+    }
     req.url = target;
     const path = target.split("?")[0] ?? "/";
     const refusal = refuseRequest(req, path);
+    // The static fast path sends the id with its prepared headers (StaticFiles.serve); every other
+    // answer carries it from here.
+    const method = req.method ?? "";
+    const staticCandidate = refusal === null && (method === "GET" || method === "HEAD");
+    if (!staticCandidate) res.setHeader("X-Request-Id", requestId);
     if (refusal) {
       // A refused body is never buffered: once the answer is out, Node discards the rest, so a client
       // still sending reads the answer instead of a connection reset.
@@ -360,10 +385,12 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     // For load balancers and orchestrators (issue 13): answered here, before anything that logs,
     // compresses or renders. GET and HEAD only: the guard above refused other methods' bodies.
     if ((path === HEALTH_PATH || path === READY_PATH) && (req.method === "GET" || req.method === "HEAD")) {
+      res.setHeader("X-Request-Id", requestId);
       answerHealth(req, res, path, https ? headersHttps : headersPlain, services);
       return;
     }
     if (path === METRICS_PATH && (req.method === "GET" || req.method === "HEAD")) {
+      res.setHeader("X-Request-Id", requestId);
       answerMetrics(
         req,
         res,
@@ -375,20 +402,9 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     }
     // Timed from here: what a visitor or a client waits for, by route pattern and status class.
     const started = performance.now();
-    res.once("finish", () => {
-      const seconds = (performance.now() - started) / 1000;
-      const asset = path.startsWith("/assets/");
-      const route = asset ? "/assets/*" : routeOf(path);
-      const method = req.method ?? "";
-      requestTimer(route, method, statusClass(res.statusCode)).observe(seconds);
-      // Pages and the API; hashed assets would only drown them. No query, body or address.
-      if (!asset) {
-        requestLog?.logger.info(
-          { reqId: requestId, method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 },
-          "request",
-        );
-      }
-    });
+    const recordOnFinish = () =>
+      res.once("finish", () => recordRequest(path, method, res.statusCode, requestId, started));
+    if (!staticCandidate) recordOnFinish();
     // Only a body declared within the limit takes the fast path, so it is always read to its end.
     // One declared larger was answered 413 unread: a keep-alive client (Node's default agent) then
     // sent its next request on that connection, where Node read it as the rest of the old body and
@@ -409,8 +425,17 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     // Cookieless analytics (ADR 014): a GET of a page from a browser that did not opt out, counted
     // once the answer shows it was a public page (HTML: prerendered, rendered or a 404).
     const countable = pageViews.enabled && pageViews.shouldCount(req);
-    const onPage = countable ? () => countPage(req, https, false) : undefined;
-    if ((https ? staticHttps : staticHttp).serve(req, res, onPage)) return;
+    if (staticCandidate) {
+      const onPage = countable ? () => countPage(req, https, false) : undefined;
+      // A static file is written whole by serve(): timed and logged as soon as it returns, without
+      // a 'finish' listener per request.
+      if ((https ? staticHttps : staticHttp).serve(req, res, ["X-Request-Id", requestId], onPage)) {
+        recordRequest(path, method, res.statusCode, requestId, started);
+        return;
+      }
+      res.setHeader("X-Request-Id", requestId);
+      recordOnFinish();
+    }
     // No cross-origin access is offered: a preflight (an audit's CORS probe, say) gets the methods
     // and no Access-Control-* headers, instead of reaching React Router, which refuses OPTIONS.
     if (req.method === "OPTIONS") {
