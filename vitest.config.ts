@@ -11,7 +11,10 @@ export default defineConfig({
           name: "unit",
           environment: "node",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
-          // Data tests open real databases (SQLite files and PostgreSQL schemas).
+          // Data tests open real databases (SQLite files and PostgreSQL schemas), each file its own:
+          // two files at a time on a 2-core machine (Vitest's default there is one), since most of a
+          // data test's time is spent waiting on PostgreSQL or a worker thread, not on this process.
+          maxWorkers: 2,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

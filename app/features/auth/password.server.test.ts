@@ -1,14 +1,49 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyAgainstNothing, verifyPassword } from "./password.server.ts";
+import {
+  hashPassword,
+  PRODUCTION_PARAMETERS,
+  scryptParameters,
+  TEST_PARAMETERS,
+  verifyAgainstNothing,
+  verifyPassword,
+} from "./password.server.ts";
 
 const PASSWORD = "correct horse battery staple";
 
 describe("password hashing", () => {
   it("stores scrypt with its parameters, a 16-byte salt and a 32-byte key, never the password", async () => {
     const stored = await hashPassword(PASSWORD);
-    expect(stored).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    // Under Vitest new hashes get the test cost (N = 2^10); the format is the production one's.
+    expect(stored).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(stored).not.toContain(PASSWORD);
     expect(stored).not.toContain(Buffer.from(PASSWORD).toString("base64url"));
+  });
+
+  it("hashes at N = 2^15, r = 8, p = 1 outside a test run, and when a test asks for the production cost", () => {
+    expect(PRODUCTION_PARAMETERS).toEqual({ N: 32768, r: 8, p: 1 });
+    expect(scryptParameters({})).toBe(PRODUCTION_PARAMETERS);
+    expect(scryptParameters({ NODE_ENV: "production" })).toBe(PRODUCTION_PARAMETERS);
+    expect(scryptParameters({ VITEST: "true", PASSWORD_HASH_COST: "production" })).toBe(
+      PRODUCTION_PARAMETERS,
+    );
+    expect(scryptParameters({ VITEST: "true" })).toBe(TEST_PARAMETERS);
+  });
+
+  it("verifies a hash made at the production cost (its parameters travel with it)", async () => {
+    // A real production hash of PASSWORD would be a fixture; one made here at that cost is the same.
+    const { N, r, p } = PRODUCTION_PARAMETERS;
+    const stored = await hashPassword(PASSWORD);
+    const [, , , , salt] = stored.split("$");
+    const { scryptSync } = await import("node:crypto");
+    const key = scryptSync(PASSWORD, Buffer.from(salt ?? "", "base64url"), 32, {
+      N,
+      r,
+      p,
+      maxmem: 64 * 1024 * 1024,
+    });
+    const production = ["scrypt", N, r, p, salt, key.toString("base64url")].join("$");
+    await expect(verifyPassword(PASSWORD, production)).resolves.toBe(true);
+    await expect(verifyPassword(`${PASSWORD}!`, production)).resolves.toBe(false);
   });
 
   it("accepts the right password and refuses a wrong one", async () => {

@@ -2,7 +2,23 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:c
 
 // Passwords are hashed with scrypt (memory-hard, in node:crypto: no native add-on). The parameters
 // travel with each hash, so they can be raised later without invalidating existing passwords.
-const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
+type ScryptParameters = { readonly N: number; readonly r: number; readonly p: number };
+export const PRODUCTION_PARAMETERS: ScryptParameters = { N: 2 ** 15, r: 8, p: 1 };
+/** A thirty-second of the production cost: the same code path, for test runs only. */
+export const TEST_PARAMETERS: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 };
+
+/**
+ * The cost new hashes get. Under Vitest (which sets VITEST in its workers, and the servers the e2e
+ * tests start inherit it) the test cost, unless PASSWORD_HASH_COST=production: the suite signs in
+ * thousands of times, and at the production cost a quarter of its time went to scrypt. A test that
+ * needs the real cost (the hashing queue's burst) asks for it. Nothing else reads these variables,
+ * and a production process has neither.
+ */
+export function scryptParameters(env: NodeJS.ProcessEnv = process.env): ScryptParameters {
+  return env.VITEST && env.PASSWORD_HASH_COST !== "production" ? TEST_PARAMETERS : PRODUCTION_PARAMETERS;
+}
+
+const PARAMETERS = scryptParameters();
 const KEY_LENGTH = 32;
 // scrypt needs 128 * N * r bytes (32 MiB here); Node's default ceiling is exactly that.
 const MAX_MEMORY = 64 * 1024 * 1024;
