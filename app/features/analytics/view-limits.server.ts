@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { VISITOR_ID_LENGTH } from "./daily-salt.server.ts";
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from "./rollup.server.ts";
+import { MAX_VIEWS_PER_ADDRESS_PER_DAY, MAX_VISITORS_PER_ADDRESS } from "./view-limits.ts";
 
 // What one client can add to the analytics in a day (issue 22). A visitor id hashes the address
 // with the User-Agent, so one address changing only its User-Agent made a new visitor, and a row,
@@ -16,14 +17,12 @@ import { MAX_VALUES_PER_DAY, OTHER_VALUE } from "./rollup.server.ts";
 //
 // N instances allow at most N times these. Checking costs one more hash and a few map operations.
 
-/** Visitor ids one address (an IPv6 /64) can bring in a UTC day, per instance. */
-export const MAX_VISITORS_PER_ADDRESS = 20;
+// The two limits the privacy policy states live in view-limits.ts (the page cannot import this file).
+export { MAX_VIEWS_PER_ADDRESS_PER_DAY, MAX_VISITORS_PER_ADDRESS };
 /** Views of one address stored per minute, on average... */
 export const ADDRESS_VIEWS_PER_MINUTE = 60;
 /** ...and at once, after a quiet spell (a token bucket this deep). */
 export const ADDRESS_BURST = 60;
-/** Views of one address stored in a UTC day, per instance. */
-export const MAX_VIEWS_PER_ADDRESS_PER_DAY = 1_000;
 /**
  * Addresses remembered per instance: two generations of half this each; when the newer is full the
  * older is forgotten (those addresses start afresh), and an address seen again moves to the newer.

@@ -25,6 +25,12 @@ export const privacyPolicyChanges: readonly PolicyChange[] = [
       "Explained that we can find, export and erase everything we hold on you as a whole, what we keep after an erasure, and what happens if you contact us again afterwards.",
     ],
   },
+  {
+    date: "2026-11-27",
+    changes: [
+      "Explained that, so one connection cannot inflate our figures, each server keeps in memory only, for the current day, a one-way hash of your IP address made with that day’s salt and how many visitors and page views came from it.",
+    ],
+  },
 ];
 
 /** The date of the latest change (or of the first version): what is stored with each lead. */

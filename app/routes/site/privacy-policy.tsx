@@ -1,6 +1,10 @@
 import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import {
+  MAX_VIEWS_PER_ADDRESS_PER_DAY,
+  MAX_VISITORS_PER_ADDRESS,
+} from "#app/features/analytics/view-limits.ts";
 import { getMeta } from "#app/features/content/meta.ts";
 import {
   FIRST_POLICY_DATE,
@@ -216,6 +220,15 @@ export default function PrivacyPolicy() {
               in a day without knowing who they are. Each day’s salt is deleted {kept.analyticsSaltHours}{" "}
               hours after it was created; from then on nobody, us included, can recompute a code or link it to
               you or to your visits on other days. Your IP address is never stored.
+            </p>
+            <p>
+              So that one connection cannot inflate our figures, each of our servers also keeps, in its memory
+              only and for the current day, a one-way hash of your IP address (for the newer IPv6 addresses,
+              of its first half) made with that day’s salt, and how many visitors and page views came from it.
+              It is never written to disk, it is forgotten when the day ends or the server restarts, and it
+              cannot be recomputed once the salt is deleted. Beyond {MAX_VISITORS_PER_ADDRESS} visitors or{" "}
+              {MAX_VIEWS_PER_ADDRESS_PER_DAY.toLocaleString("en-GB")} page views a day from one address,
+              further visits are counted together or not stored.
             </p>
             <p>
               If you send us an enquiry through a form, we link it to the first page you viewed that day: the
