@@ -173,7 +173,13 @@ function StaffRow({
               </option>
             ))}
           </NativeSelect>
-          <Button type="submit" variant="outline" size="sm" aria-busy={busy || undefined}>
+          <Button
+            type="submit"
+            variant="outline"
+            size="sm"
+            className="whitespace-nowrap"
+            aria-busy={busy || undefined}
+          >
             {busyIntent === "role" ? "Saving..." : "Save role"}
             <span className="sr-only"> of {member.username}</span>
           </Button>
