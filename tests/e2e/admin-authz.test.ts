@@ -340,9 +340,11 @@ const ROWS: Row[] = [
     expect: {
       anonymous: ok(401),
       "non-admin": ok(200, {
-        body: new RegExp(`^\\{"id":\\d+,"username":"${STAFF.username}","isAdmin":false\\}$`),
+        body: new RegExp(`^\\{"id":\\d+,"username":"${STAFF.username}","role":null,"isAdmin":false\\}$`),
       }),
-      admin: ok(200, { body: new RegExp(`^\\{"id":\\d+,"username":"${ADMIN.username}","isAdmin":true\\}$`) }),
+      admin: ok(200, {
+        body: new RegExp(`^\\{"id":\\d+,"username":"${ADMIN.username}","role":"admin","isAdmin":true\\}$`),
+      }),
       "idle-expired": ok(401),
       "past absolute expiry": ok(401),
       "forged cookie": ok(401),

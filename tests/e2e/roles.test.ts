@@ -102,6 +102,11 @@ describe("each role in the back office", () => {
       expect(text).toContain("Leads");
       expect(text).not.toContain(LEAD.fullName);
       expect(text).not.toContain(LEAD.email);
+      // No way "back" to a dashboard that is not theirs; their account page leads back to analytics.
+      await expect(page.getByRole("link", { name: /Back to Dashboard/ }).count()).resolves.toBe(0);
+      expect(await visit(page, "/admin/account")).toBe("/admin/account");
+      await page.getByRole("link", { name: "← Back to Analytics" }).click();
+      await page.waitForURL(/\/admin\/analytics$/, WAIT);
       // SPEC section 2: the lead dashboard is admin-only; a signed-in non-admin goes home.
       expect(await visit(page, "/admin/dashboard")).toBe("/");
       expect(await visit(page, `/admin/leads/${leadId}`)).toBe("/");
