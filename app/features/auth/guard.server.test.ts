@@ -44,7 +44,7 @@ describe("requireApiPermission", () => {
   });
 });
 
-describe("requireAdminPage", () => {
+describe("requireBackOfficePage", () => {
   it("sends a signed-out visitor to the login page, with the page to come back to", async () => {
     const response = await thrown(
       requireBackOfficePage(request("/admin/leads/7?tab=history"), contextWith(null)),
