@@ -120,6 +120,25 @@ describe("each role in the back office", () => {
   );
 
   it(
+    "a marketer signing in without JavaScript lands on analytics too, even when sent to the dashboard",
+    async () => {
+      const opened = await openPage("/admin/login?next=%2Fadmin%2Fdashboard", {
+        javaScript: false,
+        allowConsoleErrors: FAILED_LOAD,
+      });
+      const { page } = opened;
+      await page.getByLabel("Username").fill(MARKETING);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Login" }).click();
+      await page.waitForURL((url) => url.pathname !== "/admin/login", WAIT);
+      expect(pathOf(page)).toBe("/admin/analytics");
+      await expect(heading(page)).resolves.toBe("Analytics");
+      await opened.close();
+    },
+    JOURNEY_MS,
+  );
+
+  it(
     "an admin changes a colleague's role on the staff page, and it holds from the colleague's next click",
     async () => {
       const colleague = await signIn(baseUrl, MOVER, PASSWORD);
