@@ -18,6 +18,7 @@ export const ACCESS_ACTIONS = {
   staff_link_used: "Chose a password with a link",
   staff_signed_out: "Signed a colleague out everywhere",
   staff_two_factor_reset: "Reset a colleague's two-factor sign-in",
+  staff_role_changed: "Changed a staff role",
   two_factor_enabled: "Turned on two-factor sign-in",
   two_factor_disabled: "Turned off two-factor sign-in",
   two_factor_codes_renewed: "Made new recovery codes",
@@ -40,6 +41,7 @@ export const ACCESS_KINDS = {
     "staff_link_issued",
     "staff_link_used",
     "staff_signed_out",
+    "staff_role_changed",
   ],
   "two-factor": [
     "two_factor_enabled",

@@ -340,9 +340,11 @@ const ROWS: Row[] = [
     expect: {
       anonymous: ok(401),
       "non-admin": ok(200, {
-        body: new RegExp(`^\\{"id":\\d+,"username":"${STAFF.username}","isAdmin":false\\}$`),
+        body: new RegExp(`^\\{"id":\\d+,"username":"${STAFF.username}","role":null,"isAdmin":false\\}$`),
       }),
-      admin: ok(200, { body: new RegExp(`^\\{"id":\\d+,"username":"${ADMIN.username}","isAdmin":true\\}$`) }),
+      admin: ok(200, {
+        body: new RegExp(`^\\{"id":\\d+,"username":"${ADMIN.username}","role":"admin","isAdmin":true\\}$`),
+      }),
       "idle-expired": ok(401),
       "past absolute expiry": ok(401),
       "forged cookie": ok(401),
@@ -1029,7 +1031,12 @@ describe("sign-in, cookies and sessions [sqlite]", () => {
     const response = await login(ADMIN, { Origin: target.server.url });
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ id: target.adminId, username: ADMIN.username, isAdmin: true });
+    expect(JSON.parse(text)).toEqual({
+      id: target.adminId,
+      username: ADMIN.username,
+      role: "admin",
+      isAdmin: true,
+    });
     expect(text).not.toMatch(/scrypt|hash|password/i);
     const [session, hint, device] = response.headers.getSetCookie();
     expect(session).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; SameSite=Lax; HttpOnly$/);
@@ -1042,7 +1049,12 @@ describe("sign-in, cookies and sessions [sqlite]", () => {
       /^device=[\w-]{22}\.\d+\.[\w-]{43}; Path=\/; Max-Age=7776000; SameSite=Strict; HttpOnly$/,
     );
     const staff = await login(STAFF);
-    expect(await staff.json()).toEqual({ id: target.staffId, username: STAFF.username, isAdmin: false });
+    expect(await staff.json()).toEqual({
+      id: target.staffId,
+      username: STAFF.username,
+      role: null,
+      isAdmin: false,
+    });
     expect(staff.headers.getSetCookie().map((cookie) => cookie.split("=")[0])).toEqual(["session", "device"]);
   });
 

@@ -492,6 +492,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
           body: {
             id: expect.any(Number),
             username: "Api.Colleague",
+            role: "admin",
             isAdmin: true,
             disabled: false,
             passwordSet: true,

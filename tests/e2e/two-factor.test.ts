@@ -238,7 +238,12 @@ describe("the API's second step", () => {
     const right = await post("/api/login/2fa", { code: totpCode(apiSecret, Date.now() + STEP_MS) }, pending);
     expect(right.status).toBe(200);
     const user = (await right.json()) as { id: number; username: string; isAdmin: boolean };
-    expect(user).toEqual({ id: expect.any(Number), username: API_PERSON.username, isAdmin: true });
+    expect(user).toEqual({
+      id: expect.any(Number),
+      username: API_PERSON.username,
+      role: "admin",
+      isAdmin: true,
+    });
     const set = right.headers.getSetCookie();
     expect(set[0]).toBe("pending_login=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly");
     expect(set[1]).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; SameSite=Lax; HttpOnly$/);

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import { listSecurityAudits, runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
@@ -18,7 +18,7 @@ export function retryAfterHeader(seconds: number | undefined): HeadersInit {
  * details }; 503 with Retry-After when the audits are busy.
  */
 export async function handleSecurityAuditApi(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "audits.use");
   assertSameOrigin(request);
   const body = await readJsonObject(request, 4 * 1024);
   if (!body.ok) return body.response;
@@ -32,14 +32,14 @@ export async function handleSecurityAuditApi(request: Request, context: Context)
 
 /** GET /api/admin/security-audits: the stored audits, newest first. */
 export async function handleListSecurityAuditsApi(request: Request, context: Context): Promise<Response> {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "audits.use");
   const { database } = await getServices(context);
   return Response.json(await listSecurityAudits(database.db, { limit: 100 }));
 }
 
 /** POST /api/admin/performance-check { url }: 200 with the result (error/details set on failure). */
 export async function handlePerformanceCheckApi(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "audits.use");
   assertSameOrigin(request);
   const body = await readJsonObject(request, 4 * 1024);
   if (!body.ok) return body.response;

@@ -1,22 +1,36 @@
-import { createContext, type RouterContextProvider } from "react-router";
-import { requireAdminPage } from "./guard.server.ts";
+import { createContext, type RouterContextProvider, redirect } from "react-router";
+import { requireBackOfficePage } from "./guard.server.ts";
+import { can, type Permission } from "./permissions.ts";
 import type { PublicUser } from "./users.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-// The guarded layout's middleware checks the session once per request (document, data or form
-// post) and leaves the admin here for the loaders and actions below it.
+// The guarded layout's middleware checks the session and the page's permission once per request
+// (document, data or form post) and leaves the staff member here for the loaders and actions below.
 
 // NOTE: no default value, so reading it outside the guarded layout throws instead of running a
-// loader without an admin.
+// loader without a signed-in staff member.
 const adminUserContext = createContext<PublicUser>();
 
-/** Redirects to /admin/login or / (SPEC section 2) unless the session belongs to an admin. */
+/**
+ * Redirects to /admin/login or / (SPEC section 2) unless the session's role may open the page
+ * (permissions.ts, BACK_OFFICE_SECTIONS).
+ */
 export async function guardAdminRequest(request: Request, context: Context): Promise<void> {
-  context.set(adminUserContext, await requireAdminPage(request, context));
+  context.set(adminUserContext, await requireBackOfficePage(request, context));
 }
 
-/** The admin the guard admitted (only under routes/admin/guarded-layout.tsx). */
+/** The staff member the guard admitted (only under routes/admin/guarded-layout.tsx). */
 export function adminUser(context: Context): PublicUser {
   return context.get(adminUserContext);
+}
+
+/**
+ * For a page action (a form's intent) that needs more than opening the page: the admitted staff
+ * member, or the SPEC's answer to someone without the right (a redirect to /), thrown.
+ */
+export function requirePermission(context: Context, permission: Permission): PublicUser {
+  const user = adminUser(context);
+  if (!can(user.role, permission)) throw redirect("/");
+  return user;
 }

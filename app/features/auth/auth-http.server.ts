@@ -17,6 +17,7 @@ import {
 import { assertSameOrigin } from "./guard.server.ts";
 import { HASHING_BUSY_MESSAGE, HASHING_BUSY_RETRY_AFTER_SECONDS } from "./hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "./password.server.ts";
+import type { PublicUser } from "./users.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -44,7 +45,7 @@ export function tooManyLoginsMessage(retryAfterSeconds: number): string {
   return `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-type User = { id: number; username: string; isAdmin: boolean };
+type User = PublicUser;
 
 export type LoginOutcome =
   | { kind: "ok"; user: User; cookies: string[] }

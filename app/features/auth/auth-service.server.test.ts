@@ -38,7 +38,7 @@ describeEachDatabase("auth service", (use) => {
     const result = await service().login("ADMIN", PASSWORD, newClient(), NOW);
     expect(result).toEqual({
       kind: "ok",
-      user: { id: expect.any(Number), username: "Admin", isAdmin: true },
+      user: { id: expect.any(Number), username: "Admin", role: "admin", isAdmin: true },
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       maxAgeSeconds: 24 * 3600,
       device: { token: expect.stringMatching(/^[\w-]{22}\.\d+\.[\w-]{43}$/), maxAgeSeconds: 90 * 24 * 3600 },

@@ -420,7 +420,7 @@ export function createAuthService({
       }
       const user = await db
         .selectFrom("users")
-        .select(["id", "username", "isAdmin"])
+        .select(["id", "username", "role"])
         .where("id", "=", pending.userId)
         .executeTakeFirstOrThrow();
       const signedIn = await openSession(toPublicUser(user), clientAddress, now, userAgent, {

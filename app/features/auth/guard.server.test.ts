@@ -1,11 +1,13 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { type AppServices, servicesContext } from "#app/services.server.ts";
-import { isCrossOrigin, requireAdminApi, requireAdminPage } from "./guard.server.ts";
+import { isCrossOrigin, requireApiPermission, requireBackOfficePage } from "./guard.server.ts";
 import type { PublicUser } from "./users.server.ts";
 
-const ADMIN: PublicUser = { id: 1, username: "admin", isAdmin: true };
-const STAFF: PublicUser = { id: 2, username: "staff", isAdmin: false };
+const ADMIN: PublicUser = { id: 1, username: "admin", role: "admin", isAdmin: true };
+const STAFF: PublicUser = { id: 2, username: "staff", role: null, isAdmin: false };
+const SALES: PublicUser = { id: 3, username: "seller", role: "sales", isAdmin: true };
+const MARKETING: PublicUser = { id: 4, username: "marketer", role: "marketing", isAdmin: false };
 
 /** A request context whose auth service knows one token. */
 function contextWith(user: PublicUser | null) {
@@ -28,26 +30,32 @@ async function thrown(promise: Promise<unknown>): Promise<Response> {
   throw new Error("expected a thrown Response");
 }
 
-describe("requireAdminApi", () => {
-  it("answers 401 without a user, 403 for a non-admin, and returns an admin", async () => {
-    const signedOut = await thrown(requireAdminApi(request("/api/admin/leads"), contextWith(null)));
+describe("requireApiPermission", () => {
+  const leads = (user: PublicUser | null) =>
+    requireApiPermission(request("/api/admin/leads"), contextWith(user), "leads.read");
+  it("answers 401 without a user, 403 for a role without the permission, and returns one with it", async () => {
+    const signedOut = await thrown(leads(null));
     expect(signedOut.status).toBe(401);
     expect(await signedOut.json()).toEqual({ message: expect.any(String) });
-    expect((await thrown(requireAdminApi(request("/api/admin/leads"), contextWith(STAFF)))).status).toBe(403);
-    await expect(requireAdminApi(request("/api/admin/leads"), contextWith(ADMIN))).resolves.toEqual(ADMIN);
+    expect((await thrown(leads(STAFF))).status).toBe(403);
+    expect((await thrown(leads(MARKETING))).status).toBe(403);
+    await expect(leads(ADMIN)).resolves.toEqual(ADMIN);
+    await expect(leads(SALES)).resolves.toEqual(SALES);
   });
 });
 
-describe("requireAdminPage", () => {
+describe("requireBackOfficePage", () => {
   it("sends a signed-out visitor to the login page, with the page to come back to", async () => {
-    const response = await thrown(requireAdminPage(request("/admin/leads/7?tab=history"), contextWith(null)));
+    const response = await thrown(
+      requireBackOfficePage(request("/admin/leads/7?tab=history"), contextWith(null)),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/admin/login?next=%2Fadmin%2Fleads%2F7%3Ftab%3Dhistory");
   });
 
   it("comes back to the page, not its data, after a client-side navigation", async () => {
     const response = await thrown(
-      requireAdminPage(
+      requireBackOfficePage(
         request("/admin/dashboard.data?status=new&_routes=routes%2Fadmin%2Fdashboard"),
         contextWith(null),
       ),
@@ -55,10 +63,25 @@ describe("requireAdminPage", () => {
     expect(response.headers.get("Location")).toBe("/admin/login?next=%2Fadmin%2Fdashboard%3Fstatus%3Dnew");
   });
 
-  it("sends a non-admin home and lets an admin through", async () => {
-    const response = await thrown(requireAdminPage(request("/admin/dashboard"), contextWith(STAFF)));
+  it("sends a role without the page's permission home and lets one with it through", async () => {
+    for (const user of [STAFF, MARKETING]) {
+      const response = await thrown(requireBackOfficePage(request("/admin/dashboard"), contextWith(user)));
+      expect(response.headers.get("Location")).toBe("/");
+    }
+    await expect(requireBackOfficePage(request("/admin/dashboard"), contextWith(ADMIN))).resolves.toEqual(
+      ADMIN,
+    );
+    await expect(requireBackOfficePage(request("/admin/dashboard"), contextWith(SALES))).resolves.toEqual(
+      SALES,
+    );
+    await expect(
+      requireBackOfficePage(request("/admin/analytics.data"), contextWith(MARKETING)),
+    ).resolves.toEqual(MARKETING);
+  });
+
+  it("refuses a back-office path the permission table does not list, even to an admin", async () => {
+    const response = await thrown(requireBackOfficePage(request("/admin/unlisted"), contextWith(ADMIN)));
     expect(response.headers.get("Location")).toBe("/");
-    await expect(requireAdminPage(request("/admin/dashboard"), contextWith(ADMIN))).resolves.toEqual(ADMIN);
   });
 });
 

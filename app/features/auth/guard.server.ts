@@ -1,9 +1,12 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { getServices } from "#app/services.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
+import { can, type Permission, sectionFor } from "./permissions.ts";
 import type { PublicUser } from "./users.server.ts";
 
-// Every admin page and /api/admin/* call goes through these: the server decides who sees what.
+// Every back-office page and /api/admin/* call goes through these: the server decides who sees what,
+// by the role read with the session on every request (never from the cookie, so a role change holds
+// from the next request on, on every instance) and the one permission table (permissions.ts).
 // Nothing the browser stores (localStorage.isAdmin, the admin_hint cookie) is ever consulted.
 
 type Context = Readonly<RouterContextProvider>;
@@ -15,16 +18,25 @@ export async function getCurrentUser(request: Request, context: Context): Promis
 
 const jsonError = (status: number, message: string) => Response.json({ message }, { status });
 
-/** For the JSON API: 401 without a valid session, 403 for a signed-in non-admin (thrown). */
-export async function requireAdminApi(request: Request, context: Context): Promise<PublicUser> {
+export const FORBIDDEN_MESSAGE = "Your role does not allow this.";
+
+/** For the JSON API: 401 without a valid session, 403 when the role lacks `permission` (thrown). */
+export async function requireApiPermission(
+  request: Request,
+  context: Context,
+  permission: Permission,
+): Promise<PublicUser> {
   const user = await getCurrentUser(request, context);
   if (!user) throw jsonError(401, "Sign in to continue.");
-  if (!user.isAdmin) throw jsonError(403, "This needs an admin account.");
+  if (!can(user.role, permission)) throw jsonError(403, FORBIDDEN_MESSAGE);
   return user;
 }
 
-/** For admin pages (SPEC section 2): no user → /admin/login; a non-admin → / (thrown redirects). */
-export async function requireAdminPage(request: Request, context: Context): Promise<PublicUser> {
+/**
+ * For back-office pages (SPEC section 2): no user → /admin/login; a user whose role may not open the
+ * page (its section in permissions.ts, or a page the table does not list) → / (thrown redirects).
+ */
+export async function requireBackOfficePage(request: Request, context: Context): Promise<PublicUser> {
   const user = await getCurrentUser(request, context);
   if (!user) {
     const url = new URL(request.url);
@@ -34,7 +46,8 @@ export async function requireAdminPage(request: Request, context: Context): Prom
     url.searchParams.delete("_routes");
     throw redirect(`/admin/login?next=${encodeURIComponent(pathname + url.search)}`);
   }
-  if (!user.isAdmin) throw redirect("/");
+  const section = sectionFor(new URL(request.url).pathname);
+  if (!section || !can(user.role, section.permission)) throw redirect("/");
   return user;
 }
 

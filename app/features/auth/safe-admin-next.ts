@@ -1,4 +1,5 @@
 import { DASHBOARD_PATH, LOGIN_PATH } from "#app/lib/admin-paths.ts";
+import { can, homePathFor, type Role, sectionFor } from "./permissions.ts";
 
 // Where the back office sends people after signing in, shared by the login page's action (no
 // JavaScript) and its script.
@@ -21,4 +22,15 @@ export function safeAdminNext(next: string | null | undefined): string {
   if (url.pathname !== "/admin" && !url.pathname.startsWith("/admin/")) return DASHBOARD_PATH;
   if (url.pathname === LOGIN_PATH) return DASHBOARD_PATH;
   return url.pathname + url.search;
+}
+
+/**
+ * Where someone with `role` goes after signing in: `next` when it is safe and their role may open
+ * it, else their role's home (the dashboard, or analytics for marketing: issue 23).
+ */
+export function landingPath(role: Role | null | undefined, next: string | null | undefined): string {
+  const home = homePathFor(role);
+  const path = safeAdminNext(next);
+  const section = sectionFor(path.split("?")[0] ?? path);
+  return section && can(role, section.permission) ? path : home;
 }

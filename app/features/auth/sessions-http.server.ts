@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
-import { assertSameOrigin, requireAdminApi } from "./guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
 import { StaffChangeError, signOutEverywhere } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";
 
@@ -14,14 +14,14 @@ const SESSION_NOT_FOUND = "Session not found.";
 
 /** GET /api/admin/sessions: the caller's live sessions, the most recently used first. */
 export async function handleListSessions(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "account.self");
   const { auth } = await getServices(context);
   return Response.json(await auth.sessions(user.id, readSessionToken(request)));
 }
 
 /** DELETE /api/admin/sessions/:id: ends one of the caller's sessions (204), 404 when none of theirs. */
 export async function handleEndSession(request: Request, context: Context, handle: string | undefined) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "account.self");
   assertSameOrigin(request);
   const { auth } = await getServices(context);
   return (await auth.endSession(user, handle ?? "", context.get(clientAddressContext)))
@@ -31,7 +31,7 @@ export async function handleEndSession(request: Request, context: Context, handl
 
 /** DELETE /api/admin/users/:id/sessions: signs that user out on every device (204), recorded. */
 export async function handleSignOutEverywhere(request: Request, context: Context, rawId: string | undefined) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "staff.manage");
   assertSameOrigin(request);
   const id = parseStaffId(rawId ?? null);
   if (id === null) return Response.json({ message: "User not found." }, { status: 404 });

@@ -134,7 +134,7 @@ export async function findSessionUser(
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.userId")
-    .select(["users.id", "users.username", "users.isAdmin", "sessions.lastSeenAt", "sessions.expiresAt"])
+    .select(["users.id", "users.username", "users.role", "sessions.lastSeenAt", "sessions.expiresAt"])
     .where("sessions.idHash", "=", idHash)
     // Disabling deletes the account's sessions; this also refuses one that a disable raced with.
     .where("users.disabled", "=", 0)

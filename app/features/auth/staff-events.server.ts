@@ -13,6 +13,7 @@ export const STAFF_ACTIONS = [
   "link_used",
   "signed_out",
   "two_factor_reset",
+  "role_changed",
 ] as const;
 export type StaffAction = (typeof STAFF_ACTIONS)[number];
 
@@ -37,6 +38,8 @@ export async function recordStaffEvent(
   action: StaffAction,
   actor: StaffActor,
   now = new Date(),
+  /** Facts for the access log only (e.g. a role change's from and to); never personal data. */
+  detail?: Record<string, string>,
 ): Promise<void> {
   await db
     .insertInto("staffEvents")
@@ -56,6 +59,7 @@ export async function recordStaffEvent(
       action: `staff_${action}`,
       actor,
       subject: subject ? { id: userId, username: subject.username } : null,
+      detail,
     },
     now,
   );

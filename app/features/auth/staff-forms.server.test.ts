@@ -65,3 +65,61 @@ describeEachDatabase("set-password links on the staff page", (use) => {
     );
   });
 });
+
+// Issue 23: the role comes with the form (a new account's, a row's "Save role"), checked against the
+// three roles; the last admin keeps the role.
+describeEachDatabase("roles on the staff page's forms", (use) => {
+  const post = (fields: Record<string, string>, actor: { id: number; username: string }) =>
+    runStaffForm(
+      use().db,
+      new Request("http://127.0.0.1:3000/admin/staff", { method: "POST" }),
+      new URLSearchParams(fields),
+      actor,
+      undefined,
+    );
+  const roleOf = async (username: string) =>
+    await use()
+      .db.selectFrom("users")
+      .select(["role", "isAdmin"])
+      .where("username", "=", username)
+      .executeTakeFirstOrThrow();
+
+  it("creates an account with the chosen role, changes it, refuses an unknown role and the last admin's", async () => {
+    const admin = await createUser(use().db, {
+      username: "roles-boss",
+      password: "a long enough passphrase",
+      isAdmin: true,
+    });
+    const actor = { id: admin.id, username: admin.username };
+    const created = await post(
+      { intent: "create", username: "roles-marketer", method: "link", role: "marketing" },
+      actor,
+    );
+    expect(created.kind).toBe("link");
+    expect(await roleOf("roles-marketer")).toEqual({ role: "marketing", isAdmin: 0 });
+    const id = created.kind === "link" ? String(created.link.userId) : "";
+
+    expect(await post({ intent: "role", id, role: "sales" }, actor)).toMatchObject({
+      kind: "done",
+      notice: "role",
+    });
+    expect(await roleOf("roles-marketer")).toEqual({ role: "sales", isAdmin: 1 });
+
+    expect(await post({ intent: "role", id, role: "owner" }, actor)).toMatchObject({
+      kind: "refused",
+      status: 400,
+    });
+    expect(
+      await post({ intent: "create", username: "roles-x", method: "link", role: "root" }, actor),
+    ).toMatchObject({
+      kind: "refused",
+      status: 400,
+      errors: { role: "Choose a role." },
+    });
+    expect(await post({ intent: "role", id: String(admin.id), role: "marketing" }, actor)).toMatchObject({
+      kind: "refused",
+      status: 409,
+    });
+    expect(await roleOf("roles-boss")).toEqual({ role: "admin", isAdmin: 1 });
+  });
+});

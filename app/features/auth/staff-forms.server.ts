@@ -8,10 +8,11 @@ import {
   StaffChangeError,
   setStaffDisabled,
   setStaffPassword,
+  setStaffRole,
   signOutEverywhere,
 } from "./staff.server.ts";
 import type { StaffActor } from "./staff-events.server.ts";
-import { parseStaffId, setPasswordUrl } from "./staff-http.server.ts";
+import { parseStaffId, RoleSchema, setPasswordUrl } from "./staff-http.server.ts";
 import { PASSWORDS_DIFFER } from "./staff-messages.ts";
 import { resetColleagueTwoFactor } from "./two-factor-store.server.ts";
 import { passwordProblem, UserInputError } from "./users.server.ts";
@@ -19,9 +20,17 @@ import { passwordProblem, UserInputError } from "./users.server.ts";
 // The staff page's forms as they arrive (with or without JavaScript: the same POST): one `intent`
 // each. The route turns the outcome into a redirect with a notice, a one-time link, or a 4xx.
 
-export type StaffNotice = "created" | "disabled" | "enabled" | "password" | "signed-out" | "two-factor-reset";
+export type StaffNotice =
+  | "created"
+  | "disabled"
+  | "enabled"
+  | "password"
+  | "role"
+  | "signed-out"
+  | "two-factor-reset";
 const NOTICES: readonly StaffNotice[] = [
   "created",
+  "role",
   "disabled",
   "enabled",
   "password",
@@ -48,8 +57,8 @@ export type StaffFormOutcome =
       form: "create" | "row";
       id?: number;
       message: string;
-      errors?: Partial<Record<"username" | "password" | "confirm", string>>;
-      values?: { username: string; method: string };
+      errors?: Partial<Record<"username" | "password" | "confirm" | "role", string>>;
+      values?: { username: string; method: string; role: string };
     };
 
 const field = (form: URLSearchParams, name: string) => form.get(name) ?? "";
@@ -76,6 +85,7 @@ function readNewPassword(
 async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParams, actor: StaffActor) {
   const username = field(form, "username").trim();
   const method = field(form, "method") === "password" ? "password" : "link";
+  const role = RoleSchema.safeParse(form.get("role") ?? "admin");
   const refuse = (
     message: string,
     errors: NonNullable<Extract<StaffFormOutcome, { kind: "refused" }>["errors"]>,
@@ -86,8 +96,9 @@ async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParam
       form: "create",
       message,
       errors,
-      values: { username, method },
+      values: { username, method, role: role.success ? role.data : "admin" },
     }) as const;
+  if (!role.success) return refuse("Choose a role.", { role: "Choose a role." });
   if (!username) return refuse("Please enter a username.", { username: "Please enter a username." });
   if (username.length > 64 || breaksTextRule(username, "one-line")) {
     const message = "The username must be 3 to 64 letters, digits or . _ @ - characters.";
@@ -100,7 +111,7 @@ async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParam
     password = checked.password;
   }
   try {
-    const { member, link } = await createStaffMember(db, { username, password }, actor);
+    const { member, link } = await createStaffMember(db, { username, password, role: role.data }, actor);
     if (link) return { kind: "link", link: shown(base, member.id, member.username, link, true) } as const;
     return { kind: "done", notice: "created", id: member.id } as const;
   } catch (error) {
@@ -144,6 +155,12 @@ export async function runStaffForm(
         const keepSessionToken = id === actor.id ? sessionToken : undefined;
         await setStaffPassword(db, { id, password: checked.password, actor, keepSessionToken });
         return { kind: "done", notice: "password", id };
+      }
+      case "role": {
+        const role = RoleSchema.safeParse(form.get("role"));
+        if (!role.success) return refuse(400, "Choose a role.");
+        await setStaffRole(db, { id, role: role.data, actor });
+        return { kind: "done", notice: "role", id };
       }
       case "sign-out": {
         await signOutEverywhere(db, { id, actor });

@@ -4,7 +4,8 @@ import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { getServices } from "#app/services.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
-import { assertSameOrigin, requireAdminApi } from "./guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
+import { ROLES } from "./permissions.ts";
 import {
   createStaffMember,
   listStaff,
@@ -14,6 +15,7 @@ import {
   type StaffMember,
   setStaffDisabled,
   setStaffPassword,
+  setStaffRole,
 } from "./staff.server.ts";
 import { setPasswordPath } from "./staff-paths.ts";
 import { passwordProblem, UserInputError } from "./users.server.ts";
@@ -41,19 +43,25 @@ export const PasswordSchema = z
     if (problem) context.addIssue({ code: "custom", message: problem });
   });
 
+/** A staff role (permissions.ts), with the message the API and the staff page answer. */
+export const RoleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}.` });
+
 const CreateSchema = z.object({
   username: UsernameSchema,
   // Absent or null: the account gets a one-time set-password link instead.
   password: PasswordSchema.nullish(),
+  // Absent: an admin, as every account was before roles.
+  role: RoleSchema.optional(),
 });
 
 const PatchSchema = z
   .object({
     disabled: z.boolean({ error: "disabled must be true or false." }).optional(),
     password: PasswordSchema.optional(),
+    role: RoleSchema.optional(),
   })
-  .refine((body) => body.disabled !== undefined || body.password !== undefined, {
-    error: "Send disabled, password or both.",
+  .refine((body) => body.disabled !== undefined || body.password !== undefined || body.role !== undefined, {
+    error: "Send role, disabled, password, or several of them.",
   });
 
 /** GET /api/admin/users (and the API's answers): the account as SPEC section 3 names it, plus its state. */
@@ -61,6 +69,7 @@ export function staffJson(member: StaffMember) {
   return {
     id: member.id,
     username: member.username,
+    role: member.role,
     isAdmin: member.isAdmin,
     disabled: member.disabled,
     passwordSet: member.passwordSet,
@@ -106,17 +115,18 @@ export function parseStaffId(raw: unknown): number | null {
 
 /** GET /api/admin/users: every account, by username. */
 export async function handleListStaff(request: Request, context: Context): Promise<Response> {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "staff.manage");
   const { database } = await getServices(context);
   return Response.json((await listStaff(database.db)).map(staffJson));
 }
 
 /**
- * POST /api/admin/users { username, password }: 201 with the new admin. Without a password, the answer
+ * POST /api/admin/users { username, password, role }: 201 with the new account (role admin unless
+ * given). Without a password, the answer
  * also carries `setPasswordUrl` and `setPasswordExpiresAt`: a one-time link, shown only here.
  */
 export async function handleCreateStaff(request: Request, context: Context): Promise<Response> {
-  const actor = await requireAdminApi(request, context);
+  const actor = await requireApiPermission(request, context, "staff.manage");
   assertSameOrigin(request);
   const body = await readJsonObject(request, STAFF_BODY_LIMIT);
   if (!body.ok) return body.response;
@@ -126,7 +136,7 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
   try {
     const { member, link } = await createStaffMember(
       database.db,
-      { username: parsed.data.username, password: parsed.data.password ?? undefined },
+      { username: parsed.data.username, password: parsed.data.password ?? undefined, role: parsed.data.role },
       actor,
     );
     const extra = link
@@ -142,12 +152,12 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
 }
 
 /**
- * PATCH /api/admin/users/:id { disabled, password }: either or both. 409 when it would leave no
- * enabled admin who can sign in; 404 for an unknown account. A new password signs the account out
+ * PATCH /api/admin/users/:id { role, disabled, password }: any of them. 409 when it would leave no
+ * enabled admin who can sign in (nothing is changed then); 404 for an unknown account. A new password signs the account out
  * everywhere (one's own: every other session).
  */
 export async function handlePatchStaff(request: Request, context: Context, rawId: string | undefined) {
-  const actor = await requireAdminApi(request, context);
+  const actor = await requireApiPermission(request, context, "staff.manage");
   assertSameOrigin(request);
   const body = await readJsonObject(request, STAFF_BODY_LIMIT);
   if (!body.ok) return body.response;
@@ -156,11 +166,11 @@ export async function handlePatchStaff(request: Request, context: Context, rawId
   const id = parseStaffId(rawId);
   if (id === null) return Response.json({ message: NOT_FOUND_MESSAGE }, { status: 404 });
   const { database } = await getServices(context);
-  const { disabled, password } = parsed.data;
+  const { role, disabled, password } = parsed.data;
   try {
-    // The state first: when it is refused (409), the password is not changed either.
-    let member =
-      disabled === undefined ? undefined : await setStaffDisabled(database.db, { id, disabled, actor });
+    // The role and the state first: when one is refused (409), the password is not changed either.
+    let member = role === undefined ? undefined : await setStaffRole(database.db, { id, role, actor });
+    if (disabled !== undefined) member = await setStaffDisabled(database.db, { id, disabled, actor });
     if (password !== undefined) {
       member = await setStaffPassword(database.db, {
         id,

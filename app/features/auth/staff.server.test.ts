@@ -1,4 +1,5 @@
 import { beforeEach, expect, it } from "vitest";
+import { listAccessLog } from "#app/lib/access-log.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { createAuthService } from "./auth-service.server.ts";
 import { createHashingQueue } from "./hashing-queue.server.ts";
@@ -18,6 +19,7 @@ import {
   type StaffMember,
   setStaffDisabled,
   setStaffPassword,
+  setStaffRole,
 } from "./staff.server.ts";
 import { COMMAND_LINE_ACTOR, listStaffEvents, type StaffActor } from "./staff-events.server.ts";
 import { LINK_GONE_MESSAGE } from "./staff-messages.ts";
@@ -74,6 +76,7 @@ describeEachDatabase("staff accounts", (use) => {
     expect(alice).toEqual({
       id: expect.any(Number),
       username: "Alice",
+      role: "admin",
       isAdmin: true,
       disabled: false,
       passwordSet: true,
@@ -411,5 +414,74 @@ describeEachDatabase("staff accounts", (use) => {
     expect((await member("paul")).lastSignInAt).toBeNull();
     await login("paul", PASSWORD, later(2 * HOUR));
     expect(await member("paul")).toMatchObject({ id: paul.id, lastSignInAt: later(2 * HOUR).toISOString() });
+  });
+
+  it("gives a role that holds from the next request, recorded in the history and the access log", async () => {
+    const sam = (
+      await createStaffMember(db(), { username: "sam", password: PASSWORD, role: "sales" }, bossActor)
+    ).member;
+    expect(sam).toMatchObject({ role: "sales", isAdmin: true });
+    const { token } = await createSession(db(), sam.id, POLICY, NOW);
+    expect(await findSessionUser(db(), token, POLICY, NOW)).toMatchObject({ role: "sales", isAdmin: true });
+
+    const changed = await setStaffRole(db(), { id: sam.id, role: "marketing", actor: bossActor }, later(1));
+    expect(changed).toMatchObject({ role: "marketing", isAdmin: false });
+    // The same session, the next request: the new role, read with the session (no sign-in again).
+    expect(await findSessionUser(db(), token, POLICY, later(2))).toMatchObject({
+      id: sam.id,
+      role: "marketing",
+      isAdmin: false,
+    });
+    const row = await db()
+      .selectFrom("users")
+      .select(["role", "isAdmin"])
+      .where("id", "=", sam.id)
+      .executeTakeFirst();
+    expect(row).toEqual({ role: "marketing", isAdmin: 0 });
+
+    // The same role again records nothing.
+    await setStaffRole(db(), { id: sam.id, role: "marketing", actor: bossActor }, later(3));
+    expect((await actions()).filter((line) => line.includes("role_changed"))).toEqual([
+      "boss role_changed sam",
+    ]);
+    const { entries } = await listAccessLog(db(), { kind: "accounts" });
+    expect(entries.find((entry) => entry.action === "staff_role_changed")).toMatchObject({
+      actor: "boss",
+      subject: "sam",
+      detail: { from: "sales", to: "marketing" },
+    });
+  });
+
+  it("refuses to take the admin role from the last enabled admin, and allows it with another", async () => {
+    await expect(setStaffRole(db(), { id: boss.id, role: "sales", actor: bossActor })).rejects.toThrow(
+      LAST_ADMIN_MESSAGE,
+    );
+    expect(await member("boss")).toMatchObject({ role: "admin" });
+    const alice = await addAdmin("alice");
+    await setStaffDisabled(db(), { id: alice.id, disabled: true, actor: bossActor });
+    // A disabled admin cannot sign in: still the last one.
+    await expect(setStaffRole(db(), { id: boss.id, role: "marketing", actor: bossActor })).rejects.toThrow(
+      LAST_ADMIN_MESSAGE,
+    );
+    await setStaffDisabled(db(), { id: alice.id, disabled: false, actor: bossActor });
+    await expect(setStaffRole(db(), { id: boss.id, role: "sales", actor: bossActor })).resolves.toMatchObject(
+      {
+        role: "sales",
+      },
+    );
+    // Now alice is the last admin: she cannot be made sales either.
+    await expect(setStaffRole(db(), { id: alice.id, role: "sales", actor: bossActor })).rejects.toThrow(
+      LAST_ADMIN_MESSAGE,
+    );
+  });
+
+  it("leaves one admin when two admins demote each other at once", async () => {
+    const peer = await addAdmin("peer");
+    const peerActor = { id: peer.id, username: peer.username };
+    await Promise.allSettled([
+      setStaffRole(db(), { id: peer.id, role: "sales", actor: bossActor }),
+      setStaffRole(db(), { id: boss.id, role: "marketing", actor: peerActor }),
+    ]);
+    expect((await listStaff(db())).filter((one) => one.role === "admin")).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database, UsersTable } from "#app/db/schema.ts";
 import { hashPassword } from "./password.server.ts";
+import { isAdminRole, type Role } from "./permissions.ts";
 import { endUserSessions, hashToken } from "./sessions.server.ts";
 import { recordStaffEvent, type StaffAction, type StaffActor } from "./staff-events.server.ts";
 import { LINK_GONE_MESSAGE } from "./staff-messages.ts";
@@ -12,15 +13,17 @@ import {
   findUserByUsername,
   NO_PASSWORD,
   passwordProblem,
+  roleColumns,
+  storedRole,
   UserInputError,
   usernameKey,
 } from "./users.server.ts";
 
-// Staff accounts as the back office manages them (issue 10, ADR 011): everyone who signs in to the
-// back office is an admin (SPEC section 6). Admins create colleagues (with a password or a one-time
+// Staff accounts as the back office manages them (issue 10, ADR 011): each has a role, admin, sales or
+// marketing (issue 23, ADR 021; permissions.ts says what each may do). Admins create colleagues (with a password or a one-time
 // set-password link), disable and enable them, reset their passwords; every change is recorded in
-// staff_events. One rule holds under concurrent requests too: at least one admin stays enabled with a
-// password, so the back office can never lock everyone out.
+// staff_events. One rule holds under concurrent requests too: at least one admin (the role) stays
+// enabled with a password, so the back office can never lock everyone out.
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -28,6 +31,9 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type StaffMember = {
   id: number;
   username: string;
+  /** Null: an account without back-office access (the SPEC's non-admin user). */
+  role: Role | null;
+  /** The SPEC's flag, derived from the role. */
   isAdmin: boolean;
   disabled: boolean;
   /** False while the account waits for its set-password link to be used. */
@@ -64,7 +70,7 @@ export class StaffChangeError extends Error {
 const MEMBER_COLUMNS = [
   "id",
   "username",
-  "isAdmin",
+  "role",
   "disabled",
   "passwordHash",
   "lastSignInAt",
@@ -75,10 +81,12 @@ const MEMBER_COLUMNS = [
 type MemberRow = Pick<Selectable<UsersTable>, (typeof MEMBER_COLUMNS)[number]>;
 
 function toMember(row: MemberRow): StaffMember {
+  const role = storedRole(row.role);
   return {
     id: Number(row.id),
     username: row.username,
-    isAdmin: Boolean(row.isAdmin),
+    role,
+    isAdmin: isAdminRole(role),
     disabled: Boolean(row.disabled),
     passwordSet: row.passwordHash !== NO_PASSWORD,
     twoFactor: row.totpEnabledAt !== null,
@@ -104,7 +112,8 @@ async function requireMember(db: Db, id: number): Promise<StaffMember> {
   return member;
 }
 
-const canSignIn = (member: StaffMember) => member.isAdmin && !member.disabled && member.passwordSet;
+/** An admin (the role) who can sign in: the kind of account that must never run out. */
+const canSignIn = (member: StaffMember) => member.role === "admin" && !member.disabled && member.passwordSet;
 
 /**
  * Refuses (409) a change that would leave no admin who can sign in, `target` being the account about
@@ -118,7 +127,7 @@ async function keepAnAdmin(trx: Transaction<Database>, target: StaffMember): Pro
   const others = await trx
     .selectFrom("users")
     .select((eb) => eb.fn.countAll().as("count"))
-    .where("isAdmin", "=", 1)
+    .where("role", "=", "admin")
     .where("disabled", "=", 0)
     .where("passwordHash", "<>", NO_PASSWORD)
     .where("id", "<>", target.id)
@@ -128,7 +137,7 @@ async function keepAnAdmin(trx: Transaction<Database>, target: StaffMember): Pro
 
 async function lockAdmins(trx: Transaction<Database>): Promise<void> {
   if (!isPostgres(trx)) return;
-  await trx.selectFrom("users").select("id").where("isAdmin", "=", 1).orderBy("id").forUpdate().execute();
+  await trx.selectFrom("users").select("id").where("role", "=", "admin").orderBy("id").forUpdate().execute();
 }
 
 async function insertLink(trx: Db, userId: number, actor: StaffActor, now: Date): Promise<SetPasswordLink> {
@@ -156,12 +165,13 @@ function checkedPassword(password: string): string {
 }
 
 /**
- * Creates an admin with `password`, or without one and with a set-password link (returned once).
- * UserInputError for a bad username or password, or one that exists already (in any case).
+ * Creates an account with `role` (admin unless said) and `password`, or without one and with a
+ * set-password link (returned once). UserInputError for a bad username or password, or one that
+ * exists already (in any case).
  */
 export async function createStaffMember(
   db: Kysely<Database>,
-  input: { username: string; password?: string },
+  input: { username: string; password?: string; role?: Role },
   actor: StaffActor,
   now = new Date(),
 ): Promise<{ member: StaffMember; link?: SetPasswordLink }> {
@@ -180,14 +190,14 @@ export async function createStaffMember(
           username: name,
           usernameKey: usernameKey(name),
           passwordHash,
-          isAdmin: 1,
+          ...roleColumns(input.role ?? "admin"),
           createdAt: timestamp,
           updatedAt: timestamp,
         })
         .returning(MEMBER_COLUMNS)
         .executeTakeFirstOrThrow();
       const member = toMember(row);
-      await recordStaffEvent(trx, member.id, "created", actor, now);
+      await recordStaffEvent(trx, member.id, "created", actor, now, { role: member.role ?? "none" });
       if (password !== undefined) return { member };
       const link = await insertLink(trx, member.id, actor, now);
       await recordStaffEvent(trx, member.id, "link_issued", actor, now);
@@ -227,6 +237,31 @@ export async function setStaffDisabled(
     }
     await recordStaffEvent(trx, id, disabled ? "disabled" : "enabled", actor, now);
     return { ...member, disabled };
+  });
+}
+
+/**
+ * Gives an account another role. It holds from the account's next request, on every instance: the
+ * guards read the role with the session each time. Refused (409) when it would leave no enabled admin
+ * with a password (the last admin cannot stop being one). The same role again records nothing.
+ */
+export async function setStaffRole(
+  db: Kysely<Database>,
+  { id, role, actor }: { id: number; role: Role; actor: StaffActor },
+  now = new Date(),
+): Promise<StaffMember> {
+  return db.transaction().execute(async (trx) => {
+    await lockAdmins(trx);
+    const member = await requireMember(trx, id);
+    if (member.role === role) return member;
+    if (role !== "admin") await keepAnAdmin(trx, member);
+    await trx
+      .updateTable("users")
+      .set({ ...roleColumns(role), updatedAt: now.toISOString() })
+      .where("id", "=", id)
+      .execute();
+    await recordStaffEvent(trx, id, "role_changed", actor, now, { from: member.role ?? "none", to: role });
+    return { ...member, role, isAdmin: isAdminRole(role) };
   });
 }
 

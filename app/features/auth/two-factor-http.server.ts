@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { getServices } from "#app/services.server.ts";
-import { assertSameOrigin, requireAdminApi } from "./guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
 import { NOT_FOUND_MESSAGE, StaffChangeError } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";
 import { resetColleagueTwoFactor } from "./two-factor-store.server.ts";
@@ -13,7 +13,7 @@ export async function handleResetTwoFactorApi(
   context: Context,
   rawId: string | undefined,
 ): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "staff.manage");
   assertSameOrigin(request);
   const id = parseStaffId(rawId ?? null);
   if (id === null) return Response.json({ message: NOT_FOUND_MESSAGE }, { status: 404 });

@@ -19,7 +19,7 @@ describeEachDatabase("users", (use) => {
 
   it("creates a user whose public shape has no password hash, and stores only a scrypt hash", async () => {
     const user = await createUser(use().db, { username: " Alice.Admin ", password: PASSWORD, isAdmin: true });
-    expect(user).toEqual({ id: expect.any(Number), username: "Alice.Admin", isAdmin: true });
+    expect(user).toEqual({ id: expect.any(Number), username: "Alice.Admin", role: "admin", isAdmin: true });
     const row = await findUserByUsername(use().db, "alice.admin");
     expect(row).toMatchObject({ username: "Alice.Admin", usernameKey: "alice.admin", isAdmin: 1 });
     expect(row?.passwordHash).toMatch(/^scrypt\$/);

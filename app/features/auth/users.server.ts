@@ -3,9 +3,13 @@ import type { Database, UsersTable } from "#app/db/schema.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password.server.ts";
 import { USERNAME_PATTERN, USERNAME_RULE } from "./password-rules.ts";
+import { isAdminRole, isRole, type Role } from "./permissions.ts";
 
-/** A user as the API shows it (SPEC section 3): never the password hash. */
-export type PublicUser = { id: number; username: string; isAdmin: boolean };
+/**
+ * A user as the API shows it (SPEC section 3): never the password hash. `role` decides access
+ * (permissions.ts); `isAdmin` is the SPEC's flag, derived from it.
+ */
+export type PublicUser = { id: number; username: string; role: Role | null; isAdmin: boolean };
 
 /**
  * The stored "hash" of an account that has no password yet (created with a set-password link, or
@@ -17,8 +21,19 @@ export function usernameKey(username: string): string {
   return username.trim().toLowerCase();
 }
 
-export function toPublicUser(row: Pick<Selectable<UsersTable>, "id" | "username" | "isAdmin">): PublicUser {
-  return { id: Number(row.id), username: row.username, isAdmin: Boolean(row.isAdmin) };
+/** The stored role, read strictly: anything else is no role (no access), never a guess. */
+export function storedRole(value: string | null): Role | null {
+  return isRole(value) ? value : null;
+}
+
+/** The columns a role is written to: `role`, and the SPEC's is_admin kept in step with it. */
+export function roleColumns(role: Role | null): { role: Role | null; isAdmin: 0 | 1 } {
+  return { role, isAdmin: isAdminRole(role) ? 1 : 0 };
+}
+
+export function toPublicUser(row: Pick<Selectable<UsersTable>, "id" | "username" | "role">): PublicUser {
+  const role = storedRole(row.role);
+  return { id: Number(row.id), username: row.username, role, isAdmin: isAdminRole(role) };
 }
 
 /** Why a new password is not acceptable, or null. */
@@ -43,9 +58,18 @@ export function checkUsername(username: string): string {
 
 export const duplicateUsernameMessage = (existing: string) => `A user named "${existing}" already exists.`;
 
+/**
+ * Creates an account with `role`; `isAdmin` alone (the SPEC's User, the command line) means the admin
+ * role when true and no back-office role when false.
+ */
 export async function createUser(
   db: Kysely<Database>,
-  { username, password, isAdmin }: { username: string; password: string; isAdmin: boolean },
+  {
+    username,
+    password,
+    isAdmin,
+    role = isAdmin ? "admin" : null,
+  }: { username: string; password: string; isAdmin?: boolean; role?: Role | null },
   now = new Date(),
 ): Promise<PublicUser> {
   const name = checkUsername(username);
@@ -60,11 +84,11 @@ export async function createUser(
       username: name,
       usernameKey: usernameKey(name),
       passwordHash: await hashPassword(password),
-      isAdmin: isAdmin ? 1 : 0,
+      ...roleColumns(role),
       createdAt: timestamp,
       updatedAt: timestamp,
     })
-    .returning(["id", "username", "isAdmin"])
+    .returning(["id", "username", "role"])
     .executeTakeFirstOrThrow();
   return toPublicUser(row);
 }
@@ -81,7 +105,7 @@ export async function countAdmins(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("users")
     .select((eb) => eb.fn.countAll().as("count"))
-    .where("isAdmin", "=", 1)
+    .where("role", "=", "admin")
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

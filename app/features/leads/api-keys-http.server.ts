@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
@@ -11,14 +11,14 @@ type Context = Readonly<RouterContextProvider>;
 
 /** GET /api/admin/api-keys: every key (never the key itself: only its first characters). */
 export async function handleListApiKeys(request: Request, context: Context): Promise<Response> {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "apiKeys.manage");
   const { database } = await getServices(context);
   return Response.json(await listApiKeys(database.db));
 }
 
 /** POST /api/admin/api-keys { name }: 201 { id, name, key, … }; the key is shown only here. */
 export async function handleCreateApiKey(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "apiKeys.manage");
   assertSameOrigin(request);
   const body = await readJsonObject(request, DEFAULT_BODY_LIMIT);
   if (!body.ok) return body.response;
@@ -34,7 +34,7 @@ export async function handleCreateApiKey(request: Request, context: Context): Pr
 
 /** DELETE /api/admin/api-keys/:id: revokes the key at once (204); 404 when unknown. */
 export async function handleRevokeApiKey(request: Request, context: Context, rawId: string | undefined) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "apiKeys.manage");
   assertSameOrigin(request);
   const id = Number(rawId);
   const notFound = () => Response.json({ message: "API key not found." }, { status: 404 });

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
-import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import {
   ATTRIBUTION_COLUMNS,
@@ -154,7 +154,7 @@ export async function settleAttributions(services: Pick<AppServices, "leadAttrib
 
 /** GET /api/admin/leads: the array of leads; the total count in X-Total-Count. */
 export async function handleListLeads(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "leads.read");
   const parsed = parseListQuery(new URL(request.url), { userId: user.id });
   if (!parsed.ok) return parsed.response;
   const services = await getServices(context);
@@ -193,7 +193,7 @@ export async function leadDetail(db: Kysely<Database>, id: number) {
 
 /** GET /api/admin/leads/:id: the lead with its history, notes, timeline and other submissions. */
 export async function handleGetLead(request: Request, context: Context, rawId: string | undefined) {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "leads.read");
   const id = leadId(rawId);
   if (id === null) return notFound();
   const services = await getServices(context);
@@ -222,7 +222,7 @@ const PatchSchema = z
  * ownerId a staff member's id or null (unassigned), spam true or false. 400 otherwise, 404 unknown.
  */
 export async function handlePatchLead(request: Request, context: Context, rawId: string | undefined) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "leads.write");
   assertSameOrigin(request);
   const body = await readJsonObject(request, 1024);
   if (!body.ok) return body.response;
@@ -251,7 +251,7 @@ export async function handlePatchLead(request: Request, context: Context, rawId:
 
 /** DELETE /api/admin/leads/:id: erases the lead and its history. */
 export async function handleDeleteLead(request: Request, context: Context, rawId: string | undefined) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "leads.write");
   assertSameOrigin(request);
   const id = leadId(rawId);
   if (id === null) return notFound();
@@ -263,7 +263,7 @@ export async function handleDeleteLead(request: Request, context: Context, rawId
 
 /** POST /api/admin/leads/:id/notes { body }: 201 with the note. */
 export async function handleAddNote(request: Request, context: Context, rawId: string | undefined) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "leads.write");
   assertSameOrigin(request);
   const body = await readJsonObject(request, DEFAULT_BODY_LIMIT);
   if (!body.ok) return body.response;
@@ -310,7 +310,7 @@ export function parseBulk(value: unknown): { ok: true; bulk: BulkRequest } | { o
 
 /** POST /api/admin/leads/bulk { ids, action, value }: 200 { changed, missing }. */
 export async function handleBulk(request: Request, context: Context) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "leads.write");
   assertSameOrigin(request);
   const body = await readJsonObject(request, DEFAULT_BODY_LIMIT);
   if (!body.ok) return body.response;
@@ -351,7 +351,7 @@ function describeExportFilter(url: URL): string {
 
 /** GET /api/admin/leads/export: the leads (same filters as the list, no paging) as a CSV download. */
 export async function handleExportLeads(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "leads.export");
   const url = new URL(request.url);
   const parsed = parseListQuery(url, { userId: user.id });
   if (!parsed.ok) return parsed.response;

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import type { Database } from "#app/db/schema.ts";
-import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
 import { clientAddressContext, getServices } from "#app/services.server.ts";
@@ -115,7 +115,7 @@ export async function exportPerson(
 
 /** GET /api/admin/people?email=: `{ email, leads, notes, timeline, messages, erasedBefore }`, or 404. */
 export async function handleGetPerson(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "people.dataRequests");
   const url = new URL(request.url);
   const email = parsePersonEmail(url.searchParams.get("email"));
   if (!email) return Response.json({ message: BAD_EMAIL }, { status: 400 });
@@ -150,7 +150,7 @@ export async function erasePersonIfHeld(
 
 /** DELETE /api/admin/people?email=: erases everything on the person (204), 404 when nothing is held. */
 export async function handleErasePerson(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "people.dataRequests");
   assertSameOrigin(request);
   const url = new URL(request.url);
   const email = parsePersonEmail(url.searchParams.get("email"));

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import { TEST_EVENTS, type TestEventType } from "./webhook-schema.ts";
@@ -31,14 +31,14 @@ export function parseWebhookId(raw: string | null | undefined): number | null {
 
 /** GET /api/admin/webhooks: every webhook, oldest first, without secrets. */
 export async function handleListWebhooks(request: Request, context: Context): Promise<Response> {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "webhooks.manage");
   const { database } = await getServices(context);
   return Response.json(await listWebhooks(database.db));
 }
 
 /** POST /api/admin/webhooks { url, events }: 201 { id, url, events, secret } (the secret only here). */
 export async function handleCreateWebhook(request: Request, context: Context): Promise<Response> {
-  const user = await requireAdminApi(request, context);
+  const user = await requireApiPermission(request, context, "webhooks.manage");
   assertSameOrigin(request);
   const body = await readJsonObject(request, WEBHOOK_BODY_LIMIT);
   if (!body.ok) return body.response;
@@ -55,7 +55,7 @@ export async function handleCreateWebhook(request: Request, context: Context): P
 
 /** DELETE /api/admin/webhooks/:id: 204; its log and queued deliveries go with it. */
 export async function handleDeleteWebhook(request: Request, context: Context, rawId: string | undefined) {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "webhooks.manage");
   assertSameOrigin(request);
   const id = parseWebhookId(rawId);
   if (id === null) return notFound();
@@ -65,7 +65,7 @@ export async function handleDeleteWebhook(request: Request, context: Context, ra
 
 /** GET /api/admin/webhooks/:id/deliveries[?limit=]: the delivery log, newest first (50 by default). */
 export async function handleListDeliveries(request: Request, context: Context, rawId: string | undefined) {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "webhooks.manage");
   const id = parseWebhookId(rawId);
   if (id === null) return notFound();
   const rawLimit = new URL(request.url).searchParams.get("limit");
@@ -83,7 +83,7 @@ export async function handleListDeliveries(request: Request, context: Context, r
 
 /** POST /api/admin/webhooks/:id/test [{ event: "ping" | "lead.created" }]: 202 { deliveryId, eventId }. */
 export async function handleTestWebhook(request: Request, context: Context, rawId: string | undefined) {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "webhooks.manage");
   assertSameOrigin(request);
   let event: TestEventType = "ping";
   // The body is optional: a bare POST sends a ping.
@@ -113,7 +113,7 @@ export async function handleTestWebhook(request: Request, context: Context, rawI
 
 /** POST /api/admin/webhooks/:id/rotate-secret: { id, secret }, the new secret shown this once. */
 export async function handleRotateSecret(request: Request, context: Context, rawId: string | undefined) {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "webhooks.manage");
   assertSameOrigin(request);
   const id = parseWebhookId(rawId);
   if (id === null) return notFound();

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
+import { isRole, ROLE_LABELS } from "#app/features/auth/permissions.ts";
 import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";
@@ -37,6 +38,9 @@ function describeAction(entry: AccessEntry): string {
   return ACCESS_ACTIONS[entry.action] ?? entry.action;
 }
 
+/** A role as the log names it: "Sales"; "No access" for an account without one. */
+const roleWords = (value: unknown) => (isRole(value) ? ROLE_LABELS[value] : "No access");
+
 /** What an entry's details say, in words. */
 function describeDetail(entry: AccessEntry): string | null {
   const { detail } = entry;
@@ -57,6 +61,10 @@ function describeDetail(entry: AccessEntry): string | null {
       return `${countOf(Number(detail.left ?? 0), "recovery code")} left`;
     case "sessions_ended":
       return `${countOf(Number(detail.ended ?? 0), "session")} ended`;
+    case "staff_role_changed":
+      return `${roleWords(detail.from)} → ${roleWords(detail.to)}`;
+    case "staff_created":
+      return detail.role === undefined ? null : roleWords(detail.role);
     default:
       return null;
   }

@@ -2,7 +2,7 @@ import { Link, useLocation } from "react-router";
 import { BackOfficeNav } from "#app/components/back-office/back-office-nav.tsx";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Pagination } from "#app/components/back-office/pagination.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
+import { adminUser, requirePermission } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  return leadDashboardAction(request, context, adminUser(context));
+  return leadDashboardAction(request, context, requirePermission(context, "leads.write"));
 }
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useLocation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
+import { requirePermission } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request);
-  return leadDetailAction(request, context, params.id, adminUser(context));
+  return leadDetailAction(request, context, params.id, requirePermission(context, "leads.write"));
 }
 
 export default function LeadDetail({ loaderData, actionData }: Route.ComponentProps) {

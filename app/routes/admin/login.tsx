@@ -5,7 +5,7 @@ import { useFollowAdminFlag } from "#app/features/auth/admin-flags.ts";
 import { attemptLogin, attemptSecondStep, cancelSecondStep } from "#app/features/auth/auth-http.server.ts";
 import { readPendingLoginToken } from "#app/features/auth/cookies.server.ts";
 import { assertSameOrigin, getCurrentUser } from "#app/features/auth/guard.server.ts";
-import { safeAdminNext } from "#app/features/auth/safe-admin-next.ts";
+import { landingPath } from "#app/features/auth/safe-admin-next.ts";
 import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
 import { LoginForm } from "#app/features/auth/ui/login-form.tsx";
 import { EnrolledNotice, SecondStepForm } from "#app/features/auth/ui/second-step-form.tsx";
@@ -23,7 +23,8 @@ export const meta: Route.MetaFunction = () => adminMeta("Admin Login");
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const user = await getCurrentUser(request, context);
-  if (user?.isAdmin) throw redirect(safeAdminNext(url.searchParams.get("next")));
+  // Any back-office role goes on: to `next` if the role may open it, else to the role's home.
+  if (user?.role) throw redirect(landingPath(user.role, url.searchParams.get("next")));
   const { auth } = await getServices(context);
   return {
     loggedOut: url.searchParams.has("logged-out"),
@@ -50,7 +51,7 @@ const samePage = (request: Request) => {
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const form = await readForm(request);
-  const next = safeAdminNext(new URL(request.url).searchParams.get("next"));
+  const rawNext = new URL(request.url).searchParams.get("next");
   const headers = new Headers();
   const setCookies = (cookies: string[] = []) => {
     for (const cookie of cookies) headers.append("Set-Cookie", cookie);
@@ -72,8 +73,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     // Just enrolled: signed in, and the recovery codes are shown this once (never in a URL).
     if (outcome.recoveryCodes)
-      return data({ step: "enrolled" as const, codes: outcome.recoveryCodes, next }, { headers });
-    throw redirect(next, { headers });
+      return data(
+        {
+          step: "enrolled" as const,
+          codes: outcome.recoveryCodes,
+          next: landingPath(outcome.user.role, rawNext),
+        },
+        { headers },
+      );
+    throw redirect(landingPath(outcome.user.role, rawNext), { headers });
   }
   const username = text(form, "username");
   const outcome = await attemptLogin(request, context, { username, password: text(form, "password") });
@@ -86,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   setCookies(outcome.cookies);
   // The second step: this page again, which shows it for as long as the pending login lasts.
   if (outcome.kind === "second-step") throw redirect(samePage(request), { headers });
-  throw redirect(next, { headers });
+  throw redirect(landingPath(outcome.user.role, rawNext), { headers });
 }
 
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {

@@ -26,7 +26,7 @@ import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/staff";
 
-// Issue 10: the staff accounts (everyone here is an admin, SPEC section 6). Every change is a form
+// Issue 10: the staff accounts, each with its role (issue 23, permissions.ts). Every change is a form
 // posting an `intent` to this page, with or without JavaScript; a one-time link is shown in the
 // answer to its POST, never put in a URL.
 
@@ -49,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     members: members.map((member) => ({
       id: member.id,
       username: member.username,
+      role: member.role,
       isAdmin: member.isAdmin,
       disabled: member.disabled,
       passwordSet: member.passwordSet,
@@ -90,6 +91,7 @@ const NOTICE_TEXT: Record<StaffNotice, (name: string) => string> = {
   enabled: (name) => `${name} is enabled and can sign in again.`,
   password: (name) => `The password of ${name} was changed; their other sessions have ended.`,
   "signed-out": (name) => `${name} is signed out everywhere: every session of theirs has ended.`,
+  role: (name) => `${name} has a new role: it holds from their next click.`,
   "two-factor-reset": (name) =>
     `Two-factor sign-in for ${name} is reset: they sign in with their password and set it up again.`,
 };
@@ -100,7 +102,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
     actionData && (actionData.kind === "refused" ? actionData.form === "create" : actionData.link.created)
       ? actionData
       : undefined;
-  const enabledAdmins = members.filter((member) => member.isAdmin && !member.disabled).length;
+  const enabledAdmins = members.filter((member) => member.role === "admin" && !member.disabled).length;
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-8 sm:px-6">
@@ -115,8 +117,8 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Staff accounts</h1>
         <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
-          Everyone listed here is an admin: they work the leads, run audits and manage these accounts. Signed
-          in as {username}.
+          Each account has a role: admins can do everything, sales work the leads, marketing sees analytics,
+          audits and content. Signed in as {username}.
         </p>
       </div>
 
@@ -131,7 +133,8 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
               Team
             </h2>
             <p className="text-sm text-ink-muted">
-              {members.length} {members.length === 1 ? "account" : "accounts"}, {enabledAdmins} enabled
+              {members.length} {members.length === 1 ? "account" : "accounts"}, {enabledAdmins} enabled{" "}
+              {enabledAdmins === 1 ? "admin" : "admins"}
             </p>
           </div>
           <StaffList
@@ -155,7 +158,9 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
             <h2 id="add-heading" className="text-xl font-semibold">
               Add a colleague
             </h2>
-            <p className="mt-1 text-sm leading-6 text-ink-muted">They join as an admin.</p>
+            <p className="mt-1 text-sm leading-6 text-ink-muted">
+              Choose what they need: you can change it later.
+            </p>
           </div>
           <CreateStaffForm pageResult={createResult} />
         </section>

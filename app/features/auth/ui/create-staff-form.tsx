@@ -4,8 +4,10 @@ import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { USERNAME_INPUT_PATTERN, USERNAME_RULE } from "../password-rules.ts";
+import { isRole, ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, type Role } from "../permissions.ts";
 import { STAFF_PATH } from "../staff-paths.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
 import { SetPasswordLinkPanel } from "./set-password-link.tsx";
@@ -14,7 +16,7 @@ import type { StaffActionData } from "./staff-view.ts";
 type Method = "link" | "password";
 
 /**
- * Adds an admin: a username, then either a one-time set-password link (the default: nobody but the
+ * Adds a colleague: a username and a role, then either a one-time set-password link (the default: nobody but the
  * colleague ever knows the password) or an initial password. Without JavaScript both password
  * fields are always shown and only count with "Set a password now".
  */
@@ -26,6 +28,8 @@ export function CreateStaffForm({ pageResult }: { pageResult?: StaffActionData }
   const refusal = result?.kind === "refused" ? result : undefined;
   const link = result?.kind === "link" ? result.link : undefined;
   const [method, setMethod] = useState<Method>(refusal?.values?.method === "password" ? "password" : "link");
+  const askedRole = refusal?.values?.role;
+  const [role, setRole] = useState<Role>(isRole(askedRole) ? askedRole : "admin");
   const busy = fetcher.state !== "idle";
 
   // Once an account is added (a link came back, or the page moved on with a notice), start afresh.
@@ -36,6 +40,7 @@ export function CreateStaffForm({ pageResult }: { pageResult?: StaffActionData }
     if (finished && fetcher.data?.kind !== "refused") {
       form.current?.reset();
       setMethod("link");
+      setRole("admin");
     }
   }, [fetcher.state, fetcher.data]);
 
@@ -65,6 +70,28 @@ export function CreateStaffForm({ pageResult }: { pageResult?: StaffActionData }
               pattern={USERNAME_INPUT_PATTERN}
               defaultValue={refusal?.values?.username}
             />
+          )}
+        </Field>
+        <Field
+          id="new-role"
+          name="role"
+          label="Role"
+          required
+          hint={ROLE_DESCRIPTIONS[role]}
+          error={refusal?.errors?.role}
+        >
+          {(control) => (
+            <NativeSelect
+              {...control}
+              value={role}
+              onChange={(event) => isRole(event.target.value) && setRole(event.target.value)}
+            >
+              {ROLES.map((value) => (
+                <option key={value} value={value}>
+                  {ROLE_LABELS[value]}
+                </option>
+              ))}
+            </NativeSelect>
           )}
         </Field>
         <fieldset className="grid gap-3">
@@ -98,7 +125,7 @@ export function CreateStaffForm({ pageResult }: { pageResult?: StaffActionData }
           </div>
         ) : null}
         <Button type="submit" className="justify-self-start" aria-busy={busy || undefined}>
-          {busy ? "Adding..." : "Add admin"}
+          {busy ? "Adding..." : `Add ${ROLE_LABELS[role].toLowerCase()}`}
         </Button>
       </fetcher.Form>
     </div>

@@ -8,7 +8,8 @@ import { toast } from "#app/components/ui/toast-store.ts";
 import { NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { storeAdminFlags } from "../admin-flags.ts";
-import { safeAdminNext } from "../safe-admin-next.ts";
+import { isRole, type Role } from "../permissions.ts";
+import { landingPath } from "../safe-admin-next.ts";
 
 // SPEC sections 2, 5 and 8: the admin login form. With JavaScript it signs in through
 // POST /api/login and moves on without a reload; without, it posts to the login page's action.
@@ -71,10 +72,12 @@ export function LoginForm({
       return;
     }
     let username: string;
+    let role: Role | null = null;
     try {
       const user = (await response.json()) as {
         id?: unknown;
         username?: unknown;
+        role?: unknown;
         isAdmin?: unknown;
         twoFactorRequired?: unknown;
       };
@@ -85,6 +88,7 @@ export function LoginForm({
         return;
       }
       username = String(user.username ?? "");
+      role = isRole(user.role) ? user.role : null;
       // SPEC sections 3-4: the user and the isAdmin flag, kept as hints (the server decides).
       storeAdminFlags({ id: Number(user.id), username, isAdmin: user.isAdmin === true });
     } catch {
@@ -93,7 +97,8 @@ export function LoginForm({
     }
     toast({ title: "Login successful", description: `Welcome back, ${username}!` });
     // The button keeps saying 'Logging in...' until the next page replaces this one.
-    navigate(safeAdminNext(searchParams.get("next")), { replace: true });
+    // Where this person's role starts (issue 23): a marketer lands on analytics.
+    navigate(landingPath(role, searchParams.get("next")), { replace: true });
   }
 
   return (

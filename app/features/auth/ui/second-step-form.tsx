@@ -8,7 +8,8 @@ import { toast } from "#app/components/ui/toast-store.ts";
 import { NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { storeAdminFlags } from "../admin-flags.ts";
-import { safeAdminNext } from "../safe-admin-next.ts";
+import { isRole } from "../permissions.ts";
+import { landingPath } from "../safe-admin-next.ts";
 import { EnrolmentCode, RecoveryCodes } from "./two-factor-setup.tsx";
 
 // Issue 13: the login page's second step, after a right password. With JavaScript it posts the code
@@ -16,7 +17,13 @@ import { EnrolmentCode, RecoveryCodes } from "./two-factor-setup.tsx";
 // localStorage hints of SPEC sections 3-4 are set only once the whole sign-in has succeeded.
 
 type Enrolment = { secret: string; qrSvg: string; uri: string };
-type SignedInUser = { id?: unknown; username?: unknown; isAdmin?: unknown; recoveryCodes?: unknown };
+type SignedInUser = {
+  id?: unknown;
+  username?: unknown;
+  role?: unknown;
+  isAdmin?: unknown;
+  recoveryCodes?: unknown;
+};
 
 export function SecondStepForm({
   username,
@@ -39,8 +46,8 @@ export function SecondStepForm({
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
+  const [next, setNext] = useState(() => landingPath("admin", searchParams.get("next")));
   const shown = message ?? serverMessage ?? null;
-  const next = safeAdminNext(searchParams.get("next"));
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -71,13 +78,16 @@ export function SecondStepForm({
     }
     const name = String(body.username ?? username);
     storeAdminFlags({ id: Number(body.id), username: name, isAdmin: body.isAdmin === true });
+    // Where this person's role starts (issue 23): a marketer lands on analytics.
+    const landing = landingPath(isRole(body.role) ? body.role : null, searchParams.get("next"));
+    setNext(landing);
     if (Array.isArray(body.recoveryCodes)) {
       // Signed in already; the codes are shown before moving on, this once.
       setCodes(body.recoveryCodes.map(String));
       return;
     }
     toast({ title: "Login successful", description: `Welcome back, ${name}!` });
-    navigate(next, { replace: true });
+    navigate(landing, { replace: true });
   }
 
   if (codes) return <EnrolledNotice codes={codes} next={next} />;

@@ -5,12 +5,12 @@ import type { StaffAction } from "../staff-events.server.ts";
 export type StaffState = "active" | "disabled" | "awaiting-password" | "no-access";
 
 export function staffState(member: {
-  isAdmin: boolean;
+  role: string | null;
   disabled: boolean;
   passwordSet: boolean;
 }): StaffState {
   if (member.disabled) return "disabled";
-  if (!member.isAdmin) return "no-access";
+  if (member.role === null) return "no-access";
   if (!member.passwordSet) return "awaiting-password";
   return "active";
 }
@@ -47,6 +47,8 @@ export function staffEventText(event: {
       return `${actorUsername} signed ${username} out everywhere`;
     case "two_factor_reset":
       return `${actorUsername} reset two-factor sign-in for ${username}`;
+    case "role_changed":
+      return `${actorUsername} changed the role of ${username}`;
   }
 }
 

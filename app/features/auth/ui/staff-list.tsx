@@ -8,9 +8,11 @@ import {
   AlertDialogTrigger,
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
+import { ROLE_LABELS, ROLES } from "../permissions.ts";
 import { STAFF_PATH } from "../staff-paths.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
 import { SetPasswordLinkPanel } from "./set-password-link.tsx";
@@ -147,6 +149,41 @@ function StaffRow({
             <span>Added {member.added}</span>
           </p>
         </div>
+        <fetcher.Form method="post" action={STAFF_PATH} className="flex items-center gap-2">
+          {hidden("role")}
+          <label htmlFor={`staff-${member.id}-role`} className="text-sm font-semibold">
+            Role<span className="sr-only"> of {member.username}</span>
+          </label>
+          <NativeSelect
+            compact
+            id={`staff-${member.id}-role`}
+            name="role"
+            defaultValue={member.role ?? ""}
+            key={member.role ?? "none"}
+            className="w-auto"
+          >
+            {member.role === null ? (
+              <option value="" disabled>
+                No access
+              </option>
+            ) : null}
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </NativeSelect>
+          <Button
+            type="submit"
+            variant="outline"
+            size="sm"
+            className="whitespace-nowrap"
+            aria-busy={busy || undefined}
+          >
+            {busyIntent === "role" ? "Saving..." : "Save role"}
+            <span className="sr-only"> of {member.username}</span>
+          </Button>
+        </fetcher.Form>
         <div className="flex flex-wrap gap-2">
           {showReset ? null : (
             <Button asChild variant="outline" size="sm">

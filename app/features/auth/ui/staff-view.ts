@@ -1,3 +1,4 @@
+import type { Role } from "../permissions.ts";
 import type { StaffAction } from "../staff-events.server.ts";
 
 // What the staff page's loader hands its components (dates already formatted on the server, so the
@@ -6,6 +7,8 @@ import type { StaffAction } from "../staff-events.server.ts";
 export type StaffRowView = {
   id: number;
   username: string;
+  /** Null: no back-office access (an account from before roles that was not an admin). */
+  role: Role | null;
   isAdmin: boolean;
   disabled: boolean;
   passwordSet: boolean;
@@ -43,6 +46,6 @@ export type StaffActionData =
       form: "create" | "row";
       id?: number;
       message: string;
-      errors?: Partial<Record<"username" | "password" | "confirm", string>>;
-      values?: { username: string; method: string };
+      errors?: Partial<Record<"username" | "password" | "confirm" | "role", string>>;
+      values?: { username: string; method: string; role: string };
     };

@@ -1,4 +1,4 @@
-import { requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { isAccessKind, listAccessLog } from "#app/lib/access-log.server.ts";
 import { methodNotAllowed } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/access-log";
 
 // Issue 13: GET /api/admin/access-log?kind=&before= — the staff access log, newest first, 50 a page.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdminApi(request, context);
+  await requireApiPermission(request, context, "accessLog.read");
   const url = new URL(request.url);
   const kind = url.searchParams.get("kind");
   const before = url.searchParams.get("before");

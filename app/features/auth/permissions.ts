@@ -1,0 +1,131 @@
+// Issue 23, roles enforced by the server (ADR 021): the one table that says what each role may do.
+// Every back-office page, page action and /api/admin/* call asks it (guard.server.ts); the app shell
+// asks it too, through `can` and BACK_OFFICE_SECTIONS, to show only what the person may open. No
+// other code decides access by role. Shared with the browser: it holds no secret, only the rules.
+
+export const ROLES = ["admin", "sales", "marketing"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  /** The lead list and a lead's page: personal data (names, emails, phones, messages). */
+  "leads.read",
+  /** Status, owner, spam, notes, bulk changes, deletion. */
+  "leads.write",
+  /** The CSV download. */
+  "leads.export",
+  /** How many leads, by status or channel: never who. */
+  "leads.counts",
+  /** The analytics report (aggregates only). */
+  "analytics.read",
+  /** Security audits and performance checks. */
+  "audits.use",
+  /** Publishing the site's content (the content studio). */
+  "content.publish",
+  /** Staff accounts and their roles. */
+  "staff.manage",
+  "apiKeys.manage",
+  "webhooks.manage",
+  "accessLog.read",
+  /** Subject access and erasure on /admin/people. */
+  "people.dataRequests",
+  /** Your own account: sessions, two-factor sign-in. */
+  "account.self",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const SALES: readonly Permission[] = [
+  "leads.read",
+  "leads.write",
+  "leads.export",
+  "leads.counts",
+  "analytics.read",
+  "account.self",
+];
+const MARKETING: readonly Permission[] = [
+  "leads.counts",
+  "analytics.read",
+  "audits.use",
+  "content.publish",
+  "account.self",
+];
+
+/** The table. An admin may do everything; the others what is listed. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
+  admin: new Set(PERMISSIONS),
+  sales: new Set(SALES),
+  marketing: new Set(MARKETING),
+};
+
+export const ROLE_LABELS: Readonly<Record<Role, string>> = {
+  admin: "Admin",
+  sales: "Sales",
+  marketing: "Marketing",
+};
+
+/** What each role is for, as the staff page explains it next to the choice. */
+export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
+  admin: "Everything, including staff, API keys, webhooks, the access log and people's data requests.",
+  sales: "The leads: view, edit, notes, owner, bulk changes, export; and analytics.",
+  marketing: "Analytics, audits and the site's content; leads only as counts, never who.",
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** May someone with `role` (null: no back-office role) do `permission`? */
+export function can(role: Role | null | undefined, permission: Permission): boolean {
+  return role ? ROLE_PERMISSIONS[role].has(permission) : false;
+}
+
+/**
+ * The SPEC's isAdmin (GET /api/user, the sign-in answer): true for the roles whose work is the lead
+ * dashboard, which the SPEC calls admin-only.
+ */
+export function isAdminRole(role: Role | null | undefined): boolean {
+  return can(role, "leads.read");
+}
+
+export type BackOfficeSection = {
+  /** The page's path; `:id` marks a path parameter. */
+  path: string;
+  label: string;
+  /** Needed to open the page at all (loader and every form post on it). */
+  permission: Permission;
+};
+
+/**
+ * Every back-office page and the permission it needs to open. The guarded layout checks this list on
+ * every request below it; a form post that changes something also asks for its own permission (e.g.
+ * leads.write) in its action. The shell lists these, filtered by `can`.
+ */
+export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
+  { path: "/admin/dashboard", label: "Leads", permission: "leads.read" },
+  { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
+  { path: "/admin/people", label: "People", permission: "people.dataRequests" },
+  { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
+  { path: "/admin/audit", label: "Audits", permission: "audits.use" },
+  { path: "/admin/staff", label: "Staff", permission: "staff.manage" },
+  { path: "/admin/api-keys", label: "API keys", permission: "apiKeys.manage" },
+  { path: "/admin/webhooks", label: "Webhooks", permission: "webhooks.manage" },
+  { path: "/admin/access-log", label: "Access log", permission: "accessLog.read" },
+  { path: "/admin/account", label: "Your account", permission: "account.self" },
+];
+
+function matches(pattern: string, pathname: string): boolean {
+  const want = pattern.split("/");
+  const got = pathname.replace(/\/+$/, "").split("/");
+  return want.length === got.length && want.every((part, i) => part.startsWith(":") || part === got[i]);
+}
+
+/** The section a back-office path belongs to, or undefined for a path the table does not list. */
+export function sectionFor(pathname: string): BackOfficeSection | undefined {
+  // NOTE: a client-side navigation asks for `<page>.data` (single fetch).
+  const path = pathname.replace(/\.data$/, "");
+  return BACK_OFFICE_SECTIONS.find((section) => matches(section.path, path));
+}
+
+/** Where a role starts after signing in: the lead dashboard when it may, else analytics. */
+export function homePathFor(role: Role | null | undefined): string {
+  return can(role, "leads.read") ? "/admin/dashboard" : "/admin/analytics";
+}
