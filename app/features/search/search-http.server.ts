@@ -1,0 +1,27 @@
+import type { RouterContextProvider } from "react-router";
+import { requireAdminApi } from "#app/features/auth/guard.server.ts";
+import { getServices } from "#app/services.server.ts";
+import { parseSearchQuery, searchBackOffice } from "./back-office-search.server.ts";
+import { createSearchRate } from "./search-rate.ts";
+
+// GET /api/admin/search?q= (issue 23): the shell's search as JSON, for the combobox.
+
+type Context = Readonly<RouterContextProvider>;
+
+const searchRate = createSearchRate();
+
+export async function handleSearch(request: Request, context: Context): Promise<Response> {
+  const user = await requireAdminApi(request, context);
+  const parsed = parseSearchQuery(new URL(request.url).searchParams.get("q"));
+  if (!parsed.ok) return Response.json({ message: parsed.message }, { status: 400 });
+  const wait = searchRate.hit(user.id);
+  if (wait > 0)
+    return Response.json(
+      { message: "Too many searches. Please wait a moment." },
+      { status: 429, headers: { "Retry-After": String(wait) } },
+    );
+  const { database } = await getServices(context);
+  const results = await searchBackOffice(database.db, parsed.query);
+  // Personal data: never kept by a cache on the way.
+  return Response.json(results, { headers: { "Cache-Control": "no-store" } });
+}
