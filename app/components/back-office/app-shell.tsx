@@ -66,6 +66,7 @@ export function AppShell({ user, counts, search, logout, children }: ShellProps)
       <header className="sticky top-0 z-30 border-b border-line bg-white wide:hidden">
         <div className="flex h-14 items-center justify-between gap-3 px-4 sm:px-6">
           <Logo />
+          <TopBarSections user={user} counts={counts} current={current} />
           <div data-search-host className="ml-auto hidden w-72 md:block">
             {search}
           </div>
@@ -118,6 +119,35 @@ export function AppShell({ user, counts, search, logout, children }: ShellProps)
         </main>
       </div>
     </div>
+  );
+}
+
+/** Between 1280 px and the sidebar, the daily sections stay in view in the top bar; all are in Menu. */
+function TopBarSections({
+  user,
+  counts,
+  current,
+}: {
+  user: ShellUser;
+  counts: ShellCounts;
+  current: string | null;
+}) {
+  const items = visibleNavItems(user).filter((item) => item.group === "work");
+  return (
+    <nav aria-label="Main sections" className="hidden xl:block">
+      <ul className="flex items-center gap-1">
+        {items.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              item={item}
+              current={current === item.to}
+              count={item.label === "Leads" ? counts?.newLeads : undefined}
+              countLabel="new"
+            />
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
