@@ -22,6 +22,6 @@ export async function handleSearch(request: Request, context: Context): Promise<
     );
   const { database } = await getServices(context);
   const results = await searchBackOffice(database.db, parsed.query);
-  // Personal data: never kept by a cache on the way.
-  return Response.json(results, { headers: { "Cache-Control": "no-store" } });
+  // NOTE: server.ts marks every /api answer "private, no-store": personal data stays out of caches.
+  return Response.json(results);
 }
