@@ -209,7 +209,7 @@ const SCREENS: Screen[] = [
   {
     name: "search",
     path: () => "/admin/search?q=Lead",
-    ready: (page) => page.getByRole("heading", { level: 2, name: "Companies" }).waitFor(WAIT),
+    ready: (page) => page.getByRole("heading", { level: 2, name: "People" }).waitFor(WAIT),
   },
   {
     name: "simple viewer",

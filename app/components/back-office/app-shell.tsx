@@ -70,6 +70,8 @@ export function AppShell({ user, counts, search, logout, children }: ShellProps)
           <div data-search-host className="ml-auto hidden w-72 md:block">
             {search}
           </div>
+          {/* SPEC: the dashboard's Logout stays in view from tablet width on; on phones it is in the menu. */}
+          <div className="hidden md:block">{logout}</div>
           <details ref={menu} data-search-host className="group">
             <summary className="flex h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-line px-3 font-semibold text-brand hover:bg-brand-soft [&::-webkit-details-marker]:hidden">
               <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
@@ -93,7 +95,13 @@ export function AppShell({ user, counts, search, logout, children }: ShellProps)
             <div className="absolute inset-x-0 top-full max-h-[calc(100dvh-3.5rem)] overflow-y-auto border-b border-line bg-white px-4 pt-3 pb-4 shadow-lg md:right-4 md:left-auto md:w-80 md:rounded-b-lg md:border-x">
               <div className="md:hidden">{search}</div>
               <div className="mt-3 md:mt-0">{nav}</div>
-              <div className="mt-3 border-t border-line pt-3">{person}</div>
+              <div className="mt-3 border-t border-line pt-3">
+                <ShellPerson
+                  user={user}
+                  current={current}
+                  logout={<div className="md:hidden">{logout}</div>}
+                />
+              </div>
             </div>
           </details>
         </div>

@@ -43,7 +43,13 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         title="Search"
         description="Find a lead by its number, a person by name or email, or a company."
       />
-      <Form method="get" action={SEARCH_PATH} role="search" className="flex flex-wrap items-end gap-3">
+      <Form
+        method="get"
+        action={SEARCH_PATH}
+        role="search"
+        aria-label="Search again"
+        className="flex flex-wrap items-end gap-3"
+      >
         <div className="min-w-0 flex-1 basis-64">
           <label htmlFor="search-page-q" className="mb-1 block text-sm font-semibold">
             Search for

@@ -190,6 +190,7 @@ export function GlobalSearch() {
       method="get"
       action={SEARCH_PATH}
       role="search"
+      aria-label="Back office"
       className="relative"
       onSubmit={(event) => {
         event.preventDefault();
