@@ -67,9 +67,18 @@ export function AppShell({ user, counts, search, logout, children }: ShellProps)
         <div className="flex h-14 items-center justify-between gap-3 px-4 sm:px-6">
           <Logo />
           <TopBarSections user={user} counts={counts} current={current} />
-          <div data-search-host className="ml-auto hidden w-72 md:block">
+          <div data-search-host className="ml-auto hidden w-60 md:block">
             {search}
           </div>
+          <Link
+            to={ACCOUNT_PATH}
+            aria-label="Your account"
+            aria-current={current === ACCOUNT_PATH ? "page" : undefined}
+            title={`${user.username} (${roleLabel(user)}): your account`}
+            className="hidden rounded-full md:block"
+          >
+            <Avatar user={user} />
+          </Link>
           {/* SPEC: the dashboard's Logout stays in view from tablet width on; on phones it is in the menu. */}
           <div className="hidden md:block">{logout}</div>
           <details ref={menu} data-search-host className="group">
@@ -256,12 +265,7 @@ function ShellPerson({
   return (
     <div className="grid gap-2">
       <div className="flex min-w-0 items-center gap-3 px-1">
-        <span
-          aria-hidden="true"
-          className="grid size-9 shrink-0 place-items-center rounded-full bg-brand text-sm font-bold text-white uppercase"
-        >
-          {user.username.charAt(0)}
-        </span>
+        <Avatar user={user} />
         <div className="min-w-0">
           <p className="truncate text-sm font-semibold text-ink">{user.username}</p>
           <p className="text-xs text-ink-muted">{roleLabel(user)}</p>
@@ -278,5 +282,16 @@ function ShellPerson({
         {logout}
       </div>
     </div>
+  );
+}
+
+function Avatar({ user }: { user: ShellUser }) {
+  return (
+    <span
+      aria-hidden="true"
+      className="grid size-9 shrink-0 place-items-center rounded-full bg-brand text-sm font-bold text-white uppercase"
+    >
+      {user.username.charAt(0)}
+    </span>
   );
 }

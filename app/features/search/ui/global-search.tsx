@@ -246,9 +246,8 @@ export function GlobalSearch() {
           /
         </span>
       </div>
-      <button type="submit" className="sr-only">
-        Search
-      </button>
+      {/* NOTE: no submit button: Enter submits a one-field form, and a second "Search" button would
+          stand beside the lead list's own. */}
       {hydrated ? (
         <div
           className={
