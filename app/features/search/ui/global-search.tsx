@@ -230,6 +230,7 @@ export function GlobalSearch() {
           {...(hydrated
             ? {
                 role: "combobox",
+                "aria-keyshortcuts": "/ Control+K Meta+K",
                 "aria-autocomplete": "list" as const,
                 "aria-expanded": expanded,
                 "aria-controls": listboxId,
