@@ -31,6 +31,7 @@ export default [
       route("admin/access-log", "routes/admin/access-log.tsx"),
       route("admin/people", "routes/admin/people.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
+      route("admin/search", "routes/admin/search.tsx"),
     ]),
     // Public: the person opening a set-password link has no password yet.
     route("admin/set-password/:token", "routes/admin/set-password.tsx"),
@@ -49,6 +50,7 @@ export default [
   route("api/login", "routes/api/login.ts"),
   route("api/login/2fa", "routes/api/login-2fa.ts"),
   route("api/logout", "routes/api/logout.ts"),
+  route("api/admin/search", "routes/api/admin/search.ts"),
   route("api/admin/leads", "routes/api/admin/leads.ts"),
   route("api/admin/leads/export", "routes/api/admin/leads-export.ts"),
   route("api/admin/leads/bulk", "routes/api/admin/leads-bulk.ts"),

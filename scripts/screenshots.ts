@@ -2,7 +2,8 @@
 // Starts the production build on a fresh SQLite database, signs in an admin, sends a few leads
 // through the API (genuine ones, a returning person, one the spam filter holds, an investor) and
 // saves full-page PNGs (and, on phones, screen-sized parts) of the dashboard, the spam view, two
-// leads and the API keys, staff and webhooks pages; then seeds a year of page views and leads
+// leads, the API keys, staff, webhooks, search, people and audit pages, the phone menu open and the
+// search answering as someone types; then seeds a year of page views and leads
 // (scripts/lib/analytics-seed.ts, rolled up as production would) and saves /admin/analytics for 12
 // months and for today. For looking at the screens while building them; not part of the test suite.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -131,7 +132,11 @@ async function main(): Promise<number> {
         ["/admin/api-keys", "api-keys"],
         ["/admin/staff", "staff"],
         ["/admin/webhooks", "webhooks"],
+        ["/admin/search?q=okafor", "search"],
+        ["/admin/people", "people"],
+        ["/admin/audit", "audit"],
       ]);
+      await shootShellStates(browser, running.url, cookie, out);
       const database = openDatabase(databaseUrl, { poolSize: 1 });
       try {
         const now = new Date();
@@ -150,6 +155,37 @@ async function main(): Promise<number> {
     console.log(`Screenshots in ${out}/`);
   }
   return 0;
+}
+
+/** The shell in use: the phone menu open, and the search answering as someone types. */
+async function shootShellStates(
+  browser: import("playwright-core").Browser,
+  url: string,
+  cookie: string,
+  out: string,
+): Promise<void> {
+  const [name, value] = cookie.split(";")[0]?.split("=") ?? [];
+  // 1440: the sidebar's first width (app-shell.tsx).
+  for (const width of [1440, 1280, 375]) {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    await context.addCookies([{ name: name ?? "", value: value ?? "", url }]);
+    const page = await context.newPage();
+    await page.goto(`${url}/admin/dashboard`);
+    await page.waitForLoadState("networkidle");
+    if (width < 768) {
+      await page.getByText("Menu", { exact: true }).click();
+      await page.screenshot({ path: join(out, `shell-menu-${width}.png`) });
+    }
+    if (width >= 1440) await page.screenshot({ path: join(out, `dashboard-sidebar-${width}.png`) });
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("ok");
+    await page
+      .getByRole("option", { name: /Amara Okafor/ })
+      .first()
+      .waitFor();
+    await page.screenshot({ path: join(out, `search-combobox-${width}.png`) });
+    await context.close();
+  }
 }
 
 await runMain("screenshots", main, async () => {

@@ -207,6 +207,11 @@ const SCREENS: Screen[] = [
     ready: heading(/People/i),
   },
   {
+    name: "search",
+    path: () => "/admin/search?q=Lead",
+    ready: (page) => page.getByRole("heading", { level: 2, name: "People" }).waitFor(WAIT),
+  },
+  {
     name: "simple viewer",
     path: () => "/admin/simple",
     ready: (page) => page.getByText("Bartholomew Montgomery-Worthington").first().waitFor(WAIT),

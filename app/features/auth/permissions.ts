@@ -101,7 +101,11 @@ export type BackOfficeSection = {
  */
 export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/dashboard", label: "Leads", permission: "leads.read" },
+  // Before /admin/leads/:id, which would match them too (the first match decides).
+  { path: "/admin/leads/new", label: "Add lead", permission: "leads.write" },
+  { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
+  { path: "/admin/search", label: "Search", permission: "leads.read" },
   { path: "/admin/people", label: "People", permission: "people.dataRequests" },
   { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
   { path: "/admin/audit", label: "Audits", permission: "audits.use" },

@@ -59,7 +59,7 @@ export function isLeadStatus(value: unknown): value is LeadStatus {
 }
 
 /** LIKE pattern for "contains", with the user's % and _ taken literally. */
-function containsPattern(q: string): string {
+export function containsPattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 

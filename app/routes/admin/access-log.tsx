@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { isRole, ROLE_LABELS } from "#app/features/auth/permissions.ts";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";
 import { type AccessEntry, listAccessLog } from "#app/lib/access-log.server.ts";
@@ -105,15 +105,16 @@ export default function AccessLog({ loaderData }: Route.ComponentProps) {
   const { kind, entries, olderHref, paged, keptDays } = loaderData;
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Access log</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          Who signed in or tried to, who exported or erased leads, and every change to staff accounts,
-          two-factor sign-in and sessions, newest first. Entries are kept {keptDays} days. Leads are named by
-          number and addresses only by their network.
-        </p>
-      </div>
+      <PageHeader
+        title="Access log"
+        description={
+          <>
+            Who signed in or tried to, who exported or erased leads, and every change to staff accounts,
+            two-factor sign-in and sessions, newest first. Entries are kept {keptDays} days. Leads are named
+            by number and addresses only by their network.
+          </>
+        }
+      />
 
       <Form method="get" className="flex flex-wrap items-end gap-3">
         <label className="grid gap-1 text-sm font-semibold">

@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { INVALID_CODE, tooManyLoginsMessage } from "#app/features/auth/auth-http.server.ts";
@@ -8,7 +9,6 @@ import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { HASHING_BUSY_MESSAGE } from "#app/features/auth/hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "#app/features/auth/password.server.ts";
 import { TwoFactorError } from "#app/features/auth/two-factor-store.server.ts";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import {
   TwoFactorPanel,
   type TwoFactorPanelView,
@@ -158,11 +158,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Your account</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">Signed in as {username}.</p>
-      </div>
+      <PageHeader title="Your account" description={<>Signed in as {username}.</>} />
 
       {sessionMessage ? <Banner tone="error">{sessionMessage}</Banner> : null}
       {notice && !actionData ? <Banner tone="success">{notice}</Banner> : null}

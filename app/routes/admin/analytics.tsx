@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { loadAnalyticsReport } from "#app/features/analytics/analytics-http.server.ts";
 import type {
@@ -16,7 +17,6 @@ import { PeriodPicker } from "#app/features/analytics/ui/period-picker.tsx";
 import { formatCount, formatRange, formatRate } from "#app/features/analytics/ui/report-format.ts";
 import { type Column, ReportTable } from "#app/features/analytics/ui/report-table.tsx";
 import { VisitsChart } from "#app/features/analytics/ui/visits-chart.tsx";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import type { Route } from "./+types/analytics";
 
@@ -53,14 +53,15 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   const period = loaderData.ok ? loaderData.period : { ...loaderData.asked, preset: "custom" as const };
   return (
     <div className="mx-auto grid max-w-7xl grid-cols-1 gap-6 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Analytics</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          Visits counted on the server without cookies, and the leads they turned into. Days are UTC days. A
-          visitor is counted once a day: the visitors of a period are each day's unique visitors added up.
-        </p>
-      </div>
+      <PageHeader
+        title="Analytics"
+        description={
+          <>
+            Visits counted on the server without cookies, and the leads they turned into. Days are UTC days. A
+            visitor is counted once a day: the visitors of a period are each day's unique visitors added up.
+          </>
+        }
+      />
 
       <PeriodPicker period={period} today={loaderData.today} basePath={PATH} />
 

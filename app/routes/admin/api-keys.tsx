@@ -1,7 +1,7 @@
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { CONFIRM_REVOKE_PARAM } from "#app/features/leads/api-key-paths.ts";
 import { listApiKeys } from "#app/features/leads/api-keys.server.ts";
@@ -47,20 +47,21 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">API keys</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          An integration sends leads to <code className="rounded bg-white px-1 break-all">{apiUrl}</code> with
-          the header <code className="rounded bg-white px-1">Authorization: Bearer &lt;key&gt;</code>. Its
-          leads show the key's name as their source, skip the page-cookie check and the per-address limit, and
-          are limited to{" "}
-          {limitPerMinute > 0
-            ? `${limitPerMinute} a minute per key`
-            : "no rate per key (API_KEY_RATE_LIMIT=0)"}
-          . A revoked or unknown key is refused with 401.
-        </p>
-      </div>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            An integration sends leads to <code className="rounded bg-white px-1 break-all">{apiUrl}</code>{" "}
+            with the header <code className="rounded bg-white px-1">Authorization: Bearer &lt;key&gt;</code>.
+            Its leads show the key's name as their source, skip the page-cookie check and the per-address
+            limit, and are limited to{" "}
+            {limitPerMinute > 0
+              ? `${limitPerMinute} a minute per key`
+              : "no rate per key (API_KEY_RATE_LIMIT=0)"}
+            . A revoked or unknown key is refused with 401.
+          </>
+        }
+      />
 
       {actionData?.created ? (
         <Banner tone="success">

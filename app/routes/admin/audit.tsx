@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { auditFormAction, loadAuditPage } from "#app/features/audits/audit-page.server.ts";
 import { AUDIT_PATH, detailsHref } from "#app/features/audits/audit-paths.ts";
 import type { PerformanceResult } from "#app/features/audits/audit-types.ts";
@@ -12,7 +13,6 @@ import { AUDIT_TEXT } from "#app/features/audits/ui/audit-texts.ts";
 import { PerformanceCard } from "#app/features/audits/ui/performance-card.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { publicUrl } from "#app/features/content/public-url.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
@@ -51,20 +51,16 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-8 sm:px-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
-          <span aria-hidden="true">← </span>
-          {AUDIT_TEXT.backToDashboard}
-        </Link>
-        <LogoutButton />
-      </div>
+      {/* SPEC: /admin/audit keeps its 'Back to Dashboard' link, beside the shell's navigation. */}
+      <Link to={DASHBOARD_PATH} className="self-start font-semibold text-brand underline underline-offset-2">
+        <span aria-hidden="true">← </span>
+        {AUDIT_TEXT.backToDashboard}
+      </Link>
 
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Website Audit</h1>
-        <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
-          Check a website's security set-up and how fast it answers. Security audits are kept below.
-        </p>
-      </div>
+      <PageHeader
+        title="Website Audit"
+        description="Check a website's security set-up and how fast it answers. Security audits are kept below."
+      />
 
       {actionData ? <AuditFormOutcome outcome={actionData} /> : null}
       {details ? <AuditDetailsSection audit={details} closeHref={AUDIT_PATH} /> : null}

@@ -1,10 +1,10 @@
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { BackOfficeNav } from "#app/components/back-office/back-office-nav.tsx";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Pagination } from "#app/components/back-office/pagination.tsx";
 import { adminUser, requirePermission } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDashboardAction, loadLeadDashboard } from "#app/features/leads/lead-dashboard.server.ts";
 import { BulkActions } from "#app/features/leads/ui/bulk-actions.tsx";
@@ -18,7 +18,7 @@ import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
 import { SpamRetentionNote } from "#app/features/leads/ui/spam-retention-note.tsx";
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
 import { useTickedLeads } from "#app/features/leads/ui/use-ticked-leads.ts";
-import { ACCOUNT_PATH, DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import type { Route } from "./+types/dashboard";
 
 // SPEC section 2 /admin/dashboard, grown into the sales team's workspace (issue 10): a summary strip,
@@ -38,7 +38,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
   const {
-    username,
     view,
     page,
     pageSize,
@@ -57,19 +56,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
 
   return (
     <div className="mx-auto flex max-w-screen-2xl flex-col gap-6 px-4 py-8 sm:px-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
-          <p className="mt-1 text-ink-muted">
-            Signed in as {username}
-            <span aria-hidden="true"> · </span>
-            <Link to={ACCOUNT_PATH} className="font-semibold text-brand underline underline-offset-2">
-              Your account
-            </Link>
-          </p>
-        </div>
-        <LogoutButton />
-      </div>
+      <PageHeader title="Admin Dashboard" />
 
       {actionData?.message ? (
         <Banner tone="error">{actionData.message}</Banner>

@@ -1,6 +1,12 @@
-import { Outlet } from "react-router";
+import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } from "react-router";
+import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
 import { adminUser, guardAdminRequest } from "#app/features/auth/admin-guard.server.ts";
+import { can, PERMISSIONS, ROLE_LABELS } from "#app/features/auth/permissions.ts";
+import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
+import { GlobalSearch } from "#app/features/search/ui/global-search.tsx";
+import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/guarded-layout";
 
 // SPEC section 2, route protection, decided by the server: every page below (documents, data
@@ -14,15 +20,99 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 /**
- * The staff member the guard let in, for SPEC section 4's localStorage hints (see
- * useConfirmedAdminFlags) and for the pages below to show what their role allows (`can`).
+ * The staff member the guard let in (for SPEC section 4's localStorage hints, see
+ * useConfirmedAdminFlags, the shell, and the pages below to show what their role allows: `can`), and
+ * the counts beside Leads: from the dashboard's summary, cached a few seconds, so the shell costs a
+ * page no query of its own under steady use.
  */
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { id, username, role, isAdmin } = adminUser(context);
-  return { user: { id, username, role, isAdmin } };
+  const user = {
+    id,
+    username,
+    role,
+    isAdmin,
+    roleLabel: role ? ROLE_LABELS[role] : "No role",
+    permissions: PERMISSIONS.filter((permission) => can(role, permission)),
+  };
+  let counts: ShellCounts = null;
+  if (can(role, "leads.read")) {
+    try {
+      const { leadSummary } = await getServices(context);
+      const summary = await leadSummary.get();
+      counts = { newLeads: summary.byStatus.new, spam: summary.heldSpam };
+    } catch {
+      // The page itself says when the database is away; the nav works without its counts.
+    }
+  }
+  return { user, counts };
+}
+
+/** The search finds people by name and email: only for the roles that may read the leads. */
+function searchFor(user: { permissions: readonly string[] }) {
+  return user.permissions.includes("leads.read") ? <GlobalSearch /> : null;
 }
 
 export default function GuardedLayout({ loaderData }: Route.ComponentProps) {
   useConfirmedAdminFlags(loaderData.user);
-  return <Outlet />;
+  return (
+    <AppShell
+      user={loaderData.user}
+      counts={loaderData.counts}
+      search={searchFor(loaderData.user)}
+      logout={<LogoutButton />}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}
+
+/** A page below failed: said in words, inside the shell when the shell's own data arrived. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const shell = useRouteLoaderData<typeof loader>("routes/admin/guarded-layout");
+  const { pathname, search } = useLocation();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  const [title, text] =
+    status === 404
+      ? [
+          "Page not found",
+          "There is nothing at this address in the back office. It may have been moved or erased.",
+        ]
+      : status === 503
+        ? [
+            "The back office is unavailable",
+            "It cannot reach its database just now. Your work is safe; please try again in a minute.",
+          ]
+        : [
+            "Something went wrong",
+            "This page could not be shown. Please try again in a moment; if it keeps happening, tell whoever runs the site.",
+          ];
+  const message = (
+    <div className="mx-auto max-w-2xl px-4 py-16 text-center sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+      <p className="mt-4 leading-7 text-ink-muted">{text}</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-4">
+        {status !== 404 ? (
+          <a href={pathname + search} className="font-semibold text-brand underline underline-offset-2">
+            Try again
+          </a>
+        ) : null}
+        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
+          Go to the leads
+        </Link>
+      </div>
+    </div>
+  );
+  if (!shell) return <main id="main">{message}</main>;
+  return (
+    <AppShell
+      user={shell.user}
+      counts={shell.counts}
+      search={searchFor(shell.user)}
+      logout={<LogoutButton />}
+    >
+      {message}
+    </AppShell>
+  );
 }

@@ -1,13 +1,21 @@
-import { Outlet, useNavigation } from "react-router";
+import { Outlet, useMatches, useNavigation } from "react-router";
 import { Logo } from "#app/components/site/logo.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 
 // The back office stays a React Router app, hydrated on every page (ADR 013).
 export const handle: DocumentHandle = { hydrate: true };
 
-/** The back office's frame: a slim header, and a loading bar while the next page's data comes. */
+/** Signed-in pages get their frame from the guarded layout's app shell (issue 23). */
+const SHELL_ROUTE_ID = "routes/admin/guarded-layout";
+
+/**
+ * The frame of the pages before signing in (login, set password, the simple viewer): a slim header,
+ * and a loading bar while the next page's data comes.
+ */
 export default function AdminLayout() {
   const navigation = useNavigation();
+  const inShell = useMatches().some((match) => match.id === SHELL_ROUTE_ID);
+  if (inShell) return <Outlet />;
   return (
     <div className="flex min-h-screen flex-col bg-surface-muted">
       <header className="border-b border-line bg-white">

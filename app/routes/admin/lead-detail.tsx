@@ -2,7 +2,6 @@ import { isRouteErrorResponse, Link, useLocation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { requirePermission } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDetailAction, loadLeadDetail } from "#app/features/leads/lead-detail.server.ts";
 import { DeleteLeadConfirmation, EraseLeadCard } from "#app/features/leads/ui/delete-lead.tsx";
@@ -40,7 +39,6 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
       <LeadHeader lead={lead} owner={owner} />
 
       {error?.message ? <Banner tone="error">{error.message}</Banner> : <NoticeBanner notice={notice} />}
@@ -83,7 +81,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           : "The lead could not be shown. Please try again in a moment."}
       </p>
       <Link to={DASHBOARD_PATH} className="mt-8 inline-block font-semibold text-brand underline">
-        Back to Dashboard
+        Go to the leads
       </Link>
     </div>
   );

@@ -1,10 +1,10 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { parsePersonEmail } from "#app/features/leads/lead-people.server.ts";
 import {
@@ -88,15 +88,16 @@ export default function People({ loaderData, actionData }: Route.ComponentProps)
 
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">People's data</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          When someone asks what we hold on them, or asks us to forget them, find them here by the email they
-          used. Every submission, note, timeline entry and queued message is found by that address, in any
-          letter case.
-        </p>
-      </div>
+      <PageHeader
+        title={"People's data"}
+        description={
+          <>
+            When someone asks what we hold on them, or asks us to forget them, find them here by the email
+            they used. Every submission, note, timeline entry and queued message is found by that address, in
+            any letter case.
+          </>
+        }
+      />
 
       {loaderData.erasedCount !== null ? (
         <Banner tone="success">

@@ -1,5 +1,6 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
@@ -14,13 +15,11 @@ import {
 import { parseStaffId } from "#app/features/auth/staff-http.server.ts";
 import { STAFF_PATH } from "#app/features/auth/staff-paths.ts";
 import { CreateStaffForm } from "#app/features/auth/ui/create-staff-form.tsx";
-import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { formatDay } from "#app/features/auth/ui/staff-format.ts";
 import { StaffHistory } from "#app/features/auth/ui/staff-history.tsx";
 import { CONFIRM_DISABLE_PARAM, RESET_PARAM, StaffList } from "#app/features/auth/ui/staff-list.tsx";
 import type { StaffActionData } from "#app/features/auth/ui/staff-view.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
-import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { getServices } from "#app/services.server.ts";
@@ -106,21 +105,15 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-8 sm:px-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <Link to={DASHBOARD_PATH} className="font-semibold text-brand underline underline-offset-2">
-          <span aria-hidden="true">← </span>
-          Back to Dashboard
-        </Link>
-        <LogoutButton />
-      </div>
-
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Staff accounts</h1>
-        <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
-          Each account has a role: admins can do everything, sales work the leads, marketing sees analytics,
-          audits and content. Signed in as {username}.
-        </p>
-      </div>
+      <PageHeader
+        title="Staff accounts"
+        description={
+          <>
+            Each account has a role: admins can do everything, sales work the leads, marketing sees analytics,
+            audits and content. Signed in as {username}.
+          </>
+        }
+      />
 
       {notice?.username ? (
         <Banner tone="success">{NOTICE_TEXT[notice.notice](notice.username)}</Banner>

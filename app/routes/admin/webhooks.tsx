@@ -1,9 +1,9 @@
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
+import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
-import { BackOfficeBar } from "#app/features/auth/ui/back-office-bar.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { CreateWebhookForm } from "#app/features/webhooks/ui/create-webhook-form.tsx";
 import { SecretReveal } from "#app/features/webhooks/ui/secret-reveal.tsx";
@@ -89,15 +89,16 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-8 px-4 py-8 sm:px-6">
-      <BackOfficeBar />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Webhooks</h1>
-        <p className="mt-2 max-w-3xl leading-7 text-ink-muted">
-          Send each new or changed lead to another system (a CRM, a chat, an automation) as a signed JSON
-          POST. Failed deliveries are retried with backoff for about four hours. How a receiver verifies the
-          signature is in the README, "Webhooks".
-        </p>
-      </div>
+      <PageHeader
+        title="Webhooks"
+        description={
+          <>
+            Send each new or changed lead to another system (a CRM, a chat, an automation) as a signed JSON
+            POST. Failed deliveries are retried with backoff for about four hours. How a receiver verifies the
+            signature is in the README, "Webhooks".
+          </>
+        }
+      />
 
       {secret ? (
         <SecretReveal

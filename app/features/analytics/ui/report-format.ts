@@ -1,13 +1,8 @@
 // How the analytics page writes its figures, on the server and in the browser alike (UTC days).
 
+import { formatCalendarDay, formatShortCalendarDay } from "#app/lib/format-date.ts";
+
 const whole = new Intl.NumberFormat("en-GB");
-const dayFormat = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const shortDayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
 /** 12,345 */
 export function formatCount(value: number): string {
@@ -35,22 +30,22 @@ export function stepShares(values: readonly number[]): (number | null)[] {
   });
 }
 
-/** "25 Nov 2026" for YYYY-MM-DD. */
+/** "Nov 25, 2026" for YYYY-MM-DD, as every back-office date (lib/format-date.ts). */
 export function formatDay(day: string): string {
-  return dayFormat.format(new Date(`${day}T00:00:00.000Z`));
+  return formatCalendarDay(day);
 }
 
-/** "25 Nov" for YYYY-MM-DD. */
+/** "Nov 25" for YYYY-MM-DD. */
 export function formatShortDay(day: string): string {
-  return shortDayFormat.format(new Date(`${day}T00:00:00.000Z`));
+  return formatShortCalendarDay(day);
 }
 
-/** A series point's label: "25 Nov 2026", or "14:00" for an hour (YYYY-MM-DDTHH:00Z). */
+/** A series point's label: "Nov 25, 2026", or "14:00" for an hour (YYYY-MM-DDTHH:00Z). */
 export function formatPoint(start: string): string {
   return start.length > 10 ? `${start.slice(11, 16)}` : formatDay(start);
 }
 
-/** "25 Nov 2026", or "1 Nov 2026 – 25 Nov 2026". */
+/** "Nov 25, 2026", or "Nov 1, 2026 – Nov 25, 2026". */
 export function formatRange(from: string, to: string): string {
   return from === to ? formatDay(from) : `${formatDay(from)} – ${formatDay(to)}`;
 }

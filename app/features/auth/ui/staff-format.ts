@@ -1,3 +1,4 @@
+import { formatDate } from "#app/lib/format-date.ts";
 import type { StaffAction } from "../staff-events.server.ts";
 
 // How the staff page words an account's state and its history.
@@ -59,16 +60,7 @@ export function initials(username: string): string {
   return letters.toUpperCase();
 }
 
-// NOTE: the back office's zone (see lib/format-date.ts), so server and browser agree.
-const dayFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "Europe/London",
-});
-
-/** "Nov 21, 2026" (UK date). */
+/** "Nov 21, 2026" (UK date), as every back-office date (lib/format-date.ts). */
 export function formatDay(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dayFormat.format(date);
+  return formatDate(iso);
 }

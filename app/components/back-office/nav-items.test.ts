@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { currentNavTarget, NAV_ITEMS, SPAM_VIEW_PATH, visibleNavItems } from "./nav-items.ts";
+
+describe("the back office's sections", () => {
+  it("name a permission each, and an admin sees them all in order", () => {
+    const all = NAV_ITEMS.map((item) => item.permission);
+    expect(
+      visibleNavItems({ username: "sam", roleLabel: "Admin", permissions: all }).map((item) => item.label),
+    ).toEqual(["Leads", "People", "Analytics", "Audits", "Staff", "API keys", "Webhooks", "Access log"]);
+    expect(new Set(NAV_ITEMS.map((item) => item.permission)).size).toBe(NAV_ITEMS.length);
+    expect(visibleNavItems({ username: "pat", roleLabel: "No role", permissions: [] })).toEqual([]);
+    expect(
+      visibleNavItems({
+        username: "mo",
+        roleLabel: "Marketing",
+        permissions: ["leads.counts", "analytics.read", "audits.use", "content.publish", "account.self"],
+      }).map((item) => item.label),
+    ).toEqual(["Analytics", "Audits"]);
+  });
+
+  it("mark the current one: a lead belongs to Leads, the spam view is its own, search is none", () => {
+    expect(currentNavTarget("/admin/dashboard", "?status=new")).toBe("/admin/dashboard");
+    expect(currentNavTarget("/admin/leads/42", "")).toBe("/admin/dashboard");
+    expect(currentNavTarget("/admin/dashboard", "?spam=only&page=2")).toBe(SPAM_VIEW_PATH);
+    expect(currentNavTarget("/admin/access-log", "")).toBe("/admin/access-log");
+    expect(currentNavTarget("/admin/account", "")).toBe("/admin/account");
+    expect(currentNavTarget("/admin/search", "?q=x")).toBeNull();
+  });
+});
