@@ -120,9 +120,19 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           </p>
         ) : (
           <>
-            <div className="flex flex-wrap items-center justify-between gap-2">
+            <div className="flex flex-wrap items-center justify-between gap-2 max-md:contents">
               <BulkActions action={formAction} staff={staff} tickedCount={ticked.length} />
-              <LeadListRange view={view} page={page} pageSize={pageSize} shown={leads.length} total={total} />
+              {/* On a phone the range and page size go below the cards (the row's box dissolves into
+                  the section's column and this moves last), out of the way of the work. */}
+              <div className="max-md:order-last">
+                <LeadListRange
+                  view={view}
+                  page={page}
+                  pageSize={pageSize}
+                  shown={leads.length}
+                  total={total}
+                />
+              </div>
             </div>
             <LeadTable
               leads={leads}

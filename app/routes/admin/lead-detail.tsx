@@ -75,6 +75,11 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
           />
           <LeadTimelineList timeline={timeline} />
         </div>
+
+        <div className="grid gap-6 lg:col-start-3 lg:row-start-2">
+          <OtherSubmissions email={lead.email} others={otherSubmissions} />
+          <EraseLeadCard lead={lead} />
+        </div>
       </div>
     </div>
   );

@@ -5,6 +5,8 @@ import { cn } from "#app/lib/cn.ts";
 import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import { NEXT_STEP_MAX } from "./next-step-words.ts";
 
+const CLEAR_FORM = "next-step-clear";
+
 export type NextStepView = { body: string; dueOn: string; due: string; overdue: boolean };
 
 /**
@@ -66,6 +68,12 @@ export function LeadNextStepForm({
           <Button type="submit" size="sm" variant="outline" disabled={busy}>
             {busy ? "Saving..." : "Save next step"}
           </Button>
+          {step ? (
+            // Posts the clear form below (forms do not nest): done, or no longer wanted.
+            <Button type="submit" form={CLEAR_FORM} size="sm" variant="ghost" disabled={clearing}>
+              Clear<span className="sr-only"> the next step</span>
+            </Button>
+          ) : null}
         </div>
         {error ? (
           <p id="next-step-error" className="text-sm font-semibold text-danger">
@@ -74,11 +82,8 @@ export function LeadNextStepForm({
         ) : null}
       </Form>
       {step ? (
-        <Form method="post" action={action}>
+        <Form id={CLEAR_FORM} method="post" action={action} hidden>
           <input type="hidden" name="intent" value="next-step-clear" />
-          <Button type="submit" size="sm" variant="ghost" className="px-0" disabled={clearing}>
-            Clear<span className="sr-only"> the next step</span>
-          </Button>
         </Form>
       ) : null}
     </div>

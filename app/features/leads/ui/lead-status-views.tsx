@@ -43,6 +43,8 @@ export function LeadStatusViews({ view, counts }: { view: ListView; counts: View
               <Link
                 to={listHref(DASHBOARD_PATH, { ...view, status: item.view.status, spam: item.view.spam })}
                 aria-current={active ? "page" : undefined}
+                // The name as it is read: "Spam (3)" (the count's own box would run it together).
+                aria-label={item.count === null ? undefined : `${item.label} (${item.count})`}
                 className={
                   active
                     ? "inline-flex h-8 items-center gap-1.5 rounded-md bg-white px-3 text-sm font-semibold text-ink shadow-sm"
@@ -50,13 +52,8 @@ export function LeadStatusViews({ view, counts }: { view: ListView; counts: View
                 }
               >
                 {item.label}
-                {item.count === null ? null : " "}
                 {item.count === null ? null : (
-                  <span className="text-xs font-medium text-ink-muted tabular-nums">
-                    <span className="sr-only">(</span>
-                    {item.count}
-                    <span className="sr-only">)</span>
-                  </span>
+                  <span className="text-xs font-medium text-ink-muted tabular-nums">{item.count}</span>
                 )}
               </Link>
             </li>

@@ -213,7 +213,7 @@ export function LeadTable({
                 </td>
                 <th
                   scope="row"
-                  className="max-w-52 min-w-36 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
+                  className="max-w-44 min-w-32 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
                 >
                   <Link
                     to={`/admin/leads/${lead.id}`}
@@ -232,7 +232,7 @@ export function LeadTable({
                 <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {lead.company}
                 </td>
-                <td className="max-w-44 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-40 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
@@ -247,7 +247,7 @@ export function LeadTable({
                 <td className="px-2 py-2.5 whitespace-nowrap max-md:order-7 max-md:p-0 max-md:pl-7">
                   {lead.phone}
                 </td>
-                <td className="max-w-32 px-2 py-2.5 max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted">
+                <td className="max-w-28 px-2 py-2.5 max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted">
                   <span className="md:hidden">From: </span>
                   <SourceText source={lead.source} />
                 </td>
@@ -275,14 +275,7 @@ export function LeadTable({
                         Not spam<span className="sr-only">: {lead.fullName}</span>
                       </Button>
                     </Form>
-                  ) : (
-                    <Link
-                      to={`/admin/leads/${lead.id}`}
-                      className="text-sm font-semibold whitespace-nowrap text-brand hover:underline max-md:hidden"
-                    >
-                      Open<span className="sr-only"> {lead.fullName}</span>
-                    </Link>
-                  )}
+                  ) : null}
                 </td>
               </tr>
             );

@@ -16,14 +16,12 @@ export function LeadsHeading({ view, total }: { view: ListView; total: number })
     view.spam === "only" ? "held spam only" : view.spam === "include" ? "spam included" : "spam not included";
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
-      <h2 id="leads-heading" className="flex items-baseline gap-2 text-xl font-bold tracking-tight">
-        Demo Requests
-        <span className="text-base font-medium text-ink-muted tabular-nums">
-          <span className="sr-only">(</span>
-          {total}
-          <span className="sr-only"> matching)</span>
-        </span>
-      </h2>
+      <div className="flex items-baseline gap-2">
+        <h2 id="leads-heading" className="text-xl font-bold tracking-tight">
+          Demo Requests
+        </h2>
+        <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
+      </div>
       <div className="flex flex-wrap items-center gap-2">
         {total > 0 ? (
           <>
