@@ -60,11 +60,9 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
               error && "field" in error && error.field === "next-step" ? error.message : undefined
             }
           />
-          <OtherSubmissions email={lead.email} others={otherSubmissions} />
-          <EraseLeadCard lead={lead} />
         </div>
 
-        <div className="grid gap-6 lg:col-span-2 lg:col-start-1 lg:row-start-1">
+        <div className="grid gap-6 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <LeadDetailsCard lead={lead} />
           <LeadAttributionCard attribution={lead.attribution} />
           <LeadNoteForm

@@ -43,17 +43,19 @@ export function LeadStatusViews({ view, counts }: { view: ListView; counts: View
               <Link
                 to={listHref(DASHBOARD_PATH, { ...view, status: item.view.status, spam: item.view.spam })}
                 aria-current={active ? "page" : undefined}
-                // The name as it is read: "Spam (3)" (the count's own box would run it together).
-                aria-label={item.count === null ? undefined : `${item.label} (${item.count})`}
                 className={
                   active
-                    ? "inline-flex h-8 items-center gap-1.5 rounded-md bg-white px-3 text-sm font-semibold text-ink shadow-sm"
-                    : "inline-flex h-8 items-center gap-1.5 rounded-md px-3 text-sm font-semibold text-ink-muted hover:bg-white/70 hover:text-ink"
+                    ? "inline-block h-8 rounded-md bg-white px-3 text-sm leading-8 font-semibold whitespace-nowrap text-ink shadow-sm"
+                    : "inline-block h-8 rounded-md px-3 text-sm leading-8 font-semibold whitespace-nowrap text-ink-muted hover:bg-white/70 hover:text-ink"
                 }
               >
+                {/* Inline text, so the link is read (and named) as it shows: "Spam (3)". */}
                 {item.label}
                 {item.count === null ? null : (
-                  <span className="text-xs font-medium text-ink-muted tabular-nums">{item.count}</span>
+                  <>
+                    {" "}
+                    <span className="text-xs font-medium text-ink-muted tabular-nums">({item.count})</span>
+                  </>
                 )}
               </Link>
             </li>
