@@ -369,6 +369,13 @@ describe("the dashboard opens on the work", () => {
         names[0],
       );
 
+      // The Filters panel closes as a menu does once JavaScript runs: on Escape.
+      await page.getByTestId("filters-toggle").click();
+      await expect(page.getByLabel("Campaign").isVisible()).resolves.toBe(true);
+      await page.keyboard.press("Escape");
+      await expect(page.getByLabel("Campaign").isVisible()).resolves.toBe(false);
+      await page.locator("[data-lead-row][data-active] [data-lead-link]").focus();
+
       await page.keyboard.press("?");
       const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
       await dialog.waitFor();

@@ -19,6 +19,7 @@ import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
 import { SavedViewsBar } from "#app/features/leads/ui/saved-views-bar.tsx";
 import { SpamRetentionNote } from "#app/features/leads/ui/spam-retention-note.tsx";
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
+import { usePopoverDetails } from "#app/features/leads/ui/use-popover-details.ts";
 import { useTickedLeads } from "#app/features/leads/ui/use-ticked-leads.ts";
 import { ACCOUNT_PATH, DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
@@ -65,6 +66,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
     onToggle: toggle,
   });
   const hydrated = useHydrated();
+  usePopoverDetails();
 
   return (
     <div className="mx-auto flex max-w-screen-2xl flex-col gap-4 px-4 py-5 sm:px-6">

@@ -72,7 +72,7 @@ export function LeadFilters({
         Search
       </Button>
       {/* A native disclosure: it opens and closes without JavaScript. */}
-      <details className="group">
+      <details className="group" data-popover>
         <summary
           className="inline-flex h-9 cursor-pointer list-none items-center gap-2 rounded-md border border-line bg-white px-3 text-sm font-semibold text-ink hover:bg-surface-muted [&::-webkit-details-marker]:hidden"
           data-testid="filters-toggle"

@@ -79,7 +79,7 @@ export function SavedViewsBar({ views, action }: { views: SavedView[]; action: s
           ))}
         </ul>
       </nav>
-      <details className="relative shrink-0">
+      <details className="relative shrink-0" data-popover>
         <summary className="inline-flex h-8 cursor-pointer list-none items-center rounded-full px-3 text-sm font-semibold text-brand hover:bg-brand-soft [&::-webkit-details-marker]:hidden">
           Save view
         </summary>
