@@ -387,6 +387,28 @@ export interface JobLeasesTable {
   lastResult: string | null;
 }
 
+/** A named view of the lead list, personal or shared with the team (migration 023). */
+export interface SavedViewsTable {
+  id: Generated<number>;
+  ownerUserId: number;
+  name: string;
+  /** The list's query string (filters, sort, order, page size), without `page`. */
+  query: string;
+  shared: number;
+  createdAt: string;
+}
+
+/** A lead's next step: what to do and by when (migration 023). */
+export interface LeadNextStepsTable {
+  leadId: number;
+  body: string;
+  /** YYYY-MM-DD (UTC). */
+  dueOn: string;
+  setByUserId: number | null;
+  setByUsername: string;
+  setAt: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -417,4 +439,6 @@ export interface Database {
   recoveryCodes: RecoveryCodesTable;
   pendingLogins: PendingLoginsTable;
   jobLeases: JobLeasesTable;
+  savedViews: SavedViewsTable;
+  leadNextSteps: LeadNextStepsTable;
 }

@@ -107,9 +107,12 @@ async function fillLogin(scope: Page | Locator, username: string, password: stri
 }
 
 const leadRows = (page: Page) => page.locator("table tbody tr");
-/** Cells (td) of a dashboard row: the tick box, Company, Email, Phone, Type, Owner, Date, Status, Actions. */
+/** Cells (td) of a dashboard row: the tick box, Company, Email, Phone, Source, Owner, Date, Status, Actions. */
 const DATE_CELL = 6;
 const STATUS_CELL = 7;
+/** The status a row shows: its status control, shown as the badge (issue 23: status once a row). */
+const statusShown = (row: Locator) =>
+  readText(row.locator("td").nth(STATUS_CELL).locator("[data-status-control] option:checked"));
 const rowFor = (page: Page, name: string) => leadRows(page).filter({ hasText: name });
 /** The status changes on a lead's timeline, newest first. */
 const timelineStatusChanges = (page: Page) =>
@@ -310,15 +313,15 @@ describe("the dashboard", () => {
     );
     const { page, close } = await openSignedIn(dashboardFor(company));
     const headers = await page.locator("table thead th").allTextContents();
-    // SPEC section 2's columns, with issue 10's Type and Owner, after the tick box; sortable ones
-    // carry an arrow.
+    // SPEC section 2's columns, with issue 10's Owner and issue 23's Source, after the tick box;
+    // sortable ones carry an arrow.
     expect(headers.map((header) => header.replace(/[▲▼↕]/g, "").trim())).toEqual([
       "",
       "Name",
       "Company",
       "Email",
       "Phone",
-      "Type",
+      "Source",
       "Owner",
       "Date",
       "Status",
@@ -362,9 +365,17 @@ describe("the dashboard", () => {
       { fullName: `Summer ${RUN}`, company, createdAt: "2026-07-01T09:30:00.000Z" },
     ]);
     const { page, close } = await openSignedIn(dashboardFor(company));
-    const dateOf = (name: string) => rowFor(page, name).locator("td").nth(DATE_CELL).textContent();
+    // The cell says the age; the full date is on hover (the time's title) and in the CSV.
+    const dateOf = (name: string) =>
+      rowFor(page, name).locator("td").nth(DATE_CELL).locator("time").getAttribute("title");
     await expect(dateOf(`Winter ${RUN}`)).resolves.toBe("Nov 21, 2026, 10:05 AM");
     await expect(dateOf(`Summer ${RUN}`)).resolves.toBe("Jul 1, 2026, 10:30 AM");
+    await expect(
+      rowFor(page, `Winter ${RUN}`).locator("td").nth(DATE_CELL).locator("time").getAttribute("datetime"),
+    ).resolves.toBe("2026-11-21T10:05:00.000Z");
+    await expect(readText(rowFor(page, `Winter ${RUN}`).locator("td").nth(DATE_CELL))).resolves.toMatch(
+      / ago$/,
+    );
     await close();
   });
 
@@ -374,7 +385,7 @@ describe("the dashboard", () => {
     const [id = 0] = await seedLeads([{ fullName: name, company }]);
     const { page, close } = await openSignedIn(dashboardFor(company), { allowConsoleErrors: FAILED_LOAD });
     const row = rowFor(page, name);
-    await expect(readText(row.locator("td").nth(STATUS_CELL))).resolves.toBe("New");
+    await expect(statusShown(row)).resolves.toBe("New");
     // No Update button once JavaScript runs: the change itself is sent.
     await expect(row.getByRole("button", { name: /^Update/ }).count()).resolves.toBe(0);
 
@@ -382,7 +393,7 @@ describe("the dashboard", () => {
     await expect
       .poll(() => toastText(page), WAIT)
       .toBe("Lead updated\nThe lead status has been updated successfully.");
-    await expect.poll(() => readText(row.locator("td").nth(STATUS_CELL)), WAIT).toBe("Contacted");
+    await expect.poll(() => statusShown(row), WAIT).toBe("Contacted");
     await expect(row.locator("[data-status]").getAttribute("class")).resolves.toContain("bg-yellow-100");
     expect((await storedLead(id))?.status).toBe("contacted");
 
@@ -418,11 +429,11 @@ describe("the dashboard", () => {
     await expect(leadRows(page).count()).resolves.toBe(2);
 
     const filters = page.getByRole("navigation", { name: "Filter leads by status" });
-    await filters.getByRole("link", { name: "Qualified", exact: true }).click();
+    await filters.getByRole("link", { name: /^Qualified \(\d+\)$/ }).click();
     await page.waitForURL(/status=qualified/, WAIT);
     await expect.poll(names, WAIT).toEqual([`Bravo ${RUN}`]);
     await expect(
-      filters.getByRole("link", { name: "Qualified", exact: true }).getAttribute("aria-current"),
+      filters.getByRole("link", { name: /^Qualified \(\d+\)$/ }).getAttribute("aria-current"),
     ).resolves.toBe("page");
     // The export takes the same filters as the table.
     const exportHref = await page.getByRole("link", { name: "Export to CSV" }).getAttribute("href");
@@ -433,12 +444,12 @@ describe("the dashboard", () => {
     await page.waitForURL(/spam=only/, WAIT);
     await expect.poll(names, WAIT).toEqual([`Charlie ${RUN}`]);
 
-    await filters.getByRole("link", { name: "Contacted", exact: true }).click();
+    await filters.getByRole("link", { name: /^Contacted \(\d+\)$/ }).click();
     await page.getByText("No demo requests found").waitFor(WAIT);
     await expect(page.getByRole("link", { name: "Export to CSV" }).count()).resolves.toBe(0);
 
     // Search: by email, then by name, from the unfiltered view.
-    await filters.getByRole("link", { name: "All", exact: true }).click();
+    await filters.getByRole("link", { name: /^All \(\d+\)$/ }).click();
     await page.waitForURL((url) => !url.search.includes("status="), WAIT);
     const search = page.getByRole("searchbox", { name: "Search leads" });
     await search.fill(`alpha-${RUN}@filter`);
@@ -560,6 +571,9 @@ describe("a lead's page", () => {
     await expect(value("Investor type")).resolves.toBe("Angel, Other");
     await expect(value("Other details")).resolves.toBe("Family office in Leeds");
     await expect(value("Source")).resolves.toBe("the website form on /invest");
+    // The legal rows sit in the collapsed Record (issue 23): hidden until it is opened.
+    await expect(value("Privacy notice version")).resolves.toBe("");
+    await details.locator("summary", { hasText: "Record" }).click();
     await expect(value("Privacy notice version")).resolves.toBe(PRIVACY_NOTICE_VERSION);
     // The privacy policy's latest change when the lead was sent (issue 12).
     await expect(value("Policy last changed")).resolves.toMatch(
@@ -777,7 +791,7 @@ describe("without JavaScript", () => {
     await row.getByRole("button", { name: `Update status of ${name}` }).click();
     await page.waitForURL(/notice=updated/, WAIT);
     await expect(page.getByRole("status").filter({ hasText: "Lead updated." }).count()).resolves.toBe(1);
-    await expect(readText(rowFor(page, name).locator("td").nth(STATUS_CELL))).resolves.toBe("Qualified");
+    await expect(statusShown(rowFor(page, name))).resolves.toBe("Qualified");
     expect((await storedLead(id))?.status).toBe("qualified");
     // The filter is kept across the post.
     expect(new URL(page.url()).searchParams.get("q")).toBe(company);

@@ -1,4 +1,6 @@
+import type { Kysely } from "kysely";
 import { data, type RouterContextProvider, redirect } from "react-router";
+import type { Database } from "#app/db/schema.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { channelSlug } from "#app/lib/attribution.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
@@ -8,6 +10,15 @@ import { assignableStaff, type BulkAction, listLeads, UnknownOwnerError } from "
 import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
+import { isOverdue, nextStepsOf } from "./lead-next-step.server.ts";
+import {
+  deleteView,
+  listSavedViews,
+  SavedViewSchema,
+  saveView,
+  TooManyViewsError,
+} from "./saved-views.server.ts";
+import { formatAge, formatDay } from "./ui/lead-age.ts";
 import { DEFAULT_PAGE_SIZE, type ListView, listHref, PAGE_SIZES } from "./ui/lead-list-url.ts";
 
 // The /admin/dashboard page's server side (SPEC section 2, grown into the sales team's workspace in
@@ -61,11 +72,19 @@ export async function loadLeadDashboard(request: Request, context: Context, user
     // (bench:admin: p95 12 → 160 ms). A lead still pending shows as such for a second or two; its
     // own page waits for it.
     void settleAttributions(services);
-    const [result, summary, staff] = await Promise.all([
+    const [result, summary, staff, savedViews] = await Promise.all([
       listLeads(database.db, { ...query, ids: undefined, pageSize }),
       leadSummary.get(),
       assignableStaff(database.db),
+      listSavedViews(database.db, user),
     ]);
+    // What each row shows beside the list item (issue 23), read for this page's leads only.
+    const pageIds = result.leads.map((lead) => lead.id);
+    const [sources, nextSteps] = await Promise.all([
+      sourcesOf(database.db, pageIds),
+      nextStepsOf(database.db, pageIds),
+    ]);
+    const now = new Date();
     const pageCount = Math.ceil(result.total / pageSize);
     // Past the end (the last lead of a page was just erased, an old bookmark): show the last page.
     if (result.total > 0 && query.page > pageCount) throw redirect(listHref(DASHBOARD_PATH, view, pageCount));
@@ -74,6 +93,7 @@ export async function loadLeadDashboard(request: Request, context: Context, user
       loadError: false,
       summary,
       staff,
+      savedViews,
       total: result.total,
       pageCount,
       leads: result.leads.map((lead) => ({
@@ -84,6 +104,7 @@ export async function loadLeadDashboard(request: Request, context: Context, user
         phone: lead.phone,
         type: lead.type,
         status: lead.status,
+        ownerId: lead.ownerId,
         ownerName: lead.ownerName,
         ownerDisabled: lead.ownerDisabled,
         returning: lead.returning,
@@ -92,16 +113,58 @@ export async function loadLeadDashboard(request: Request, context: Context, user
         // Formatted here so the browser hydrates exactly the server's text; the day and the time
         // go on two lines in the table.
         ...splitDate(formatDateTime(lead.createdAt)),
+        createdAt: lead.createdAt,
+        created: formatDateTime(lead.createdAt),
+        age: formatAge(lead.createdAt, now),
+        source: sources.get(lead.id) ?? { pending: false, channel: null, campaign: null },
+        nextStep: nextStepView(nextSteps.get(lead.id), now),
       })),
     };
   } catch (error) {
     if (error instanceof Response) throw error;
     console.error("Admin dashboard: loading leads failed", error);
     return data(
-      { ...base, loadError: true, summary: null, staff: [], total: 0, pageCount: 0, leads: [] },
+      {
+        ...base,
+        loadError: true,
+        summary: null,
+        staff: [],
+        savedViews: [],
+        total: 0,
+        pageCount: 0,
+        leads: [],
+      },
       { status: 503 },
     );
   }
+}
+
+/** Where each lead came from: its channel and campaign, or pending while its visit is being linked. */
+async function sourcesOf(db: Kysely<Database>, leadIds: number[]) {
+  const sources = new Map<number, { pending: boolean; channel: string | null; campaign: string | null }>();
+  if (leadIds.length === 0) return sources;
+  const rows = await db
+    .selectFrom("leadAttributions")
+    .select(["leadId", "status", "channel", "utmCampaign"])
+    .where("leadId", "in", leadIds)
+    .execute();
+  for (const row of rows)
+    sources.set(Number(row.leadId), {
+      pending: row.status === "pending",
+      channel: row.status === "pending" ? null : row.channel,
+      campaign: row.utmCampaign,
+    });
+  return sources;
+}
+
+function nextStepView(step: { body: string; dueOn: string } | undefined, now: Date) {
+  if (!step) return null;
+  return {
+    body: step.body,
+    dueOn: step.dueOn,
+    due: formatDay(step.dueOn),
+    overdue: isOverdue(step.dueOn, now),
+  };
 }
 
 /** "Nov 21, 2026, 10:05 AM" as its day ("Nov 21, 2026,") and its time, for two lines in the table. */
@@ -140,6 +203,48 @@ export async function leadDashboardAction(request: Request, context: Context, us
       const lead = id === null ? undefined : await leadAdmin.setSpam(id, form.get("value") === "true", user);
       if (!lead) return data({ message: "Lead not found." }, { status: 404 });
       throw redirect(withNotice(back, lead.isSpam ? "spam" : "not-spam"));
+    }
+    case "owner": {
+      const id = parseLeadId(form.get("id"));
+      const raw = form.get("ownerId") ?? "";
+      const ownerId = raw === "" ? null : Number(raw);
+      if (id === null || (ownerId !== null && (!Number.isSafeInteger(ownerId) || ownerId < 1)))
+        return data({ message: "Choose a staff member or Unassigned." }, { status: 400 });
+      try {
+        if (!(await leadAdmin.setOwner(id, ownerId, user)))
+          return data({ message: "Lead not found." }, { status: 404 });
+      } catch (error) {
+        if (error instanceof UnknownOwnerError) return data({ message: error.message }, { status: 400 });
+        throw error;
+      }
+      throw redirect(withNotice(back, "owner"));
+    }
+    case "save-view": {
+      const parsed = SavedViewSchema.safeParse({
+        name: form.get("name") ?? "",
+        scope: form.get("scope") ?? "",
+        query: url.search.slice(1),
+      });
+      if (!parsed.success)
+        return data(
+          { message: parsed.error.issues[0]?.message ?? "The view could not be saved." },
+          { status: 400 },
+        );
+      const { database } = await getServices(context);
+      try {
+        await saveView(database.db, user, parsed.data);
+      } catch (error) {
+        if (error instanceof TooManyViewsError) return data({ message: error.message }, { status: 400 });
+        throw error;
+      }
+      throw redirect(withNotice(back, "view-saved"));
+    }
+    case "delete-view": {
+      const id = parseLeadId(form.get("viewId"));
+      const { database } = await getServices(context);
+      if (id === null || !(await deleteView(database.db, user, id)))
+        return data({ message: "There is no such view of yours." }, { status: 404 });
+      throw redirect(withNotice(back, "view-deleted"));
     }
     case "bulk": {
       const parsed = bulkFromForm(form);

@@ -14,8 +14,16 @@ import {
   readNotice,
   withNotice,
 } from "./lead-forms.server.ts";
+import {
+  clearNextStep,
+  isOverdue,
+  NextStepSchema,
+  nextStepsOf,
+  setNextStep,
+} from "./lead-next-step.server.ts";
 import { addNote, NoteBodySchema } from "./lead-notes.server.ts";
 import { CONFIRM_DELETE_PARAM } from "./ui/delete-lead.tsx";
+import { formatDay } from "./ui/lead-age.ts";
 
 // The /admin/leads/:id page's server side: one lead as sales work it, with its owner, timeline and
 // the person's other submissions, and the forms it posts (with or without JavaScript).
@@ -31,13 +39,21 @@ export async function loadLeadDetail(request: Request, context: Context, rawId: 
   const services = await getServices(context);
   const { database } = services;
   await settleAttributions(services);
-  const [detail, staff] = await Promise.all([leadDetail(database.db, id), assignableStaff(database.db)]);
+  const [detail, staff, nextSteps] = await Promise.all([
+    leadDetail(database.db, id),
+    assignableStaff(database.db),
+    nextStepsOf(database.db, [id]),
+  ]);
   if (!detail) throw notFound();
+  const step = nextSteps.get(id);
   const url = new URL(request.url);
   const { history: _history, notes: _notes, timeline, otherSubmissions, ...lead } = detail;
   return {
     lead: { ...lead, created: formatDateTime(lead.createdAt), updated: formatDateTime(lead.updatedAt) },
     owner: staff.find((member) => member.id === lead.ownerId) ?? null,
+    nextStep: step
+      ? { body: step.body, dueOn: step.dueOn, due: formatDay(step.dueOn), overdue: isOverdue(step.dueOn) }
+      : null,
     staff,
     timeline: timeline.map((entry) => ({ ...entry, when: formatDateTime(entry.at) })),
     otherSubmissions: otherSubmissions.map((other) => ({
@@ -51,7 +67,8 @@ export async function loadLeadDetail(request: Request, context: Context, rawId: 
 
 /**
  * Without JavaScript (and with it, through React Router's forms): `intent` is `status`, `owner`
- * (`ownerId`, empty for unassigned), `spam` (`value` true or false), `note` (`body`) or `delete`.
+ * (`ownerId`, empty for unassigned), `spam` (`value` true or false), `note` (`body`), `next-step` (`body`, `dueOn`), `next-step-clear`
+ * or `delete`.
  */
 export async function leadDetailAction(
   request: Request,
@@ -91,6 +108,23 @@ export async function leadDetailAction(
         throw error;
       }
       throw done("owner");
+    }
+    case "next-step": {
+      const parsed = NextStepSchema.safeParse({
+        body: form.get("body") ?? "",
+        dueOn: form.get("dueOn") ?? "",
+      });
+      if (!parsed.success)
+        return data(
+          { message: parsed.error.issues[0]?.message ?? "Invalid next step.", field: "next-step" },
+          { status: 400 },
+        );
+      if (id === null || !(await setNextStep(database.db, id, parsed.data, user))) throw notFound();
+      throw done("next-step");
+    }
+    case "next-step-clear": {
+      if (id === null || !(await clearNextStep(database.db, id, user))) throw notFound();
+      throw done("next-step-cleared");
     }
     case "spam": {
       const spam = form.get("value") === "true";

@@ -13,7 +13,11 @@ export type LeadEventType =
   | "notification_sent"
   | "notification_failed"
   /** A person erased on request wrote again through the site's forms (new consent). */
-  | "returned_after_erasure";
+  | "returned_after_erasure"
+  /** A next step set or replaced (issue 23): `{ text, due }`. */
+  | "next_step_set"
+  /** The next step cleared: `{ text }`. */
+  | "next_step_cleared";
 
 export type Actor = { id: number; username: string };
 

@@ -117,6 +117,7 @@ export async function anonymiseLeads(trx: Trx, ids: number[], cutoff: Date, now:
     .execute();
   await trx.deleteFrom("leadNotes").where("leadId", "in", done).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "in", done).execute();
+  await trx.deleteFrom("leadNextSteps").where("leadId", "in", done).execute();
   await trx
     .updateTable("leadAttributions")
     .set({ referrerPath: null, utmTerm: null, utmContent: null, visitorId: null })

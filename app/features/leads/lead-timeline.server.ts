@@ -23,6 +23,8 @@ export type TimelineEntry =
   | { kind: "marked_spam" | "marked_not_spam"; id: string; at: string; actor: string | null }
   | { kind: "notification_sent"; id: string; at: string; actor: null }
   | { kind: "returned_after_erasure"; id: string; at: string; actor: null; erasedAt: string }
+  | { kind: "next_step_set"; id: string; at: string; actor: string | null; text: string; due: string }
+  | { kind: "next_step_cleared"; id: string; at: string; actor: string | null; text: string }
   | {
       kind: "notification_failed";
       id: string;
@@ -134,6 +136,23 @@ export async function leadTimeline(
           kind: "returned_after_erasure",
           actor: null,
           erasedAt: text(detail.erasedAt) ?? "",
+        });
+        break;
+      case "next_step_set":
+        entries.push({
+          ...base,
+          kind: "next_step_set",
+          actor: row.actorName,
+          text: text(detail.text) ?? "",
+          due: text(detail.due) ?? "",
+        });
+        break;
+      case "next_step_cleared":
+        entries.push({
+          ...base,
+          kind: "next_step_cleared",
+          actor: row.actorName,
+          text: text(detail.text) ?? "",
         });
         break;
       case "notification_failed":

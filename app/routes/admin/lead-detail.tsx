@@ -16,9 +16,10 @@ import { OtherSubmissions } from "#app/features/leads/ui/other-submissions.tsx";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import type { Route } from "./+types/lead-detail";
 
-// One lead, as sales work it: who the person is (and what else they sent), where it is (status,
-// owner, spam verdict), notes, and a timeline of everything that happened to it, each with who and
-// when. Every control is a form that works without JavaScript.
+// One lead, as sales work it: where it is and what comes next first (status, owner, next step, spam
+// verdict), then who the person is (and what else they sent; the legal record collapsed), notes, and
+// a timeline of everything that happened to it, each with who and when. Every control is a form
+// that works without JavaScript.
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   adminMeta(loaderData ? `Lead: ${loaderData.lead.fullName}` : "Lead not found");
@@ -33,7 +34,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function LeadDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { lead, owner, staff, timeline, otherSubmissions, confirmDelete, notice } = loaderData;
+  const { lead, owner, staff, nextStep, timeline, otherSubmissions, confirmDelete, notice } = loaderData;
   const { pathname } = useLocation();
   const error = actionData && typeof actionData === "object" ? actionData : undefined;
 
@@ -44,8 +45,22 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
       {error?.message ? <Banner tone="error">{error.message}</Banner> : <NoticeBanner notice={notice} />}
       {confirmDelete ? <DeleteLeadConfirmation lead={lead} action={pathname} /> : null}
 
+      {/* The work first: the status, owner and next step lead the page's order (the top on a phone),
+          and sit in the right-hand column on a wide screen. */}
       <div className="grid items-start gap-6 lg:grid-cols-3">
-        <div className="grid gap-6 lg:col-span-2">
+        <div className="grid gap-6 lg:col-start-3 lg:row-start-1">
+          <LeadWorkCard
+            lead={lead}
+            staff={staff}
+            action={pathname}
+            nextStep={nextStep}
+            nextStepError={
+              error && "field" in error && error.field === "next-step" ? error.message : undefined
+            }
+          />
+        </div>
+
+        <div className="grid gap-6 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <LeadDetailsCard lead={lead} />
           <LeadAttributionCard attribution={lead.attribution} />
           <LeadNoteForm
@@ -57,8 +72,7 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
           <LeadTimelineList timeline={timeline} />
         </div>
 
-        <div className="grid gap-6">
-          <LeadWorkCard lead={lead} staff={staff} action={pathname} />
+        <div className="grid gap-6 lg:col-start-3 lg:row-start-2">
           <OtherSubmissions email={lead.email} others={otherSubmissions} />
           <EraseLeadCard lead={lead} />
         </div>

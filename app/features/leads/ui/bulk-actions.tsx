@@ -45,17 +45,17 @@ export function BulkActions({
       action={action}
       reloadDocument
       onSubmit={onSubmit}
-      className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-white p-3 shadow-sm"
+      className="flex flex-wrap items-center gap-2"
     >
       <input type="hidden" name="intent" value="bulk" />
-      <p className="min-w-40 text-sm font-semibold" aria-live="polite">
+      <p className="text-sm font-semibold" aria-live="polite">
         {hydrated ? `${tickedCount} ticked` : "With the ticked leads:"}
       </p>
       <div className="grid gap-1">
         <label htmlFor="bulk-do" className="sr-only">
           Action for the ticked leads
         </label>
-        <NativeSelect id="bulk-do" name="do" compact className="min-w-56" defaultValue="status:contacted">
+        <NativeSelect id="bulk-do" name="do" compact className="w-52" defaultValue="status:contacted">
           <optgroup label="Set status">
             {LEAD_STATUS_OPTIONS.map((status) => (
               <option key={status} value={`status:${status}`}>

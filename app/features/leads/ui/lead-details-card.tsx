@@ -54,13 +54,6 @@ export function LeadDetailsCard({ lead }: { lead: Lead & { created: string; upda
           </>
         ) : null}
         <Detail label="Source">{sourceText(lead.source, lead.sourcePage)}</Detail>
-        <Detail label="Privacy notice version">{lead.privacyNoticeVersion}</Detail>
-        <Detail label="Policy last changed">
-          <time dateTime={lead.policyVersion}>{formatPolicyDate(lead.policyVersion)}</time>
-          <span className="mt-1 block text-sm text-ink-muted">
-            The privacy policy in force when the lead was sent: its latest change then (“Changes”)
-          </span>
-        </Detail>
         <Detail label="Spam">
           {lead.spamLevel === "held" ? "Held as spam" : lead.spamLevel === "review" ? "To review" : "No"}
           {lead.spamReasons.length > 0 ? (
@@ -72,6 +65,26 @@ export function LeadDetailsCard({ lead }: { lead: Lead & { created: string; upda
         <Detail label="Created">{lead.created}</Detail>
         <Detail label="Updated">{lead.updated}</Detail>
       </dl>
+      {/* The legal record (what the person was shown when they sent it): kept, but out of the way
+          of the work until someone asks. A native disclosure, so it opens without JavaScript. */}
+      <details className="group mt-2 border-t border-line pt-3">
+        <summary className="flex cursor-pointer list-none items-center gap-2 font-semibold text-brand [&::-webkit-details-marker]:hidden">
+          <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
+            ›
+          </span>
+          Record
+          <span className="text-sm font-normal text-ink-muted">privacy notice and policy shown</span>
+        </summary>
+        <dl className="mt-2">
+          <Detail label="Privacy notice version">{lead.privacyNoticeVersion}</Detail>
+          <Detail label="Policy last changed">
+            <time dateTime={lead.policyVersion}>{formatPolicyDate(lead.policyVersion)}</time>
+            <span className="mt-1 block text-sm text-ink-muted">
+              The privacy policy in force when the lead was sent: its latest change then (“Changes”)
+            </span>
+          </Detail>
+        </dl>
+      </details>
     </SectionCard>
   );
 }

@@ -4,8 +4,13 @@ import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
+import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import { LEAD_STATUS_OPTIONS, statusLabel } from "./lead-format.ts";
+import { LEAD_STATUS_OPTIONS, statusBadgeClass, statusLabel } from "./lead-format.ts";
+
+/** The list's status control looks like the status badge it replaces (status shows once a row). */
+const BADGE_SELECT =
+  "h-8 cursor-pointer rounded-full border border-transparent pr-7 pl-3 text-xs font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand";
 
 const UPDATED = { title: "Lead updated", description: "The lead status has been updated successfully." };
 const UPDATE_FAILED = "Update failed";
@@ -18,10 +23,13 @@ const UPDATE_FAILED = "Update failed";
 export function LeadStatusControl({
   lead,
   action,
+  badge = false,
 }: {
   lead: { id: number; fullName: string; status: string };
   /** The page's URL (with its query), whose action takes `intent=status`, `id` and `status`. */
   action: string;
+  /** Shown as the status badge (the list), rather than as a form field (the lead's page). */
+  badge?: boolean;
 }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
@@ -67,21 +75,40 @@ export function LeadStatusControl({
       <label htmlFor={selectId} className="sr-only">
         Status of {lead.fullName}
       </label>
-      <NativeSelect
-        id={selectId}
-        name="status"
-        compact
-        className="min-w-36"
-        value={value}
-        onChange={onChange}
-        aria-busy={pending || undefined}
-      >
-        {LEAD_STATUS_OPTIONS.map((status) => (
-          <option key={status} value={status}>
-            {statusLabel(status)}
-          </option>
-        ))}
-      </NativeSelect>
+      {badge ? (
+        <select
+          id={selectId}
+          name="status"
+          data-status-control
+          data-status={value}
+          className={cn(BADGE_SELECT, statusBadgeClass(value))}
+          value={value}
+          onChange={onChange}
+          aria-busy={pending || undefined}
+        >
+          {LEAD_STATUS_OPTIONS.map((status) => (
+            <option key={status} value={status} className="bg-white text-ink">
+              {statusLabel(status)}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <NativeSelect
+          id={selectId}
+          name="status"
+          compact
+          className="min-w-36"
+          value={value}
+          onChange={onChange}
+          aria-busy={pending || undefined}
+        >
+          {LEAD_STATUS_OPTIONS.map((status) => (
+            <option key={status} value={status}>
+              {statusLabel(status)}
+            </option>
+          ))}
+        </NativeSelect>
+      )}
       {hydrated ? null : (
         <Button type="submit" size="sm" variant="outline">
           Update<span className="sr-only"> status of {lead.fullName}</span>

@@ -2,15 +2,16 @@ import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
-import type { LeadListItem } from "../lead-admin.server.ts";
+import type { LeadListItem, StaffMember } from "../lead-admin.server.ts";
 import { BULK_FORM } from "./bulk-actions.tsx";
 import { ReturningBadge, SpamLevelBadge, TypeBadge } from "./lead-badges.tsx";
 import { type ListView, listHref, sortToggle } from "./lead-list-url.ts";
+import { LeadOwnerControl } from "./lead-owner-control.tsx";
 import { LeadStatusControl } from "./lead-status-control.tsx";
-import { StatusBadge } from "./status-badge.tsx";
 
-/** A row of the list: the lead's columns, its date already formatted as a day and a time. */
+/** A row of the list: the lead's columns, its age and full date, its source and next step. */
 export type LeadRow = Pick<
   LeadListItem,
   | "id"
@@ -20,12 +21,21 @@ export type LeadRow = Pick<
   | "phone"
   | "type"
   | "status"
+  | "ownerId"
   | "ownerName"
   | "ownerDisabled"
   | "returning"
   | "spamLevel"
   | "spamReasons"
-> & { createdDay: string; createdTime: string };
+> & {
+  createdAt: string;
+  /** "Nov 21, 2026, 10:05 AM": on hover over the age. */
+  created: string;
+  /** "2 h ago". */
+  age: string;
+  source: { pending: boolean; channel: string | null; campaign: string | null };
+  nextStep: { body: string; dueOn: string; due: string; overdue: boolean } | null;
+};
 
 const SORTABLE: Record<string, NonNullable<ListView["sort"]>> = {
   Name: "fullName",
@@ -34,7 +44,17 @@ const SORTABLE: Record<string, NonNullable<ListView["sort"]>> = {
   Status: "status",
 };
 
-const COLUMNS = ["Name", "Company", "Email", "Phone", "Type", "Owner", "Date", "Status", "Actions"] as const;
+const COLUMNS = [
+  "Name",
+  "Company",
+  "Email",
+  "Phone",
+  "Source",
+  "Owner",
+  "Date",
+  "Status",
+  "Actions",
+] as const;
 
 /** The column's sort as `aria-sort` says it: only the sorted column has one. */
 function sortState(column: (typeof COLUMNS)[number], view: ListView): "ascending" | "descending" | undefined {
@@ -66,16 +86,35 @@ function SortHeader({ column, view }: { column: (typeof COLUMNS)[number]; view: 
   );
 }
 
-/** An address that may wrap after its @ (and, if it must, anywhere) rather than mid-name. */
-function EmailText({ email }: { email: string }) {
-  const at = email.indexOf("@");
-  if (at < 0) return <>{email}</>;
+/** Where the lead came from: its channel and campaign (issue 12's attribution). */
+function SourceText({ source }: { source: LeadRow["source"] }) {
+  if (source.pending) return <span className="text-ink-muted">Linking…</span>;
   return (
     <>
-      {email.slice(0, at + 1)}
-      <wbr />
-      {email.slice(at + 1)}
+      <span className="truncate md:block">{source.channel ?? "Unknown"}</span>
+      {source.campaign ? (
+        <span
+          className="truncate text-xs text-ink-muted max-md:before:content-['_·_'] md:block"
+          title={source.campaign}
+        >
+          {source.campaign}
+        </span>
+      ) : null}
     </>
+  );
+}
+
+/** The lead's next step under its name; an overdue one says so in words and colour. */
+function NextStepLine({ step }: { step: NonNullable<LeadRow["nextStep"]> }) {
+  return (
+    <span className="mt-1 flex min-w-0 items-center gap-1.5 text-xs" data-next-step>
+      {step.overdue ? (
+        <span className="shrink-0 rounded bg-red-100 px-1.5 py-0.5 font-semibold text-red-900">Overdue</span>
+      ) : null}
+      <span className="min-w-0 truncate text-ink-muted" title={`${step.body} (due ${step.due})`}>
+        Next: <span className="text-ink">{step.body}</span> · due {step.due}
+      </span>
+    </span>
   );
 }
 
@@ -87,12 +126,17 @@ export function LeadTable({
   leads,
   view,
   action,
+  staff,
+  activeId,
   ticked,
   onTick,
   onToggle,
 }: {
   leads: LeadRow[];
   view: ListView;
+  staff: StaffMember[];
+  /** The row the keyboard is on (j/k), highlighted. */
+  activeId: number | null;
   /** The page's URL (with its query), whose action takes `intent=status` and `intent=spam`. */
   action: string;
   ticked: number[];
@@ -107,12 +151,13 @@ export function LeadTable({
   }, [ticked, leads.length]);
 
   return (
-    // A table from 768 px; below, each row is a card (the same markup, so one set of controls).
-    <div className="relative rounded-xl border border-line bg-white shadow-sm max-md:border-0 max-md:bg-transparent max-md:shadow-none">
+    // A table from 768 px; below, each row is a card (the same markup, so one set of controls), its
+    // status and owner controls first.
+    <div className="relative rounded-xl border border-line bg-white shadow-sm md:overflow-x-auto max-md:border-0 max-md:bg-transparent max-md:shadow-none">
       <table className="w-full text-left text-sm max-md:block">
         <thead className="bg-surface-muted max-md:hidden">
           <tr>
-            <th scope="col" className="w-10 px-3 py-3">
+            <th scope="col" className="w-10 px-2 py-2.5">
               {hydrated ? (
                 <input
                   ref={allBox}
@@ -131,66 +176,96 @@ export function LeadTable({
                 key={column}
                 scope="col"
                 aria-sort={sortState(column, view)}
-                className="px-3 py-3 font-semibold whitespace-nowrap"
+                className="px-2 py-2.5 font-semibold whitespace-nowrap"
               >
                 <SortHeader column={column} view={view} />
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="max-md:grid max-md:gap-3">
-          {leads.map((lead) => (
-            <tr
-              key={lead.id}
-              className="border-t border-line align-top max-md:grid max-md:grid-cols-[auto_1fr] max-md:gap-x-3 max-md:gap-y-1 max-md:rounded-xl max-md:border max-md:bg-white max-md:p-4 max-md:shadow-sm"
-            >
-              <td className="px-3 py-3 max-md:row-span-2 max-md:p-0 max-md:pt-1">
-                <input
-                  type="checkbox"
-                  name="ids"
-                  value={lead.id}
-                  form={BULK_FORM}
-                  aria-label={`Tick ${lead.fullName}`}
-                  className="size-4 accent-brand"
-                  checked={hydrated ? ticked.includes(lead.id) : undefined}
-                  onChange={hydrated ? (event) => onToggle(lead.id, event.currentTarget.checked) : undefined}
-                />
-              </td>
-              <th scope="row" className="min-w-36 px-3 py-3 font-normal max-md:p-0">
-                <Link
-                  to={`/admin/leads/${lead.id}`}
-                  className="font-semibold break-words text-brand underline underline-offset-2"
+        <tbody className="max-md:grid max-md:grid-cols-[minmax(0,1fr)] max-md:gap-3">
+          {leads.map((lead) => {
+            const active = lead.id === activeId;
+            return (
+              <tr
+                key={lead.id}
+                data-lead-row={lead.id}
+                data-active={active || undefined}
+                className={cn(
+                  "border-t border-line align-top max-md:flex max-md:min-w-0 max-md:flex-wrap max-md:items-center max-md:gap-x-3 max-md:gap-y-1.5 max-md:rounded-xl max-md:border max-md:bg-white max-md:p-4 max-md:shadow-sm",
+                  active &&
+                    "bg-brand-soft/60 outline-2 -outline-offset-2 outline-brand max-md:bg-brand-soft/60",
+                )}
+              >
+                <td className="px-2 py-2.5 max-md:order-3 max-md:p-0">
+                  <input
+                    type="checkbox"
+                    name="ids"
+                    value={lead.id}
+                    form={BULK_FORM}
+                    aria-label={`Tick ${lead.fullName}`}
+                    className="size-4 accent-brand"
+                    checked={hydrated ? ticked.includes(lead.id) : undefined}
+                    onChange={
+                      hydrated ? (event) => onToggle(lead.id, event.currentTarget.checked) : undefined
+                    }
+                  />
+                </td>
+                <th
+                  scope="row"
+                  className="max-w-44 min-w-32 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
                 >
-                  {lead.fullName}
-                </Link>
-                <span className="mt-1 flex flex-wrap gap-1">
-                  {lead.returning ? <ReturningBadge /> : null}
-                  <SpamLevelBadge level={lead.spamLevel} reasons={lead.spamReasons} />
-                </span>
-              </th>
-              <td className="min-w-32 px-3 py-3 break-words max-md:col-start-2 max-md:p-0">{lead.company}</td>
-              <td className="max-w-56 px-3 py-3 [overflow-wrap:anywhere] max-md:col-start-2 max-md:max-w-none max-md:p-0">
-                <EmailText email={lead.email} />
-              </td>
-              <td className="px-3 py-3 max-md:col-start-2 max-md:p-0 md:whitespace-nowrap">{lead.phone}</td>
-              <td className="px-3 py-3 max-md:col-start-2 max-md:p-0">
-                <TypeBadge type={lead.type} />
-              </td>
-              <td className="px-3 py-3 max-md:col-start-2 max-md:p-0">
-                <span className="md:hidden text-ink-muted">Owner: </span>
-                {lead.ownerName ?? <span className="text-ink-muted">Unassigned</span>}
-                {lead.ownerDisabled ? <span className="block text-xs text-ink-muted">(disabled)</span> : null}
-              </td>
-              <td className="px-3 py-3 whitespace-nowrap max-md:col-start-2 max-md:p-0 max-md:text-ink-muted">
-                {lead.createdDay}
-                <span className="md:block"> {lead.createdTime}</span>
-              </td>
-              <td className="px-3 py-3 max-md:col-start-2 max-md:p-0">
-                <StatusBadge status={lead.status} />
-              </td>
-              <td className="px-3 py-3 max-md:col-span-2 max-md:mt-2 max-md:p-0">
-                <div className="flex flex-wrap items-center gap-2">
-                  <LeadStatusControl lead={lead} action={action} />
+                  <Link
+                    to={`/admin/leads/${lead.id}`}
+                    data-lead-link
+                    className="font-semibold break-words text-brand underline underline-offset-2"
+                  >
+                    {lead.fullName}
+                  </Link>
+                  <span className="mt-1 flex flex-wrap gap-1 empty:hidden">
+                    {lead.type === "investor" ? <TypeBadge type={lead.type} /> : null}
+                    {lead.returning ? <ReturningBadge /> : null}
+                    <SpamLevelBadge level={lead.spamLevel} reasons={lead.spamReasons} />
+                  </span>
+                  {lead.nextStep ? <NextStepLine step={lead.nextStep} /> : null}
+                </th>
+                <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                  {lead.company}
+                </td>
+                <td className="max-w-40 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                  {/* One line, cut with an ellipsis; the whole address is the link's text (read out
+                      whole) and its title (on hover). */}
+                  <a
+                    href={`mailto:${lead.email}`}
+                    title={lead.email}
+                    data-lead-email
+                    className="block truncate text-ink hover:text-brand hover:underline"
+                  >
+                    {lead.email}
+                  </a>
+                </td>
+                <td className="px-2 py-2.5 whitespace-nowrap max-md:order-7 max-md:p-0 max-md:pl-7">
+                  {lead.phone}
+                </td>
+                <td className="max-w-28 px-2 py-2.5 max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted">
+                  <span className="md:hidden">From: </span>
+                  <SourceText source={lead.source} />
+                </td>
+                <td className="px-2 py-2.5 max-md:order-2 max-md:min-w-0 max-md:flex-1 max-md:p-0">
+                  <LeadOwnerControl lead={lead} staff={staff} action={action} />
+                  {lead.ownerDisabled ? (
+                    <span className="mt-0.5 block text-xs text-ink-muted">(disabled)</span>
+                  ) : null}
+                </td>
+                <td className="px-2 py-2.5 whitespace-nowrap text-ink-muted max-md:order-9 max-md:p-0 max-md:pl-7">
+                  <time dateTime={lead.createdAt} title={lead.created}>
+                    {lead.age}
+                  </time>
+                </td>
+                <td className="px-2 py-2.5 max-md:order-1 max-md:p-0">
+                  <LeadStatusControl lead={lead} action={action} badge />
+                </td>
+                <td className="px-2 py-2.5 max-md:order-10 max-md:p-0 max-md:pl-7 max-md:empty:hidden">
                   {lead.spamLevel === "held" ? (
                     <Form method="post" action={action}>
                       <input type="hidden" name="intent" value="spam" />
@@ -201,10 +276,10 @@ export function LeadTable({
                       </Button>
                     </Form>
                   ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

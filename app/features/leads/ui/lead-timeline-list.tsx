@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import type { TimelineEntry } from "../lead-timeline.server.ts";
+import { formatDay } from "./lead-age.ts";
 import { sourceText } from "./lead-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -56,6 +57,19 @@ function describe(entry: TimelineEntry): ReactNode {
         <>
           Returned after erasure: this person's data was erased on request on {entry.erasedAt.slice(0, 10)},
           and they have now written again through the site
+        </>
+      );
+    case "next_step_set":
+      return (
+        <>
+          {who(entry.actor)} set the next step, due {formatDay(entry.due)}
+          <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2">{entry.text}</span>
+        </>
+      );
+    case "next_step_cleared":
+      return (
+        <>
+          {who(entry.actor)} cleared the next step “{entry.text}”
         </>
       );
     case "notification_failed":

@@ -9,6 +9,10 @@ const NOTICES: Record<Notice, { title: string; text: string }> = {
   spam: { title: "Marked as spam", text: "The lead is held out of the list; find it under Spam." },
   "not-spam": { title: "Not spam", text: "The lead is back in the list and sales have been notified." },
   note: { title: "Note added", text: "Your note is on the lead's timeline." },
+  "view-saved": { title: "View saved", text: "Find it under Views above the list." },
+  "view-deleted": { title: "View deleted", text: "The view is no longer in the list of views." },
+  "next-step": { title: "Next step set", text: "It shows on the list and on the lead's timeline." },
+  "next-step-cleared": { title: "Next step cleared", text: "The lead has no next step now." },
 };
 
 /** What a form post without JavaScript did (the script shows a toast instead). */

@@ -1,0 +1,91 @@
+import { Form } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { textControlClass } from "#app/components/ui/input.tsx";
+import { cn } from "#app/lib/cn.ts";
+import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
+import { NEXT_STEP_MAX } from "./next-step-words.ts";
+
+const CLEAR_FORM = "next-step-clear";
+
+export type NextStepView = { body: string; dueOn: string; due: string; overdue: boolean };
+
+/**
+ * The lead's next step: what to do and the day it is due, posted as `intent=next-step` (or
+ * `next-step-clear`) to the page's action; each is recorded on the timeline. Works without JavaScript.
+ */
+export function LeadNextStepForm({
+  step,
+  action,
+  error,
+}: {
+  step: NextStepView | null;
+  action: string;
+  /** The refused post's message, shown under the fields. */
+  error?: string;
+}) {
+  const busy = usePendingIntent("next-step");
+  const clearing = usePendingIntent("next-step-clear");
+  return (
+    <div className="grid gap-1.5">
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor="next-step-body" className="font-semibold">
+          Next step
+        </label>
+        {step?.overdue ? (
+          <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Overdue</span>
+        ) : step ? (
+          <span className="text-sm text-ink-muted">due {step.due}</span>
+        ) : null}
+      </div>
+      {step?.overdue ? <p className="text-sm text-red-900">It was due {step.due}.</p> : null}
+      <Form method="post" action={action} className="grid gap-2" key={`${step?.body}|${step?.dueOn}`}>
+        <input type="hidden" name="intent" value="next-step" />
+        <input
+          id="next-step-body"
+          name="body"
+          required
+          maxLength={NEXT_STEP_MAX}
+          defaultValue={step?.body ?? ""}
+          placeholder="e.g. Call back about pricing"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "next-step-error" : undefined}
+          className={cn(textControlClass, "h-9 text-sm")}
+        />
+        <div className="flex flex-wrap items-end gap-2">
+          <div className="grid gap-1">
+            <label htmlFor="next-step-due" className="text-sm text-ink-muted">
+              Due
+            </label>
+            <input
+              id="next-step-due"
+              type="date"
+              name="dueOn"
+              required
+              defaultValue={step?.dueOn ?? ""}
+              className={cn(textControlClass, "h-9 w-40 text-sm")}
+            />
+          </div>
+          <Button type="submit" size="sm" variant="outline" disabled={busy}>
+            {busy ? "Saving..." : "Save next step"}
+          </Button>
+          {step ? (
+            // Posts the clear form below (forms do not nest): done, or no longer wanted.
+            <Button type="submit" form={CLEAR_FORM} size="sm" variant="ghost" disabled={clearing}>
+              Clear<span className="sr-only"> the next step</span>
+            </Button>
+          ) : null}
+        </div>
+        {error ? (
+          <p id="next-step-error" className="text-sm font-semibold text-danger">
+            {error}
+          </p>
+        ) : null}
+      </Form>
+      {step ? (
+        <Form id={CLEAR_FORM} method="post" action={action} hidden>
+          <input type="hidden" name="intent" value="next-step-clear" />
+        </Form>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** A next step is a line, not a note (notes take the details). */
+export const NEXT_STEP_MAX = 200;
