@@ -13,7 +13,15 @@ export type LeadEventType =
   | "notification_sent"
   | "notification_failed"
   /** A person erased on request wrote again through the site's forms (new consent). */
-  | "returned_after_erasure";
+  | "returned_after_erasure"
+  /** Staff added it by hand (issue 23): detail `{ source }`. */
+  | "added_by_staff"
+  /** A CSV import created it: detail `{ importId, fileName }`. */
+  | "imported"
+  /** A CSV import merged a row into it: detail `{ importId, fileName, fields }` (the fields it changed). */
+  | "merged_from_import"
+  /** "Undo this import" put its fields back: detail `{ importId, fileName }`. */
+  | "import_reverted";
 
 export type Actor = { id: number; username: string };
 
