@@ -129,7 +129,9 @@ export async function readMultipart(request: Request, limit: number): Promise<Mu
     };
   try {
     // Parsed from the bytes already read and counted, never from the open stream.
-    const form = await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "Content-Type": contentType },
+    }).formData();
     return { ok: true, form };
   } catch {
     return { ok: false, status: 400, message: "The upload could not be read. Please choose the file again." };

@@ -42,7 +42,7 @@ export async function deleteFromForm(
 
 /** A notice a no-JavaScript redirect carries in its query (`?notice=`). */
 export const NOTICE_PARAM = "notice";
-export const NOTICES = ["updated", "deleted", "bulk", "owner", "spam", "not-spam", "note"] as const;
+export const NOTICES = ["updated", "deleted", "bulk", "owner", "spam", "not-spam", "note", "added"] as const;
 export type Notice = (typeof NOTICES)[number];
 
 export function readNotice(url: URL): Notice | null {

@@ -9,6 +9,10 @@ const NOTICES: Record<Notice, { title: string; text: string }> = {
   spam: { title: "Marked as spam", text: "The lead is held out of the list; find it under Spam." },
   "not-spam": { title: "Not spam", text: "The lead is back in the list and sales have been notified." },
   note: { title: "Note added", text: "Your note is on the lead's timeline." },
+  added: {
+    title: "Lead added",
+    text: "It is in the list with its owner; its timeline says who added it and from where.",
+  },
 };
 
 /** What a form post without JavaScript did (the script shows a toast instead). */
