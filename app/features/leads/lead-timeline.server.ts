@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { LeadEventType } from "./lead-events.server.ts";
 import type { Lead } from "./lead-repository.server.ts";
-import { staffSourceLabel } from "./lead-sources.ts";
+import { isStaffSource, STAFF_SOURCES } from "./lead-sources.ts";
 
 // A lead's timeline, newest first: submitted (with its source), notification sent or failed, status
 // changes, owner changes, notes, spam verdicts and their reversal, each with who and when. It reads
@@ -154,7 +154,7 @@ export async function leadTimeline(
           ...base,
           kind: "added_by_staff",
           actor: row.actorName,
-          source: staffSourceLabel(text(detail.source) ?? "") ?? "Other",
+          source: STAFF_SOURCES[isStaffSource(detail.source) ? detail.source : "other"],
         });
         break;
       case "imported":

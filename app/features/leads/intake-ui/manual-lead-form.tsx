@@ -48,7 +48,10 @@ export function ManualLeadForm({
     }
     event.preventDefault();
     setClientErrors(result.errors);
-    const first = Object.keys(result.errors)[0];
+    // The first invalid field in the form's order (the source comes first on the page).
+    const first = ["source", "ownerId", "fullName", "email", "company", "phone", "message"].find(
+      (field) => result.errors[field],
+    );
     if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   };
 

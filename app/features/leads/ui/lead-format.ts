@@ -33,7 +33,7 @@ export function statusLabel(status: string): string {
 /** Where a lead came from, in words: "the website form on /demo", "the API", "the API key “HubSpot”". */
 export function sourceText(source: string, sourcePage: string | null): string {
   const staff = staffSourceLabel(source);
-  if (staff) return `staff (source: ${staff})`;
+  if (staff) return `${staff} (added by staff)`;
   if (source === "form") return `the website form${sourcePage ? ` on ${sourcePage}` : ""}`;
   if (source === "api") return "the API";
   return `the API key “${source}”`;
