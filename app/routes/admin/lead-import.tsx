@@ -32,7 +32,7 @@ export default function ImportLeads({ loaderData, actionData }: Route.ComponentP
   const { draft, imports, staff, done, undone } = loaderData;
   const finished = imports.find((batch) => batch.id === done);
   return (
-    <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
+    <div className="mx-auto grid max-w-5xl grid-cols-1 gap-6 px-4 py-8 sm:px-6">
       <BackOfficeBar />
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Import leads</h1>

@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function NewLead({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto grid max-w-4xl gap-6 px-4 py-8 sm:px-6">
+    <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-4 py-8 sm:px-6">
       <BackOfficeBar />
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Add a lead</h1>

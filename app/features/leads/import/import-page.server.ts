@@ -9,7 +9,7 @@ import { fileNameOf } from "../lead-intake-http.server.ts";
 import { isStaffSource } from "../lead-sources.ts";
 import { ImportBusyError, parseCsvOffThread } from "./csv-worker.server.ts";
 import { guessMapping, IMPORT_FIELD_KEYS, type ImportMapping, readMapping } from "./import-mapping.ts";
-import { createDraft, findDraft, ImportStateError, listImports } from "./lead-import.server.ts";
+import { createDraft, findDraft, ImportStateError, importCell, listImports } from "./lead-import.server.ts";
 
 // /admin/leads/import without JavaScript, in three form posts: upload (multipart; the file is kept
 // as a draft), match the columns (a GET form: the preview is the draft's page with `map.<field>`),
@@ -102,7 +102,14 @@ export async function loadImportPage(request: Request, context: Context, actor: 
       rowCount: table.rows.length,
       selected,
       mappingError: read.ok ? null : read.message,
-      preview: table.rows.slice(0, PREVIEW_ROWS).map((row) => ({ row: row.line, cells: row.cells })),
+      // As they will be stored: trimmed, formulas neutralised.
+      preview: table.rows.slice(0, PREVIEW_ROWS).map((row) => ({
+        row: row.line,
+        cells: row.cells.map((cell, index) => {
+          const field = IMPORT_FIELD_KEYS.find((key) => selected[key] === String(index));
+          return field ? importCell(field, cell) : cell;
+        }),
+      })),
       counts: plan?.counts ?? null,
       errors: plan
         ? plan.rows.flatMap((row) => (row.kind === "error" ? [{ row: row.row, errors: row.errors }] : []))

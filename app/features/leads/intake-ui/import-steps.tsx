@@ -169,8 +169,8 @@ function PlanSummary({ draft }: { draft: DraftView }) {
       {draft.errors.length > 0 ? (
         <details open className="rounded-lg border border-danger/40 bg-red-50/40 p-4">
           <summary className="cursor-pointer font-semibold text-danger">
-            {count(draft.errors.length, "row is", "rows are")} not imported: fix them in the file and upload
-            it again, or import the rest
+            {count(draft.errors.length, "row is", "rows are")} not imported: fix{" "}
+            {draft.errors.length === 1 ? "it" : "them"} in the file and upload it again, or import the rest
           </summary>
           <ol className="mt-3 grid max-h-96 gap-1 overflow-y-auto text-sm">
             {draft.errors.map((row) => (
