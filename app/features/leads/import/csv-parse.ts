@@ -3,7 +3,8 @@
 // source text: ONE self-contained function, no imports, no references to anything outside it.
 // Accepted beyond the RFC, because spreadsheets write them: `;` or tab as the delimiter (chosen from
 // the header line), LF or CR line ends, a missing final line end, a quote inside an unquoted field
-// (kept as it is). Blank lines are skipped. Row numbers are the spreadsheet's: the header is row 1.
+// (kept as it is). Blank lines are skipped but counted: row numbers are the spreadsheet's, the header
+// is row 1.
 
 export type CsvLimits = {
   /** Data rows, the header not counted. */
@@ -42,7 +43,7 @@ export function parseCsv(text: string, limits: CsvLimits): CsvParseResult {
 
   const records: { line: number; cells: string[] }[] = [];
   let cells: string[] = [];
-  let line = 1;
+  // The record's number as a spreadsheet shows it: a cell's line breaks do not start a new row.
   let recordLine = 1;
   let i = 0;
   const length = text.length;
@@ -51,14 +52,13 @@ export function parseCsv(text: string, limits: CsvLimits): CsvParseResult {
     // One field starts at i.
     let value: string;
     if (text.charCodeAt(i) === QUOTE) {
-      const openedOn = line;
+      const openedOn = recordLine;
       let parts = "";
       let start = i + 1;
       for (;;) {
         const close = text.indexOf('"', start);
         if (close === -1)
           return fail(`Row ${openedOn}: a quoted cell is never closed. Check for a stray double quote (").`);
-        for (let k = start; k < close; k++) if (text.charCodeAt(k) === LF) line++;
         if (text.charCodeAt(close + 1) === QUOTE) {
           parts += text.slice(start, close + 1);
           start = close + 2;
@@ -71,7 +71,9 @@ export function parseCsv(text: string, limits: CsvLimits): CsvParseResult {
       value = parts;
       const next = text.charCodeAt(i);
       if (i < length && next !== DELIM && next !== CR && next !== LF)
-        return fail(`Row ${line}: text follows a closing quote. Quotes inside a cell must be doubled ("").`);
+        return fail(
+          `Row ${recordLine}: text follows a closing quote. Quotes inside a cell must be doubled ("").`,
+        );
     } else {
       let j = i;
       while (j < length) {
@@ -111,8 +113,7 @@ export function parseCsv(text: string, limits: CsvLimits): CsvParseResult {
           );
       }
       cells = [];
-      line++;
-      recordLine = line;
+      recordLine++;
       endOfRecord = false;
       if (i >= length) break;
     }
