@@ -8,7 +8,7 @@ import type { Actor } from "../lead-events.server.ts";
 import { fileNameOf } from "../lead-intake-http.server.ts";
 import { isStaffSource } from "../lead-sources.ts";
 import { ImportBusyError, parseCsvOffThread } from "./csv-worker.server.ts";
-import { guessMapping, IMPORT_FIELD_KEYS, type ImportMapping, readMapping } from "./import-mapping.ts";
+import { guessMapping, IMPORT_FIELD_KEYS, readMapping } from "./import-mapping.ts";
 import { createDraft, findDraft, ImportStateError, importCell, listImports } from "./lead-import.server.ts";
 
 // /admin/leads/import without JavaScript, in three form posts: upload (multipart; the file is kept
@@ -75,23 +75,14 @@ export async function loadImportPage(request: Request, context: Context, actor: 
   const loaded = await readDraftTable(context, draftId, actor);
   if (!loaded) return { ...base, draft: null, expired: true };
   const { draft, table } = loaded;
+  // The selects show what was asked for (even a mapping refused, with its message), else the guess.
+  const guessed = guessMapping(table.header);
+  const selected: Record<string, string> = Object.fromEntries(
+    IMPORT_FIELD_KEYS.map((field) => [field, guessed[field] === null ? "" : String(guessed[field])]),
+  );
   const requested = mappingParams(url.searchParams);
-  const read = requested
-    ? readMapping(requested, table.header)
-    : readMapping(guessMapping(table.header), table.header);
-  const mapping: ImportMapping = read.ok
-    ? read.mapping
-    : requested
-      ? (guessMapping(table.header) as ImportMapping)
-      : guessMapping(table.header);
-  const selected = requested
-    ? (Object.fromEntries(IMPORT_FIELD_KEYS.map((field) => [field, requested[field] ?? ""])) as Record<
-        string,
-        string
-      >)
-    : (Object.fromEntries(
-        IMPORT_FIELD_KEYS.map((field) => [field, mapping[field] === null ? "" : String(mapping[field])]),
-      ) as Record<string, string>);
+  if (requested) for (const field of IMPORT_FIELD_KEYS) selected[field] = requested[field] ?? "";
+  const read = readMapping(requested ?? guessed, table.header);
   const plan = read.ok ? await leadIntake.plan(table, read.mapping) : null;
   return {
     ...base,
