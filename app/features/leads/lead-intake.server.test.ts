@@ -222,6 +222,31 @@ describeEachDatabase("leads that do not come from the website", (use) => {
     expect(actions).toEqual(["lead_added", "leads_imported", "lead_import_undone"]);
   });
 
+  it("undoing an earlier import keeps what a later import changed again", async () => {
+    const existing = parseManualLead({ ...ALICE, company: "First Ltd" });
+    if (!existing.success) throw new Error("invalid");
+    const alice = await intake.add(existing.data, staff, null);
+    const importCompany = async (company: string) => {
+      const { parsed, mapping } = await table(["Email,Company", `alice@example.com,${company}`]);
+      return intake.commit(await intake.plan(parsed, mapping), {
+        fileName: `${company}.csv`,
+        source: "event",
+        ownerId: null,
+        actor: staff,
+        clientAddress: null,
+      });
+    };
+    const first = await importCompany("Second Ltd");
+    await importCompany("Third Ltd");
+    await intake.undo(first.importId, { actor: staff, clientAddress: null });
+    const lead = await db()
+      .selectFrom("leads")
+      .select("company")
+      .where("id", "=", alice.id)
+      .executeTakeFirstOrThrow();
+    expect(lead.company).toBe("Third Ltd");
+  });
+
   it("neutralises formula cells on the way in (the phone keeps its +)", async () => {
     const { parsed, mapping } = await table([
       "Full name,Email,Company,Phone,Message",

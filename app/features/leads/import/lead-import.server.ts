@@ -315,7 +315,11 @@ export async function commitImport(db: Db, plan: ImportPlan, options: CommitOpti
           leadId: row.into.id,
           kind: "merged",
           rowNumber: row.row,
-          previous: JSON.stringify(row.previous),
+          // The fields before and after: the undo puts back only those still as the import left them.
+          previous: JSON.stringify({
+            before: row.previous,
+            after: Object.fromEntries(row.changes.map((field) => [field, row.lead[field]])),
+          }),
         })
         .execute();
       if (row.changes.length > 0)
@@ -438,7 +442,8 @@ function leadValues(
 
 /**
  * "Undo this import": removes the leads it created (with whatever was added to them since) and puts
- * back the fields of the leads it merged into, where nobody changed them since. Recorded in the
+ * back the fields of the leads it merged into, those still as the import left them (a later import
+ * that changed one again keeps its value). Recorded in the
  * access log and on each reverted lead's timeline. Throws ImportStateError unless it is committed.
  */
 export async function undoImport(
@@ -497,7 +502,10 @@ export async function undoImport(
     for (const change of changes) {
       if (change.kind !== "merged" || !change.previous) continue;
       const leadId = Number(change.leadId);
-      const previous = JSON.parse(change.previous) as Record<MergedField, string | null>;
+      const { before, after } = JSON.parse(change.previous) as {
+        before: Record<MergedField, string | null>;
+        after: Partial<Record<MergedField, string | null>>;
+      };
       const current = await trx
         .selectFrom("leads")
         .select(["fullName", "email", "company", "phone", "message"])
@@ -505,22 +513,32 @@ export async function undoImport(
         .where("anonymisedAt", "is", null)
         .executeTakeFirst();
       if (!current) continue;
-      await trx
-        .updateTable("leads")
-        .set({
-          fullName: previous.fullName ?? current.fullName,
-          company: previous.company ?? current.company,
-          phone: previous.phone ?? current.phone,
-          message: previous.message,
-          ...leadKeys({
-            fullName: previous.fullName ?? current.fullName,
-            company: previous.company ?? current.company,
-            email: current.email,
-          }),
-          updatedAt: timestamp,
-        })
-        .where("id", "=", leadId)
-        .execute();
+      // A field a later import changed again keeps that later value.
+      const restored = Object.fromEntries(
+        MERGED_FIELDS.filter((field) => field in after && current[field] === after[field]).map((field) => [
+          field,
+          before[field],
+        ]),
+      ) as Partial<Record<MergedField, string | null>>;
+      if (Object.keys(restored).length > 0) {
+        const fields = { ...current, ...restored };
+        await trx
+          .updateTable("leads")
+          .set({
+            fullName: fields.fullName ?? current.fullName,
+            company: fields.company ?? current.company,
+            phone: fields.phone ?? current.phone,
+            message: fields.message,
+            ...leadKeys({
+              fullName: fields.fullName ?? current.fullName,
+              company: fields.company ?? current.company,
+              email: current.email,
+            }),
+            updatedAt: timestamp,
+          })
+          .where("id", "=", leadId)
+          .execute();
+      }
       await trx
         .insertInto("leadEvents")
         .values({
