@@ -4,12 +4,12 @@ import { recordAccess } from "#app/lib/access-log.server.ts";
 import { metrics } from "#app/lib/metrics.server.ts";
 import type { CsvTable } from "./import/csv-parse.ts";
 import type { ImportMapping } from "./import/import-mapping.ts";
+import { undoImport } from "./import/import-undo.server.ts";
 import {
   type CommitOptions,
   commitImport,
   type ImportPlan,
   planImport,
-  undoImport,
 } from "./import/lead-import.server.ts";
 import { findLeadListItem, type LeadListItem, UnknownOwnerError } from "./lead-admin.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";

@@ -8,8 +8,9 @@ import type { Actor } from "../lead-events.server.ts";
 import { fileNameOf } from "../lead-intake-http.server.ts";
 import { isStaffSource } from "../lead-sources.ts";
 import { ImportBusyError, parseCsvOffThread } from "./csv-worker.server.ts";
+import { createDraft, findDraft, listImports } from "./import-batches.server.ts";
 import { guessMapping, IMPORT_FIELD_KEYS, readMapping } from "./import-mapping.ts";
-import { createDraft, findDraft, ImportStateError, importCell, listImports } from "./lead-import.server.ts";
+import { ImportStateError, importCell } from "./lead-import.server.ts";
 
 // /admin/leads/import without JavaScript, in three form posts: upload (multipart; the file is kept
 // as a draft), match the columns (a GET form: the preview is the draft's page with `map.<field>`),

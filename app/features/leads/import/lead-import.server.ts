@@ -2,7 +2,6 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { metrics } from "#app/lib/metrics.server.ts";
-import { eraseLeads } from "../lead-admin.server.ts";
 import { neutraliseFormula } from "../lead-csv.server.ts";
 import type { Actor } from "../lead-events.server.ts";
 import { suppressionKey } from "../lead-people.server.ts";
@@ -22,7 +21,7 @@ import { IMPORT_FIELD_KEYS, IMPORT_FIELDS, type ImportField, type ImportMapping 
 
 // A CSV import (issue 23) in three steps: plan (validate every row, find who it merges with: no
 // writes, the dry run), commit (one transaction: the batch, its leads, their timelines and webhooks,
-// the access log) and undo (the batch's leads removed, its merges reverted, recorded).
+// the access log) and undo (import-undo.server.ts: the batch's leads removed, its merges reverted).
 //
 // Merging is by email with the person's latest lead already there: the row's non-empty fields replace
 // that lead's (a blank cell keeps what is there), the lead's fields as they were are kept with the
@@ -32,8 +31,8 @@ type Trx = Transaction<Database>;
 type Db = Kysely<Database>;
 
 /** Fields a merge may change (the email is what matched). */
-const MERGED_FIELDS = ["fullName", "company", "phone", "message"] as const;
-type MergedField = (typeof MERGED_FIELDS)[number];
+export const MERGED_FIELDS = ["fullName", "company", "phone", "message"] as const;
+export type MergedField = (typeof MERGED_FIELDS)[number];
 
 export type ImportRowPlan =
   | { row: number; kind: "new"; lead: DemoRequest }
@@ -57,7 +56,7 @@ const YIELD_EVERY = 250;
 const CHUNK = 400;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function chunks<T>(items: T[], size = CHUNK): T[][] {
+export function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -438,223 +437,4 @@ function leadValues(
     meta.timestamp,
     meta.timestamp,
   ];
-}
-
-/**
- * "Undo this import": removes the leads it created (with whatever was added to them since) and puts
- * back the fields of the leads it merged into, those still as the import left them (a later import
- * that changed one again keeps its value). Recorded in the
- * access log and on each reverted lead's timeline. Throws ImportStateError unless it is committed.
- */
-export async function undoImport(
-  db: Db,
-  importId: number,
-  {
-    actor,
-    clientAddress,
-    onLeadChange,
-    now = new Date(),
-  }: Omit<CommitOptions, "fileName" | "source" | "ownerId" | "draftId">,
-) {
-  const timestamp = now.toISOString();
-  let queued = 0;
-  const result = await db.transaction().execute(async (trx) => {
-    const batch = await trx
-      .selectFrom("leadImports")
-      .select(["fileName"])
-      .where("id", "=", importId)
-      .executeTakeFirst();
-    const claimed = await trx
-      .updateTable("leadImports")
-      .set({ status: "undone", undoneAt: timestamp, undoneByUsername: actor.username })
-      .where("id", "=", importId)
-      .where("status", "=", "committed")
-      .executeTakeFirst();
-    if (!batch || Number(claimed.numUpdatedRows) !== 1)
-      throw new ImportStateError(
-        "This import cannot be undone: it was already undone, or it does not exist.",
-      );
-    const changes = await trx
-      .selectFrom("leadImportChanges")
-      .select(["leadId", "kind", "previous"])
-      .where("importId", "=", importId)
-      .orderBy("id")
-      .execute();
-    const webhooks = await trx.selectFrom("webhooks").select(["id", "events"]).execute();
-    const createdIds = changes
-      .filter((change) => change.kind === "created")
-      .map((change) => Number(change.leadId));
-    let removed = 0;
-    for (const part of chunks(createdIds, 1000)) {
-      // The change goes out (webhooks) before the rows it describes are gone.
-      for (const leadId of part) {
-        const deliveries = await onLeadChange?.(trx, {
-          type: "lead.deleted",
-          leadId,
-          occurredAt: now,
-          webhooks,
-        });
-        if (typeof deliveries === "number") queued += deliveries;
-      }
-      removed += await eraseLeads(trx, part);
-    }
-    let reverted = 0;
-    for (const change of changes) {
-      if (change.kind !== "merged" || !change.previous) continue;
-      const leadId = Number(change.leadId);
-      const { before, after } = JSON.parse(change.previous) as {
-        before: Record<MergedField, string | null>;
-        after: Partial<Record<MergedField, string | null>>;
-      };
-      const current = await trx
-        .selectFrom("leads")
-        .select(["fullName", "email", "company", "phone", "message"])
-        .where("id", "=", leadId)
-        .where("anonymisedAt", "is", null)
-        .executeTakeFirst();
-      if (!current) continue;
-      // A field a later import changed again keeps that later value.
-      const restored = Object.fromEntries(
-        MERGED_FIELDS.filter((field) => field in after && current[field] === after[field]).map((field) => [
-          field,
-          before[field],
-        ]),
-      ) as Partial<Record<MergedField, string | null>>;
-      if (Object.keys(restored).length > 0) {
-        const fields = { ...current, ...restored };
-        await trx
-          .updateTable("leads")
-          .set({
-            fullName: fields.fullName ?? current.fullName,
-            company: fields.company ?? current.company,
-            phone: fields.phone ?? current.phone,
-            message: fields.message,
-            ...leadKeys({
-              fullName: fields.fullName ?? current.fullName,
-              company: fields.company ?? current.company,
-              email: current.email,
-            }),
-            updatedAt: timestamp,
-          })
-          .where("id", "=", leadId)
-          .execute();
-      }
-      await trx
-        .insertInto("leadEvents")
-        .values({
-          leadId,
-          type: "import_reverted",
-          actorUserId: actor.id,
-          actorName: actor.username,
-          detail: JSON.stringify({ importId, fileName: batch.fileName }),
-          createdAt: timestamp,
-        })
-        .execute();
-      const deliveries = await onLeadChange?.(trx, {
-        type: "lead.updated",
-        leadId,
-        occurredAt: now,
-        webhooks,
-      });
-      if (typeof deliveries === "number") queued += deliveries;
-      reverted++;
-    }
-    await recordAccess(
-      trx,
-      { action: "lead_import_undone", actor, detail: { importId, removed, reverted }, clientAddress },
-      now,
-    );
-    return { removed, reverted };
-  });
-  return { ...result, queued };
-}
-
-/** Drafts (uploaded, never committed) older than this are deleted with their file. */
-export const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-/** Keeps an uploaded file for the page's mapping step; drafts past DRAFT_LIFETIME_MS go at the same time. */
-export async function createDraft(
-  db: Db,
-  draft: { fileName: string; content: string; rowCount: number; actor: Actor },
-  now = new Date(),
-): Promise<number> {
-  await db
-    .deleteFrom("leadImports")
-    .where("status", "=", "draft")
-    .where("createdAt", "<", new Date(now.getTime() - DRAFT_LIFETIME_MS).toISOString())
-    .execute();
-  const row = await db
-    .insertInto("leadImports")
-    .values({
-      fileName: draft.fileName,
-      status: "draft",
-      content: draft.content,
-      rowCount: draft.rowCount,
-      createdByUserId: draft.actor.id,
-      createdByUsername: draft.actor.username,
-      createdAt: now.toISOString(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
-
-/** A draft still waiting for its commit (not expired), with its file. */
-export async function findDraft(db: Db, id: number, now = new Date()) {
-  const row = await db
-    .selectFrom("leadImports")
-    .select(["id", "fileName", "content", "rowCount", "createdAt"])
-    .where("id", "=", id)
-    .where("status", "=", "draft")
-    .executeTakeFirst();
-  if (!row || row.content === null) return undefined;
-  if (Date.parse(row.createdAt) < now.getTime() - DRAFT_LIFETIME_MS) return undefined;
-  return { ...row, id: Number(row.id), content: row.content };
-}
-
-export type ImportBatch = {
-  id: number;
-  fileName: string;
-  status: "committed" | "undone";
-  imported: number;
-  merged: number;
-  failed: number;
-  by: string;
-  committedAt: string;
-  undoneAt: string | null;
-  undoneBy: string | null;
-};
-
-/** The latest committed (or undone) imports, newest first. */
-export async function listImports(db: Db, limit = 10): Promise<ImportBatch[]> {
-  const rows = await db
-    .selectFrom("leadImports")
-    .select([
-      "id",
-      "fileName",
-      "status",
-      "imported",
-      "merged",
-      "failed",
-      "createdByUsername",
-      "committedAt",
-      "undoneAt",
-      "undoneByUsername",
-    ])
-    .where("status", "<>", "draft")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    fileName: row.fileName,
-    status: row.status as "committed" | "undone",
-    imported: Number(row.imported),
-    merged: Number(row.merged),
-    failed: Number(row.failed),
-    by: row.createdByUsername,
-    committedAt: row.committedAt ?? "",
-    undoneAt: row.undoneAt,
-    undoneBy: row.undoneByUsername,
-  }));
 }
