@@ -22,6 +22,8 @@ export default [
     route("admin/simple", "routes/admin/simple.tsx"),
     layout("routes/admin/guarded-layout.tsx", [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
+      route("admin/leads/new", "routes/admin/lead-new.tsx"),
+      route("admin/leads/import", "routes/admin/lead-import.tsx"),
       route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
       route("admin/audit", "routes/admin/audit.tsx"),
       route("admin/api-keys", "routes/admin/api-keys.tsx"),
@@ -54,6 +56,7 @@ export default [
   route("api/admin/leads", "routes/api/admin/leads.ts"),
   route("api/admin/leads/export", "routes/api/admin/leads-export.ts"),
   route("api/admin/leads/bulk", "routes/api/admin/leads-bulk.ts"),
+  route("api/admin/leads/import", "routes/api/admin/leads-import.ts"),
   route("api/admin/leads/:id", "routes/api/admin/lead.ts"),
   route("api/admin/leads/:id/notes", "routes/api/admin/lead-notes.ts"),
   route("api/admin/api-keys", "routes/api/admin/api-keys.ts"),

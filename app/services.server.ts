@@ -21,6 +21,7 @@ import { createLoginThrottle } from "./features/auth/login-throttle.server.ts";
 import { listStaff, type StaffMember } from "./features/auth/staff.server.ts";
 import { countAdmins, createUser } from "./features/auth/users.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
+import { createLeadIntake, type LeadIntake } from "./features/leads/lead-intake.server.ts";
 import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
 import {
   createLeadService,
@@ -133,6 +134,8 @@ export type AppServices = {
   leads: LeadService;
   /** Staff's changes to leads (status, owner, spam, bulk, erasure), with their history. */
   leadAdmin: LeadAdmin;
+  /** Leads staff add by hand or import from a CSV, and the undo of an import (issue 23). */
+  leadIntake: LeadIntake;
   /** The dashboard's summary strip, cached a few seconds. */
   leadSummary: ReturnType<typeof createLeadSummaryCache>;
   rateLimiter: RateLimiter;
@@ -387,12 +390,22 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leadSummary.invalidate();
       },
     });
+    const leadIntake = createLeadIntake({
+      db: database.db,
+      secret,
+      onLeadChange,
+      onQueued: () => {
+        outboxWorker?.notify();
+        leadSummary.invalidate();
+      },
+    });
     return {
       env,
       database,
       secret,
       leads,
       leadAdmin,
+      leadIntake,
       leadSummary,
       rateLimiter,
       staff: { list: () => listStaff(database.db) },

@@ -98,6 +98,23 @@ describe("request guard (issue 9 point 5)", () => {
     expect(refuseRequest(request("POST", { "content-length": "0" }), "/admin/login")).toBeNull();
   });
 
+  it("takes a file upload on the import page only (issue 23), up to its 5 MB limit", () => {
+    const upload = request("POST", {
+      "content-type": "multipart/form-data; boundary=x",
+      "content-length": "10",
+    });
+    expect(refuseRequest(upload, "/admin/leads/import")).toBeNull();
+    expect(refuseRequest(upload, "/admin/leads/import.data")).toBeNull();
+    expect(refuseRequest(upload, "/admin/leads/new")).toMatchObject({ status: 415 });
+    expect(bodyLimitFor("/api/admin/leads/import")).toBeGreaterThan(5 * 1024 * 1024);
+    expect(bodyLimitFor("/admin/leads/new")).toBe(64 * 1024);
+    const tooBig = request("POST", {
+      "content-type": "multipart/form-data; boundary=x",
+      "content-length": String(6 * 1024 * 1024),
+    });
+    expect(declaresTooLargeBody(tooBig, "/admin/leads/import")).toBe(true);
+  });
+
   it("answers 400 to a malformed Content-Length", () => {
     expect(refuseRequest(request("POST", { "content-length": "-1" }), "/api/login")).toMatchObject({
       status: 400,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { bodyLimitFor } from "../app/lib/body-limits.ts";
+import { bodyLimitFor, routePath, UPLOAD_PATHS } from "../app/lib/body-limits.ts";
 
 /**
  * What every request must look like before any route sees it (ADR 009): a request target that is a
@@ -14,8 +14,9 @@ const PAGE_METHODS = "GET, HEAD, POST, OPTIONS";
 const API_METHODS = "GET, HEAD, POST, PATCH, DELETE, OPTIONS";
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-// The back office's and the lead forms' only encoding (no form uploads files).
+// The back office's and the lead forms' encoding; only the CSV import's page uploads a file.
 const FORM_TYPE = "application/x-www-form-urlencoded";
+const UPLOAD_TYPE = "multipart/form-data";
 
 // A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port 0-65535.
 const HOST_PATTERN =
@@ -95,7 +96,8 @@ export function refuseRequest(req: IncomingMessage, path: string): Refusal | nul
   const hasBody = length > 0 || declared === undefined;
   if (!api && hasBody && req.headers["content-type"] !== undefined) {
     const type = firstHeader(req.headers["content-type"])?.split(";")[0]?.trim().toLowerCase() ?? "";
-    if (type !== FORM_TYPE) {
+    const upload = type === UPLOAD_TYPE && UPLOAD_PATHS.has(routePath(path));
+    if (type !== FORM_TYPE && !upload) {
       return { status: 415, message: `Send the form from its page (Content-Type: ${FORM_TYPE}).` };
     }
   } else if (!api && length > 0) {

@@ -52,8 +52,43 @@ export interface LeadsTable {
   anonymisedAt: string | null;
   /** The date (YYYY-MM-DD) of the privacy policy's latest change when the lead was sent (migration 020). */
   policyVersion: Generated<string>;
+  /** The staff member who added the lead by hand or imported it (migration 024); null otherwise. */
+  addedByUserId: Generated<number | null>;
+  addedByUsername: Generated<string | null>;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One CSV import (migration 024): a draft until committed, then a batch that can be undone. */
+export interface LeadImportsTable {
+  id: Generated<number>;
+  fileName: string;
+  status: Generated<"draft" | "committed" | "undone">;
+  /** The uploaded file's text while a draft; null once committed. */
+  content: string | null;
+  rowCount: Generated<number>;
+  /** The source slug the imported leads carry (lead-sources.ts). */
+  source: string | null;
+  ownerId: number | null;
+  imported: Generated<number>;
+  merged: Generated<number>;
+  failed: Generated<number>;
+  createdByUserId: number | null;
+  createdByUsername: string;
+  createdAt: string;
+  committedAt: string | null;
+  undoneAt: string | null;
+  undoneByUsername: string | null;
+}
+
+/** A lead an import created or merged into; `previous` holds a merged lead's fields before (JSON). */
+export interface LeadImportChangesTable {
+  id: Generated<number>;
+  importId: number;
+  leadId: number;
+  kind: "created" | "merged";
+  rowNumber: number;
+  previous: string | null;
 }
 
 export interface LeadNotesTable {
@@ -441,4 +476,6 @@ export interface Database {
   jobLeases: JobLeasesTable;
   savedViews: SavedViewsTable;
   leadNextSteps: LeadNextStepsTable;
+  leadImports: LeadImportsTable;
+  leadImportChanges: LeadImportChangesTable;
 }

@@ -23,6 +23,9 @@ export const ACCESS_ACTIONS = {
   two_factor_disabled: "Turned off two-factor sign-in",
   two_factor_codes_renewed: "Made new recovery codes",
   two_factor_recovery_used: "Signed in with a recovery code",
+  lead_added: "Added a lead by hand",
+  leads_imported: "Imported leads",
+  lead_import_undone: "Undid an import",
 } as const;
 export type AccessAction = keyof typeof ACCESS_ACTIONS;
 
@@ -30,6 +33,7 @@ export type AccessAction = keyof typeof ACCESS_ACTIONS;
 export const ACCESS_KINDS = {
   "sign-ins": ["sign_in", "sign_in_failed", "two_factor_recovery_used"],
   exports: ["export", "person_exported"],
+  "added-leads": ["lead_added", "leads_imported", "lead_import_undone"],
   erasures: ["lead_erased", "person_erased"],
   accounts: [
     "session_ended",

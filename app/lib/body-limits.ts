@@ -6,6 +6,11 @@
 export const SIGN_IN_BODY_LIMIT = 4 * 1024;
 /** Lead forms and the lead API: a 5,000-character message with the other fields, URL-encoded. */
 export const LEAD_BODY_LIMIT = 16 * 1024;
+/**
+ * The CSV import (issue 23): a file of at most 5 MB (IMPORT_MAX_BYTES) in a multipart body, with
+ * room for the form's other fields and the multipart framing.
+ */
+export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024 + 64 * 1024;
 /** Any other page action or API call. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -19,8 +24,12 @@ export function routePath(path: string): string {
   return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
 }
 
+/** The only routes that take a file (multipart/form-data): the import page and its API. */
+export const UPLOAD_PATHS: ReadonlySet<string> = new Set(["/admin/leads/import", "/api/admin/leads/import"]);
+
 export function bodyLimitFor(path: string): number {
   const route = routePath(path);
+  if (UPLOAD_PATHS.has(route)) return IMPORT_BODY_LIMIT;
   if (SIGN_IN_PATHS.has(route)) return SIGN_IN_BODY_LIMIT;
   if (LEAD_PATHS.has(route)) return LEAD_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;

@@ -105,3 +105,35 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   }
   return new URLSearchParams(text);
 }
+
+export type MultipartBody = { ok: true; form: FormData } | { ok: false; status: number; message: string };
+
+/**
+ * A multipart/form-data body (a file upload), read no further than `limit` bytes before it is
+ * parsed: 415 unless multipart, 413 over the limit, 400 when malformed.
+ */
+export async function readMultipart(request: Request, limit: number): Promise<MultipartBody> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (contentType.split(";")[0]?.trim().toLowerCase() !== "multipart/form-data")
+    return {
+      ok: false,
+      status: 415,
+      message: "Send the file as multipart/form-data (a field named `file`).",
+    };
+  const bytes = await readLimitedBytes(request, limit);
+  if (bytes === null)
+    return {
+      ok: false,
+      status: 413,
+      message: `Request body too large: the limit is ${Math.round(limit / 1024 / 1024)} MB.`,
+    };
+  try {
+    // Parsed from the bytes already read and counted, never from the open stream.
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "Content-Type": contentType },
+    }).formData();
+    return { ok: true, form };
+  } catch {
+    return { ok: false, status: 400, message: "The upload could not be read. Please choose the file again." };
+  }
+}

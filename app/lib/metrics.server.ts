@@ -30,7 +30,7 @@ export const metrics = {
   }),
   leadsStored: new Counter({
     name: "clausebridge_leads_stored_total",
-    help: "Leads committed to the database, by request type and how they came: form, api (no key) or api_key.",
+    help: "Leads committed to the database, by request type and how they came: form, api (no key), api_key, staff (added by hand) or import.",
     labelNames: ["type", "via"] as const,
     registers: [registry],
   }),

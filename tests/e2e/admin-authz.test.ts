@@ -618,6 +618,19 @@ const ROWS: Row[] = [
     ok(200, { body: /<h1[^>]*>Access log<\/h1>/ }),
   ),
   dataRow("GET /admin/access-log.data", () => "/admin/access-log", ok(200, { body: /"entries"/ })),
+  // Issue 23: leads added by hand and imported from a CSV.
+  pageRow(
+    "GET /admin/leads/new",
+    () => ({ method: "GET", path: "/admin/leads/new" }),
+    "%2Fadmin%2Fleads%2Fnew",
+    ok(200, { body: /<h1[^>]*>Add a lead<\/h1>/ }),
+  ),
+  pageRow(
+    "GET /admin/leads/import",
+    () => ({ method: "GET", path: "/admin/leads/import" }),
+    "%2Fadmin%2Fleads%2Fimport",
+    ok(200, { body: /<h1[^>]*>Import leads<\/h1>/ }),
+  ),
   // Issue 12, the analytics report: figures only, never a lead's details.
   apiRow(
     "GET /api/admin/analytics",

@@ -34,6 +34,8 @@ let leadId = 0;
 let leadEmail = "";
 /** A colleague's one-time link to choose a password (the set-password page). */
 let setPasswordPath = "";
+/** The import page at its mapping step: a CSV uploaded (issue 23), with a merge and row errors. */
+let importDraftPath = "";
 
 async function api(path: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}${path}`, {
@@ -114,6 +116,32 @@ beforeAll(async () => {
   await api("/api/admin/security-audit", "POST", { url: server.url });
   await api("/api/admin/leads/export?status=contacted", "GET");
   await api(`/api/admin/leads/export?ids=${leadId}`, "GET");
+  // A CSV uploaded through the import page's own form, left at its mapping step.
+  const upload = new FormData();
+  upload.set("intent", "upload");
+  upload.set(
+    "file",
+    new File(
+      [
+        "Full name,Email,Company,Phone,Notes\r\n" +
+          `Bartholomew Montgomery-Worthington,${leadEmail},Harbour Civil Engineering Group,+44 20 7946 0958,Met at the Build Expo stand\r\n` +
+          "Priya Raman,priya.raman@example.com,Raman Fit-Out,+44 161 496 0000,\r\n" +
+          "X,not-an-email,,12,\r\n",
+      ],
+      "build-expo-attendees.csv",
+      { type: "text/csv" },
+    ),
+  );
+  const uploaded = await fetch(`${server.url}/admin/leads/import`, {
+    method: "POST",
+    headers: { Origin: server.url, Cookie: session },
+    body: upload,
+    redirect: "manual",
+  });
+  importDraftPath =
+    new URL(uploaded.headers.get("location") ?? "", server.url).pathname +
+    new URL(uploaded.headers.get("location") ?? "", server.url).search;
+  if (!importDraftPath.includes("draft=")) throw new Error(`upload answered ${uploaded.status}`);
   // The page views are written in batches: wait until both are stored.
   for (let attempt = 0; attempt < 50; attempt++) {
     const rows = await database.db.selectFrom("analyticsPageViews").select("id").execute();

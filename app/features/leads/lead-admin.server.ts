@@ -525,6 +525,8 @@ export async function eraseLeads(trx: Trx, leadIds: number[]): Promise<number> {
   await trx.deleteFrom("leadNotes").where("leadId", "in", leadIds).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "in", leadIds).execute();
   await trx.deleteFrom("leadNextSteps").where("leadId", "in", leadIds).execute();
+  // An import's record of them (a merged lead's earlier fields are personal data too).
+  await trx.deleteFrom("leadImportChanges").where("leadId", "in", leadIds).execute();
   // Their attribution goes with them (PostgreSQL's foreign key would cascade; SQLite's is not enforced).
   await trx.deleteFrom("leadAttributions").where("leadId", "in", leadIds).execute();
   const result = await trx.deleteFrom("leads").where("id", "in", leadIds).executeTakeFirst();

@@ -58,6 +58,11 @@ const COLUMNS: [string, (lead: ExportedLead) => string | number | boolean | null
  */
 const FORMULA_START = /^[=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
 
+/** Text a spreadsheet would run as a formula, with a leading apostrophe; other text as it is. */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 /**
  * One CSV field. Text a spreadsheet would run as a formula (FORMULA_START) gets a leading
  * apostrophe, as OWASP recommends against CSV injection.
@@ -65,7 +70,7 @@ const FORMULA_START = /^[=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
 export function csvField(value: string | number | boolean | null): string {
   if (value === null) return '""';
   let text = typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
-  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
+  if (typeof value === "string") text = neutraliseFormula(text);
   return `"${text.replace(/"/g, '""')}"`;
 }
 

@@ -17,7 +17,15 @@ export type LeadEventType =
   /** A next step set or replaced (issue 23): `{ text, due }`. */
   | "next_step_set"
   /** The next step cleared: `{ text }`. */
-  | "next_step_cleared";
+  | "next_step_cleared"
+  /** Staff added it by hand (issue 23): detail `{ source }`. */
+  | "added_by_staff"
+  /** A CSV import created it: detail `{ importId, fileName }`. */
+  | "imported"
+  /** A CSV import merged a row into it: detail `{ importId, fileName, fields }` (the fields it changed). */
+  | "merged_from_import"
+  /** "Undo this import" put its fields back: detail `{ importId, fileName }`. */
+  | "import_reverted";
 
 export type Actor = { id: number; username: string };
 

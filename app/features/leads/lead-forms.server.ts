@@ -54,6 +54,7 @@ export const NOTICES = [
   "view-deleted",
   "next-step",
   "next-step-cleared",
+  "added",
 ] as const;
 export type Notice = (typeof NOTICES)[number];
 

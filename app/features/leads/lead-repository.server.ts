@@ -47,6 +47,9 @@ export type LeadMeta = {
   apiKeyId: number | null;
   verdict: SpamVerdict;
   now: Date;
+  /** Set when staff added the lead (issue 23): its first owner and who added it. */
+  ownerId?: number | null;
+  addedBy?: { id: number; username: string } | null;
 };
 
 /** A person's submissions share this key: the email, trimmed and lower-cased. */
@@ -81,7 +84,8 @@ export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadM
       investor_angel, investor_vc, investor_introducer, investor_other, other_details,
       source_page, source, api_key_id, privacy_notice_version, policy_version,
       is_spam, spam_reason, spam_score, spam_signals,
-      email_key, full_name_key, company_key, created_at, updated_at
+      email_key, full_name_key, company_key, owner_id, added_by_user_id, added_by_username,
+      created_at, updated_at
     ) values (
       ${submission.requestType}, ${submission.fullName}, ${submission.email}, ${submission.company},
       ${submission.phone}, ${submission.message},
@@ -92,6 +96,7 @@ export async function insertLead(db: Db, submission: LeadSubmission, meta: LeadM
       ${verdict.level === "held" ? 1 : 0}, ${verdict.summary}, ${verdict.score},
       ${verdict.signals.length > 0 ? JSON.stringify(verdict.signals) : null},
       ${contactKey(submission.email)}, ${sortKey(submission.fullName)}, ${sortKey(submission.company)},
+      ${meta.ownerId ?? null}, ${meta.addedBy?.id ?? null}, ${meta.addedBy?.username ?? null},
       ${timestamp}, ${timestamp}
     ) returning id`.execute(db);
   const id = rows[0]?.id;

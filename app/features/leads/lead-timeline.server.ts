@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { LeadEventType } from "./lead-events.server.ts";
 import type { Lead } from "./lead-repository.server.ts";
+import { isStaffSource, STAFF_SOURCES } from "./lead-sources.ts";
 
 // A lead's timeline, newest first: submitted (with its source), notification sent or failed, status
 // changes, owner changes, notes, spam verdicts and their reversal, each with who and when. It reads
@@ -25,6 +26,18 @@ export type TimelineEntry =
   | { kind: "returned_after_erasure"; id: string; at: string; actor: null; erasedAt: string }
   | { kind: "next_step_set"; id: string; at: string; actor: string | null; text: string; due: string }
   | { kind: "next_step_cleared"; id: string; at: string; actor: string | null; text: string }
+  /** Issue 23: added by hand (`source` is the label), created or merged by an import, or reverted by its undo. */
+  | { kind: "added_by_staff"; id: string; at: string; actor: string | null; source: string }
+  | {
+      kind: "imported" | "merged_from_import" | "import_reverted";
+      id: string;
+      at: string;
+      actor: string | null;
+      fileName: string;
+      fields: string[];
+      /** The owner an import gave the lead, if any. */
+      owner: string | null;
+    }
   | {
       kind: "notification_failed";
       id: string;
@@ -153,6 +166,28 @@ export async function leadTimeline(
           kind: "next_step_cleared",
           actor: row.actorName,
           text: text(detail.text) ?? "",
+        });
+        break;
+      case "added_by_staff":
+        entries.push({
+          ...base,
+          kind: "added_by_staff",
+          actor: row.actorName,
+          source: STAFF_SOURCES[isStaffSource(detail.source) ? detail.source : "other"],
+        });
+        break;
+      case "imported":
+      case "merged_from_import":
+      case "import_reverted":
+        entries.push({
+          ...base,
+          kind: row.type as "imported" | "merged_from_import" | "import_reverted",
+          actor: row.actorName,
+          fileName: text(detail.fileName) ?? "a file",
+          owner: text(detail.owner),
+          fields: Array.isArray(detail.fields)
+            ? detail.fields.filter((field): field is string => typeof field === "string")
+            : [],
         });
         break;
       case "notification_failed":

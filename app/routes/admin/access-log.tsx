@@ -20,6 +20,7 @@ export const meta: Route.MetaFunction = () => adminMeta("Access log");
 const KIND_LABELS: Record<AccessKind, string> = {
   "sign-ins": "Sign-ins",
   exports: "Exports",
+  "added-leads": "Leads added and imported",
   erasures: "Erasures",
   accounts: "Accounts and sessions",
   "two-factor": "Two-factor sign-in",

@@ -1,4 +1,5 @@
 import type { LeadStatus } from "../lead-repository.server.ts";
+import { staffSourceLabel } from "../lead-sources.ts";
 
 // How the back office shows a lead's status (SPEC sections 4 and 9), on the server and in the
 // browser alike.
@@ -31,6 +32,8 @@ export function statusLabel(status: string): string {
 
 /** Where a lead came from, in words: "the website form on /demo", "the API", "the API key “HubSpot”". */
 export function sourceText(source: string, sourcePage: string | null): string {
+  const staff = staffSourceLabel(source);
+  if (staff) return `${staff} (added by staff)`;
   if (source === "form") return `the website form${sourcePage ? ` on ${sourcePage}` : ""}`;
   if (source === "api") return "the API";
   return `the API key “${source}”`;

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
+import { staffSourceLabel } from "../lead-sources.ts";
 import type { TimelineEntry } from "../lead-timeline.server.ts";
 import { formatDay } from "./lead-age.ts";
 import { sourceText } from "./lead-format.ts";
@@ -9,8 +10,47 @@ import { StatusBadge } from "./status-badge.tsx";
 function describe(entry: TimelineEntry): ReactNode {
   const who = (actor: string | null) => <strong className="font-semibold">{actor ?? "The product"}</strong>;
   switch (entry.kind) {
-    case "submitted":
-      return <>Submitted through {sourceText(entry.source, entry.sourcePage)}</>;
+    case "submitted": {
+      const staff = staffSourceLabel(entry.source);
+      return staff ? (
+        <>Came in outside the website (source: {staff})</>
+      ) : (
+        <>Submitted through {sourceText(entry.source, entry.sourcePage)}</>
+      );
+    }
+    case "added_by_staff":
+      return (
+        <>
+          {who(entry.actor)} added it by hand (source: {entry.source})
+        </>
+      );
+    case "imported":
+      return (
+        <>
+          {who(entry.actor)} imported it from <strong className="font-semibold">{entry.fileName}</strong>
+          {entry.owner ? (
+            <>
+              {" "}
+              and assigned it to <strong className="font-semibold">{entry.owner}</strong>
+            </>
+          ) : null}
+        </>
+      );
+    case "merged_from_import":
+      return (
+        <>
+          {who(entry.actor)} merged a row of <strong className="font-semibold">{entry.fileName}</strong> into
+          it
+          {entry.fields.length > 0 ? ` (changed: ${entry.fields.join(", ")})` : " (nothing changed)"}
+        </>
+      );
+    case "import_reverted":
+      return (
+        <>
+          {who(entry.actor)} undid the import of <strong className="font-semibold">{entry.fileName}</strong>:
+          its changes were reverted
+        </>
+      );
     case "status":
       return (
         <span className="inline-flex flex-wrap items-center gap-1.5">
