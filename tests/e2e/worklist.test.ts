@@ -358,10 +358,10 @@ describe("the dashboard opens on the work", () => {
       ).resolves.toBe(true);
 
       // Typing in the search box (or with a modifier) is typing, not a shortcut.
-      await page.getByLabel("Search leads").fill("");
-      await page.getByLabel("Search leads").press("j");
-      await page.getByLabel("Search leads").press("?");
-      await expect(page.getByLabel("Search leads").inputValue()).resolves.toBe("j?");
+      await page.getByLabel("Search leads", { exact: true }).fill("");
+      await page.getByLabel("Search leads", { exact: true }).press("j");
+      await page.getByLabel("Search leads", { exact: true }).press("?");
+      await expect(page.getByLabel("Search leads", { exact: true }).inputValue()).resolves.toBe("j?");
       await expect(page.getByRole("dialog").count()).resolves.toBe(0);
       await page.locator("[data-lead-row][data-active] [data-lead-link]").focus();
       await page.keyboard.press("Control+j");
