@@ -22,6 +22,7 @@ import * as erasureSuppressions018 from "./migrations/018-erasure-suppressions.t
 import * as twoFactor019 from "./migrations/019-two-factor.ts";
 import * as retention020 from "./migrations/020-retention.ts";
 import * as signInAttempts021 from "./migrations/021-sign-in-attempts.ts";
+import * as leadListIndexes025 from "./migrations/025-lead-list-indexes.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   "019-two-factor": twoFactor019,
   "020-retention": retention020,
   "021-sign-in-attempts": signInAttempts021,
+  "025-lead-list-indexes": leadListIndexes025,
 };
 
 export class MigrationError extends Error {}
