@@ -726,7 +726,7 @@ async function main(): Promise<number> {
     for (const [name, latency] of views)
       console.log(`- ${name}: ${verdict(latency.p95 < target)} (${ms(latency.p95)} ms)`);
     console.log(
-      `- dashboard page server time (mean of ${options.requests} sequential requests, /metrics): ` +
+      `- dashboard page server time (mean of its sequential requests, /metrics): ` +
         `${ms(r.dashboardServerMs.loaded)} ms${underLoad}, ${ms(r.dashboardServerMs.idle)} ms with the load stopped`,
     );
   }
