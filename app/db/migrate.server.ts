@@ -25,6 +25,7 @@ import * as signInAttempts021 from "./migrations/021-sign-in-attempts.ts";
 import * as staffRoles022 from "./migrations/022-staff-roles.ts";
 import * as worklist023 from "./migrations/023-worklist.ts";
 import * as leadIntake024 from "./migrations/024-lead-intake.ts";
+import * as leadListIndexes025 from "./migrations/025-lead-list-indexes.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   "022-staff-roles": staffRoles022,
   "023-worklist": worklist023,
   "024-lead-intake": leadIntake024,
+  "025-lead-list-indexes": leadListIndexes025,
 };
 
 export class MigrationError extends Error {}

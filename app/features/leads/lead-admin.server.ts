@@ -145,12 +145,14 @@ export function filterLeads<O>(
 /**
  * ORDER BY for a sort: text by its stored case-folded key compared byte by byte (PostgreSQL's
  * COLLATE "C" is SQLite's default), status in pipeline order, `id` breaking ties in the same direction.
+ * `oneStatus`: the filter keeps a single status, so every row ranks the same in the status order.
  */
 function orderLeads<O>(
   db: Kysely<Database>,
   query: SelectQueryBuilder<Database, "leads", O>,
   sort: LeadSort = "createdAt",
   order: "asc" | "desc" = sort === "createdAt" ? "desc" : "asc",
+  oneStatus = false,
 ): SelectQueryBuilder<Database, "leads", O> {
   const collate = isPostgres(db) ? sql.raw(' collate "C"') : sql.raw("");
   const direction = sql.raw(order);
@@ -164,6 +166,10 @@ function orderLeads<O>(
     case "company":
       return query.orderBy(sql`leads.company_key${collate} ${direction}`).orderBy(sql`leads.id ${direction}`);
     case "status": {
+      // The rank is then the same on every row and the tiebreaker alone decides: ordered by id, the
+      // primary key serves the page, where the CASE made both databases sort every matching lead
+      // (issue 23: 250-370 ms for the unassigned new leads at 100,000).
+      if (oneStatus) return query.orderBy(sql`leads.id ${direction}`);
       const rank = sql.join(
         LEAD_STATUSES.map((status, index) => sql`when ${sql.lit(status)} then ${sql.lit(index)}`),
         sql` `,
@@ -215,7 +221,13 @@ export async function listLeads(
   query: LeadListQuery,
 ): Promise<{ leads: LeadListItem[]; total: number }> {
   const [rows, count] = await Promise.all([
-    orderLeads(db, filterLeads(selectListItems(db), query), query.sort, query.order)
+    orderLeads(
+      db,
+      filterLeads(selectListItems(db), query),
+      query.sort,
+      query.order,
+      query.status !== undefined,
+    )
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize)
       .execute(),

@@ -4,7 +4,7 @@ import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
 import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from "./api-keys.server.ts";
-import { createLeadAdmin, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
+import { createLeadAdmin, type LeadListQuery, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail } from "./lead-admin-http.server.ts";
 import { addNote } from "./lead-notes.server.ts";
 import { findLead } from "./lead-repository.server.ts";
@@ -245,6 +245,32 @@ describeEachDatabase("lead workspace", (use) => {
     await expect(order("company", "desc")).resolves.toEqual([ids.bob, ids.zoe, ids.emile, ids.anna]);
     await expect(order("status")).resolves.toEqual([ids.anna, ids.bob, ids.emile, ids.zoe]);
     await expect(order("createdAt")).resolves.toEqual([ids.bob, ids.emile, ids.anna, ids.zoe]);
+  });
+
+  it("orders one status's leads by status as by id, unassigned and an owner's alike (issue 23's indexes)", async () => {
+    const first = await addLead({ fullName: "Cara", company: "beta", status: "new" });
+    const second = await addLead({ fullName: "anna", company: "Alpha", status: "new" });
+    const third = await addLead({ fullName: "Bea", company: "alpha", status: "new" });
+    const mine = await addLead({ fullName: "Dan", company: "Gamma", status: "new" });
+    await addLead({ fullName: "Eve", status: "contacted" });
+    await admin().setOwner(mine, bob.id, alice);
+    const ids = async (query: Omit<LeadListQuery, "page" | "pageSize">) =>
+      (await listLeads(db(), { ...query, page: 1, pageSize: 10 })).leads.map((lead) => lead.id);
+    const unassigned = { status: "new", ownerId: null } as const;
+    await expect(ids({ ...unassigned, sort: "status" })).resolves.toEqual([first, second, third]);
+    await expect(ids({ ...unassigned, sort: "status", order: "desc" })).resolves.toEqual([
+      third,
+      second,
+      first,
+    ]);
+    await expect(ids({ ...unassigned, sort: "company" })).resolves.toEqual([second, third, first]);
+    await expect(ids({ ...unassigned, sort: "fullName", order: "desc" })).resolves.toEqual([
+      first,
+      third,
+      second,
+    ]);
+    await expect(ids({ ownerId: bob.id })).resolves.toEqual([mine]);
+    await expect(ids({ ownerId: bob.id, sort: "company" })).resolves.toEqual([mine]);
   });
 
   it("filters by type and by a UTC date range, both ends inclusive", async () => {
