@@ -106,10 +106,17 @@ describe("each role in the back office", () => {
       // account page the shell's Analytics leads back.
       await expect(page.getByRole("link", { name: /Back to Dashboard/ }).count()).resolves.toBe(0);
       await expect(
-        page.getByRole("link", { name: /^Leads/ }).filter({ visible: true }).count(),
+        page
+          .getByRole("link", { name: /^Leads/ })
+          .filter({ visible: true })
+          .count(),
       ).resolves.toBe(0);
       expect(await visit(page, "/admin/account")).toBe("/admin/account");
-      await page.getByRole("link", { name: "Analytics", exact: true }).filter({ visible: true }).first().click();
+      await page
+        .getByRole("link", { name: "Analytics", exact: true })
+        .filter({ visible: true })
+        .first()
+        .click();
       await page.waitForURL(/\/admin\/analytics$/, WAIT);
       // SPEC section 2: the lead dashboard is admin-only; a signed-in non-admin goes home.
       expect(await visit(page, "/admin/dashboard")).toBe("/");
