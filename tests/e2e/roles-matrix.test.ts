@@ -108,6 +108,9 @@ const ROWS: Row[] = [
   page("/admin/webhooks", ADMIN),
   page("/admin/access-log", ADMIN),
   page("/admin/account", ALL),
+  page("/admin/leads/new", LEADS),
+  page("/admin/leads/import", LEADS),
+  page("/admin/search", LEADS),
   // Their forms (the intents), with targets that do not exist or values that are refused.
   post("/admin/dashboard", { intent: "status", id: String(NO_SUCH_ID), status: "contacted" }, LEADS),
   post("/admin/dashboard", { intent: "bulk", ids: String(NO_SUCH_ID), do: "spam" }, LEADS),
@@ -120,6 +123,7 @@ const ROWS: Row[] = [
   post("/admin/api-keys", { intent: "create", name: "" }, ADMIN),
   post("/admin/webhooks", { intent: "delete", id: String(NO_SUCH_ID) }, ADMIN),
   post("/admin/account", { intent: "end", handle: NO_SUCH_SESSION }, ALL),
+  post("/admin/leads/new", { fullName: "" }, LEADS),
   // The JSON API.
   api("GET", "/api/admin/leads", LEADS, { status: 200 }),
   api("GET", "/api/admin/leads/export", LEADS, { status: 200 }),
@@ -128,6 +132,9 @@ const ROWS: Row[] = [
   api("DELETE", `/api/admin/leads/${NO_SUCH_ID}`, LEADS, { status: 404 }),
   api("POST", `/api/admin/leads/${NO_SUCH_ID}/notes`, LEADS, { status: 404 }, { body: "A note" }),
   api("POST", "/api/admin/leads/bulk", LEADS, PASSES, { ids: [NO_SUCH_ID], action: "spam", value: true }),
+  api("POST", "/api/admin/leads", LEADS, { status: 400 }, { fullName: "" }),
+  api("POST", "/api/admin/leads/import", LEADS, PASSES, {}),
+  api("GET", "/api/admin/search?q=okafor", LEADS, { status: 200 }),
   api("GET", "/api/admin/analytics", ALL, { status: 200 }),
   api("GET", "/api/admin/security-audits", AUDITS, { status: 200 }),
   api("POST", "/api/admin/security-audit", AUDITS, { status: 400 }, { url: "" }),
