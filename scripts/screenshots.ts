@@ -2,7 +2,8 @@
 // Starts the production build on a fresh SQLite database, signs in an admin, sends a few leads
 // through the API (genuine ones, a returning person, one the spam filter holds, an investor) and
 // saves full-page PNGs (and, on phones, screen-sized parts) of the dashboard, the spam view, two
-// leads, the API keys, staff, webhooks, search, people and audit pages, the phone menu open and the
+// leads, the API keys, staff, webhooks, search, people, audit, account, access log, "Add a lead" and
+// "Import leads" pages, the phone menu open and the
 // search answering as someone types; then seeds a year of page views and leads
 // (scripts/lib/analytics-seed.ts, rolled up as production would) and saves /admin/analytics for 12
 // months and for today. For looking at the screens while building them; not part of the test suite.
@@ -135,6 +136,10 @@ async function main(): Promise<number> {
         ["/admin/search?q=okafor", "search"],
         ["/admin/people", "people"],
         ["/admin/audit", "audit"],
+        ["/admin/account", "account"],
+        ["/admin/access-log", "access-log"],
+        ["/admin/leads/new", "lead-new"],
+        ["/admin/leads/import", "lead-import"],
       ]);
       await shootShellStates(browser, running.url, cookie, out);
       const database = openDatabase(databaseUrl, { poolSize: 1 });
