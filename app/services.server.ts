@@ -1,6 +1,12 @@
 import type { Registry } from "prom-client";
-import { createContext, type RouterContextProvider } from "react-router";
 import { pruneAccessLog } from "#app/lib/access-log.server.ts";
+import {
+  type AppServices,
+  clientAddressContext,
+  getServices,
+  provideFallbackServices,
+  servicesContext,
+} from "#app/lib/app-context.server.ts";
 import { loadAppSecret } from "./db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
@@ -127,7 +133,7 @@ function reportRetentionSettings(env: Env): void {
 }
 
 /** Everything a request handler needs that lives longer than a request. */
-export type AppServices = {
+export type Services = {
   env: Env;
   database: AppDatabase;
   secret: string;
@@ -451,25 +457,22 @@ function createInFlightTracker() {
   };
 }
 
-// NOTE: server.ts reads these keys from the build (build.entry.module re-exports them) so that it
-// sets the very objects the bundled routes read.
-export const servicesContext = createContext<AppServices | null>(null);
-/** The client's address as the server sees it (after TRUST_PROXY), for rate limiting. */
-export const clientAddressContext = createContext<string>("unknown");
+// Features read these through app/lib/app-context.server.ts, which this root fills in: the
+// interface there takes the services' shape, and under `react-router dev` (no server.ts to provide
+// them) they are created once from the environment, with their background work.
+declare module "./lib/app-context.server.ts" {
+  interface AppServices extends Services {}
+}
+
+export type { AppServices };
+export { clientAddressContext, getServices, servicesContext };
 
 let devServices: Promise<AppServices> | undefined;
-
-/**
- * The services for this request. Under `react-router dev` there is no server.ts to provide them,
- * so they are created once from the environment, with their background work.
- */
-export function getServices(context: Readonly<RouterContextProvider>): Promise<AppServices> {
-  const provided = context.get(servicesContext);
-  if (provided) return Promise.resolve(provided);
+provideFallbackServices(() => {
   // The time trap needs the cookie server.ts adds to pages; the Vite dev server does not add it.
   devServices ??= createServices(parseEnv(), { timeTrap: false }).then((services) => {
     services.startBackgroundWork();
     return services;
   });
   return devServices;
-}
+});

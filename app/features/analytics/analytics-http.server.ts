@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { getServices } from "#app/services.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { buildAnalyticsReport } from "./analytics-report.server.ts";
 import type { AnalyticsReport } from "./analytics-report.ts";
 import { parsePeriodQuery, type ReportPeriod } from "./report-period.ts";

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { listSecurityAudits, runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
 
 // SPEC section 7's audit calls, admin only; the two POSTs also refuse cross-site requests.

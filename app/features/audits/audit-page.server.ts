@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { retryAfterHeader } from "./audit-http.server.ts";
 import { DETAILS_PARAM } from "./audit-paths.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { metrics } from "#app/lib/metrics.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { AuditChildError, runAuditInChild } from "./audit-child.server.ts";
 import type { AuditJobOutcome } from "./audit-job.server.ts";
 import { AuditBusyError } from "./audit-slots.server.ts";

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { type AppServices, clientAddressContext, servicesContext } from "#app/services.server.ts";
+import { type AppServices, clientAddressContext, servicesContext } from "#app/lib/app-context.server.ts";
 import { action as loginPageAction } from "../../routes/admin/login.tsx";
 import { handleLoginApi, handleSecondStepApi } from "./auth-http.server.ts";
 import type { LoginResult } from "./auth-service.server.ts";

@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { SIGN_IN_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import {
   clearedPendingLoginCookie,
   clearedSessionCookies,

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { type AppServices, servicesContext } from "#app/services.server.ts";
+import { type AppServices, servicesContext } from "#app/lib/app-context.server.ts";
 import { isCrossOrigin, requireApiPermission, requireBackOfficePage } from "./guard.server.ts";
 import type { PublicUser } from "./users.server.ts";
 

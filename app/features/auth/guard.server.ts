@@ -1,5 +1,5 @@
 import { type RouterContextProvider, redirect } from "react-router";
-import { getServices } from "#app/services.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
 import { can, type Permission, sectionFor } from "./permissions.ts";
 import type { PublicUser } from "./users.server.ts";

@@ -1,3 +1,4 @@
+import { scrypt } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   hashPassword,
@@ -34,13 +35,17 @@ describe("password hashing", () => {
     const { N, r, p } = PRODUCTION_PARAMETERS;
     const stored = await hashPassword(PASSWORD);
     const [, , , , salt] = stored.split("$");
-    const { scryptSync } = await import("node:crypto");
-    const key = scryptSync(PASSWORD, Buffer.from(salt ?? "", "base64url"), 32, {
-      N,
-      r,
-      p,
-      maxmem: 64 * 1024 * 1024,
-    });
+    // Derived asynchronously (libuv's pool), as the server does: a synchronous scrypt at this cost
+    // would hold the test worker's event loop for a tenth of a second or more.
+    const key = await new Promise<Buffer>((resolve, reject) =>
+      scrypt(
+        PASSWORD,
+        Buffer.from(salt ?? "", "base64url"),
+        32,
+        { N, r, p, maxmem: 64 * 1024 * 1024 },
+        (error, derived) => (error ? reject(error) : resolve(derived)),
+      ),
+    );
     const production = ["scrypt", N, r, p, salt, key.toString("base64url")].join("$");
     await expect(verifyPassword(PASSWORD, production)).resolves.toBe(true);
     await expect(verifyPassword(`${PASSWORD}!`, production)).resolves.toBe(false);

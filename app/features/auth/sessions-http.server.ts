@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
 import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
 import { StaffChangeError, signOutEverywhere } from "./staff.server.ts";

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { getServices } from "#app/services.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
 import { NOT_FOUND_MESSAGE, StaffChangeError } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { REVOKED_NOTICE_HREF } from "./api-key-paths.ts";
 import { ApiKeyInputError, createApiKey, revokeApiKey } from "./api-keys.server.ts";
 import type { Actor } from "./lead-events.server.ts";

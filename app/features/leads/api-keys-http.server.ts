@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { ApiKeyInputError, createApiKey, listApiKeys, revokeApiKey } from "./api-keys.server.ts";
 
 // /api/admin/api-keys…: staff only, changes refused cross-site, like the rest of /api/admin.

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
+import { type AppServices, clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import {
   ATTRIBUTION_COLUMNS,
   CHANNELS,
@@ -15,7 +16,6 @@ import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { DeadlineError, withDeadline } from "#app/lib/with-deadline.ts";
-import { type AppServices, clientAddressContext, getServices } from "#app/services.server.ts";
 import { EXPORT_FILTER_PARAMS } from "./export-log-words.ts";
 import {
   type BulkAction,

@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";

@@ -5,9 +5,9 @@ import {
   describeDatabaseError,
   isDatabaseUnavailable,
 } from "#app/db/unavailable.server.ts";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { readCookie } from "#app/lib/cookies.ts";
 import { parseJsonObject, readLimitedBytes, readLimitedText } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { type ActiveApiKey, bearerToken, findActiveApiKey } from "./api-keys.server.ts";
 import {
   type FieldErrors,

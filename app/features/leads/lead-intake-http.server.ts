@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { IMPORT_BODY_LIMIT, LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject, readMultipart } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { ImportBusyError, parseCsvOffThread } from "./import/csv-worker.server.ts";
 import { guessMapping, type ImportMapping, readMapping } from "./import/import-mapping.ts";
 import { type ImportPlan, ImportStateError } from "./import/lead-import.server.ts";

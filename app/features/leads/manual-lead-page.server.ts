@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import type { ManualLeadValues } from "./intake-ui/manual-lead-form.tsx";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
 import type { Actor } from "./lead-events.server.ts";

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { parseSearchQuery, searchBackOffice } from "./back-office-search.server.ts";
 import { createSearchRate } from "./search-rate.ts";
 

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { TEST_EVENTS, type TestEventType } from "./webhook-schema.ts";
 import { createWebhook } from "./webhook-service.server.ts";
 import {

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { getServices } from "#app/lib/app-context.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
 import { parseWebhookId } from "./webhook-api.server.ts";
 import { NOTICE_PARAM, WEBHOOKS_PATH, type WebhookNotice } from "./webhook-notices.ts";
 import { TEST_EVENTS, type TestEventType, type WebhookFieldErrors } from "./webhook-schema.ts";

@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { IMPORT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm, readMultipart } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
 import { assignableStaff, UnknownOwnerError } from "../lead-admin.server.ts";
 import type { Actor } from "../lead-events.server.ts";
 import { fileNameOf } from "../lead-intake-http.server.ts";
