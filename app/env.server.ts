@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PUBLISHED_RETENTION } from "./features/content/retention-periods.ts";
+import { PUBLISHED_RETENTION } from "./lib/site/retention-periods.ts";
 
 // Parsed once at start-up: a bad value stops the server with every problem listed, not at first use.
 const EnvSchema = z

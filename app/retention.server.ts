@@ -4,7 +4,6 @@ import type { Env } from "./env.server.ts";
 import { countExpiredLoginAttempts, pruneLoginAttempts } from "./features/auth/login-throttle.server.ts";
 import { countExpiredPendingLogins, prunePendingLogins } from "./features/auth/pending-logins.server.ts";
 import { countExpiredSessions, pruneSessions } from "./features/auth/sessions.server.ts";
-import { PUBLISHED_RETENTION } from "./features/content/retention-periods.ts";
 import {
   anonymiseExpiredLeads,
   countLeadsToAnonymise,
@@ -17,6 +16,7 @@ import { WEBHOOK_DELIVERY } from "./features/webhooks/webhook-store.server.ts";
 import { countSent, deleteSent } from "./lib/outbox/outbox.server.ts";
 import type { PurgeCategory } from "./lib/purge.server.ts";
 import { countExpiredRateLimits, pruneRateLimits } from "./lib/rate-limit.server.ts";
+import { PUBLISHED_RETENTION } from "./lib/site/retention-periods.ts";
 
 // What the retention purge removes (issue 13; docs/operations.md "Retention"), in the order it runs:
 // each category from the feature that owns the data, with the period the environment sets. The
@@ -95,7 +95,7 @@ export function retentionCategories(db: Kysely<Database>, env: RetentionEnv): Pu
 
 /**
  * The settings whose value differs from what the privacy policy publishes
- * (features/content/retention-periods.ts): start-up names them, since the policy must then change too.
+ * (lib/site/retention-periods.ts): start-up names them, since the policy must then change too.
  */
 export function retentionDifferingFromPolicy(env: RetentionEnv & Pick<Env, "ANALYTICS_RAW_DAYS">): string[] {
   const published: [keyof typeof env, number][] = [

@@ -120,7 +120,7 @@ async function reportHstsPreloadList(database: AppDatabase, env: Env, now = Date
 }
 
 /**
- * The privacy policy publishes the retention periods (features/content/retention-periods.ts): a
+ * The privacy policy publishes the retention periods (lib/site/retention-periods.ts): a
  * setting that differs makes it untrue until the policy and its "Changes" are updated.
  */
 function reportRetentionSettings(env: Env): void {
@@ -128,7 +128,7 @@ function reportRetentionSettings(env: Env): void {
   const differing = retentionDifferingFromPolicy(env);
   if (differing.length > 0)
     console.error(
-      `Retention: ${differing.join(", ")}. Update the privacy policy's periods and its "Changes" (app/features/content/retention-periods.ts, privacy-changes.ts) to match.`,
+      `Retention: ${differing.join(", ")}. Update the privacy policy's periods and its "Changes" (app/lib/site/retention-periods.ts, privacy-changes.ts) to match.`,
     );
 }
 

@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { site } from "../app/features/content/site.ts";
+import { site } from "../app/lib/site/site.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "./lib/chromium.ts";
 
 const publicDir = join(import.meta.dirname, "..", "public");

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { site } from "../app/features/content/site.ts";
 import { deckFileName } from "../app/features/investor-deck/deck-content.ts";
+import { site } from "../app/lib/site/site.ts";
 import { IMMUTABLE, REVALIDATE, SHORT } from "../server/cache-control.ts";
 import {
   type Encoding,
@@ -164,7 +164,7 @@ function main() {
     rawBytes += body.length;
     brBytes += entry.encodings.includes("br") ? statSync(`${path}.br`).size : body.length;
   }
-  // Same rule as app/features/content/public-url.ts, which Vite compiled into the pages.
+  // Same rule as app/lib/site/public-url.ts, which Vite compiled into the pages.
   const publicUrl = (process.env.PUBLIC_URL || site.defaultPublicUrl).replace(/\/+$/, "");
   const manifest: StaticManifest = { publicUrl, entries };
   writeFileSync(join(buildDir, STATIC_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -161,7 +161,7 @@ export interface UsersTable {
   passwordHash: string;
   /** 1 for the admin and sales roles (the SPEC's isAdmin), written with `role` (migration 022). */
   isAdmin: number;
-  /** 'admin' | 'sales' | 'marketing' (features/auth/permissions.ts); null: no back-office access. */
+  /** 'admin' | 'sales' | 'marketing' (lib/permissions.ts); null: no back-office access. */
   role: string | null;
   /** 1: cannot sign in, sessions refused (migration 010). */
   disabled: Generated<number>;

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page, Request, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { site } from "#app/lib/site/site.ts";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { saveSecurityAudit } from "../../app/features/audits/audit-store.server.ts";
 import type { AuditIssue, AuditResult, Severity } from "../../app/features/audits/audit-types.ts";
 import { OBSERVATORY_ALGORITHM_VERSION } from "../../app/features/audits/observatory/score.ts";
 import { AUDIT_TEXT } from "../../app/features/audits/ui/audit-texts.ts";
-import { site } from "../../app/features/content/site.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 import {

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staticPublicPaths } from "#app/features/content/public-paths.ts";
-import { site } from "#app/features/content/site.ts";
+import { site } from "#app/lib/site/site.ts";
 import { ARTICLES, PRESS_ITEMS } from "./content-fixtures.ts";
 import { baseUrl, type OpenedPage, openPage, setupBrowser, waitForHydration } from "./support/browser.ts";
 

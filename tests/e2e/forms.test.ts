@@ -1,8 +1,8 @@
 import { DatabaseSync } from "node:sqlite";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { site } from "#app/features/content/site.ts";
 import { INVESTOR_MESSAGE } from "#app/features/leads/lead-constants.ts";
+import { site } from "#app/lib/site/site.ts";
 import {
   expectNoA11yViolations,
   MOBILE,

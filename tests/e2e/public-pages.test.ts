@@ -1,13 +1,13 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentPages } from "#app/features/content/navigation.ts";
-import { formatPolicyDate, privacyPolicyChanges } from "#app/features/content/privacy-changes.ts";
-import { site } from "#app/features/content/site.ts";
 import {
   CONFIDENTIALITY_NOTICE,
   RISK_WARNING,
   TERMS_DISCUSSED_DIRECTLY,
 } from "#app/features/investor-deck/deck-content.ts";
+import { contentPages } from "#app/lib/site/navigation.ts";
+import { formatPolicyDate, privacyPolicyChanges } from "#app/lib/site/privacy-changes.ts";
+import { site } from "#app/lib/site/site.ts";
 import { ARTICLES, type ExpectedArticle } from "./content-fixtures.ts";
 import {
   expectNoA11yViolations,

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { site } from "#app/features/content/site.ts";
+import { site } from "#app/lib/site/site.ts";
 import { MOBILE, openPage, setupBrowser, waitForHydration } from "./support/browser.ts";
 
 setupBrowser();

@@ -1,11 +1,11 @@
 import { ACCOUNT_PATH, DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 
 // The back office's sections, in one list: the shell's sidebar, its phone menu and the tests read
-// it. Each names the permission of the role table (features/auth/permissions.ts, issue 23) that
+// it. Each names the permission of the role table (lib/permissions.ts, issue 23) that
 // opens it; the guarded layout's loader hands the shell the signed-in person's permissions, so this
 // module only compares names and needs nothing from the auth feature.
 
-/** A permission's name in the role table (features/auth/permissions.ts). */
+/** A permission's name in the role table (lib/permissions.ts). */
 export type Permission =
   | "leads.read"
   | "people.dataRequests"

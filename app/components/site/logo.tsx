@@ -1,4 +1,4 @@
-import { site } from "#app/features/content/site.ts";
+import { site } from "#app/lib/site/site.ts";
 
 /**
  * The product mark: a folded document with a bridge arch, and the product name. A plain link: from

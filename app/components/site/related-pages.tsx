@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { contentPages } from "#app/features/content/navigation.ts";
+import { contentPages } from "#app/lib/site/navigation.ts";
 import { normalizePath, useCurrentPath } from "#app/lib/use-current-path.ts";
 
 /** SPEC section 1: lists the other content pages and omits the current one. */

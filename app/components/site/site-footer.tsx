@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { quickLinks } from "#app/features/content/navigation.ts";
-import { site } from "#app/features/content/site.ts";
+import { quickLinks } from "#app/lib/site/navigation.ts";
+import { site } from "#app/lib/site/site.ts";
 import { AnchorLink } from "./anchor-link.tsx";
 import { Logo } from "./logo.tsx";
 

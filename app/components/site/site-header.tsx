@@ -1,5 +1,5 @@
-import { headerLinks } from "#app/features/content/navigation.ts";
 import { cn } from "#app/lib/cn.ts";
+import { headerLinks } from "#app/lib/site/navigation.ts";
 import { useCurrentPath } from "#app/lib/use-current-path.ts";
 import { Logo } from "./logo.tsx";
 import { RequestDemoLink } from "./request-demo-link.tsx";

@@ -11,7 +11,7 @@ import { up as createLeadCounts013 } from "./013-lead-counts.ts";
 //   (not anonymised), the pipeline counts them all. The triggers of 013 are rebuilt with it, on
 //   both databases, from the same template.
 // - `leads.policy_version`: the date (YYYY-MM-DD) of the latest change to the privacy policy the
-//   visitor was shown (features/content/privacy-changes.ts). Leads from before it were shown the
+//   visitor was shown (lib/site/privacy-changes.ts). Leads from before it were shown the
 //   policy of 1 April 2025 without changes.
 // - `leads_spam_created_idx` gets anonymised_at at its end (below).
 // - `job_leases`: background jobs that one instance at a time runs (the daily purge and the

@@ -1,6 +1,6 @@
 import { createContext, type RouterContextProvider, redirect } from "react-router";
+import { can, type Permission } from "#app/lib/permissions.ts";
 import { requireBackOfficePage } from "./guard.server.ts";
-import { can, type Permission } from "./permissions.ts";
 import type { PublicUser } from "./users.server.ts";
 
 type Context = Readonly<RouterContextProvider>;

@@ -1,7 +1,7 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { getServices } from "#app/lib/app-context.server.ts";
+import { can, type Permission, sectionFor } from "#app/lib/permissions.ts";
 import { readSessionToken } from "./cookies.server.ts";
-import { can, type Permission, sectionFor } from "./permissions.ts";
 import type { PublicUser } from "./users.server.ts";
 
 // Every back-office page and /api/admin/* call goes through these: the server decides who sees what,

@@ -1,5 +1,5 @@
 import { DASHBOARD_PATH, LOGIN_PATH } from "#app/lib/admin-paths.ts";
-import { can, homePathFor, type Role, sectionFor } from "./permissions.ts";
+import { can, homePathFor, type Role, sectionFor } from "#app/lib/permissions.ts";
 
 // Where the back office sends people after signing in, shared by the login page's action (no
 // JavaScript) and its script.

@@ -2,10 +2,10 @@ import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { getServices } from "#app/lib/app-context.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { ROLES } from "#app/lib/permissions.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { readSessionToken } from "./cookies.server.ts";
 import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
-import { ROLES } from "./permissions.ts";
 import {
   createStaffMember,
   listStaff,

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, UsersTable } from "#app/db/schema.ts";
+import { isAdminRole, isRole, type Role } from "#app/lib/permissions.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password.server.ts";
 import { USERNAME_PATTERN, USERNAME_RULE } from "./password-rules.ts";
-import { isAdminRole, isRole, type Role } from "./permissions.ts";
 
 /**
  * A user as the API shows it (SPEC section 3): never the password hash. `role` decides access

@@ -1,6 +1,7 @@
 import { Marked, type Tokens } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { formatDisplayDate } from "#app/lib/site/display-date.ts";
 
 // Pure parsing and validation of blog and press markdown files. NOTE: no `import.meta.glob` here, so
 // tests and scripts can use it outside Vite; blog.server.ts feeds it the files at build time.
@@ -53,6 +54,8 @@ export type ArticleSummary = Omit<BlogFrontmatter, "draft"> & {
 export type Article = ArticleSummary & { html: string; wordCount: number; draft: boolean };
 export type PressItem = Omit<PressFrontmatter, "draft"> & { displayDate: string; draft: boolean };
 
+export { formatDisplayDate };
+
 export class ContentError extends Error {
   override name = "ContentError";
 }
@@ -85,18 +88,6 @@ function validate<T extends z.ZodType>(schema: T, fileName: string, data: unknow
     );
   }
   return result.data;
-}
-
-const displayDateFormat = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
-/** '2024-11-28' → '28 November 2024', the same on the server and in every browser. */
-export function formatDisplayDate(isoDate: string): string {
-  return displayDateFormat.format(new Date(`${isoDate}T00:00:00Z`));
 }
 
 /** Words in a markdown body, ignoring the markup; used to keep `readTime` honest. */

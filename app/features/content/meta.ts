@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
-import { absoluteUrl, publicUrl } from "./public-url.ts";
-import { formatAddress, site } from "./site.ts";
+import { absoluteUrl, publicUrl } from "#app/lib/site/public-url.ts";
+import { formatAddress, site } from "#app/lib/site/site.ts";
 
 export type PageMeta = {
   /** The page's own title; the site title is appended (the home page passes none). */

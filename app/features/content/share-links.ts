@@ -1,4 +1,4 @@
-import { site } from "./site.ts";
+import { site } from "#app/lib/site/site.ts";
 
 export type ShareNetwork = "facebook" | "twitter" | "linkedin" | "email";
 

@@ -1,5 +1,5 @@
-import { site } from "#app/features/content/site.ts";
-import { stats, valueLeakage } from "#app/features/content/stats.ts";
+import { site } from "#app/lib/site/site.ts";
+import { stats, valueLeakage } from "#app/lib/site/stats.ts";
 
 // The words of the investor presentation, kept apart from the drawing code so they can be read,
 // reviewed and tested as text. NOTE: this deck goes to prospective investors: it states no traction,

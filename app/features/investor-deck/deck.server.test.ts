@@ -1,7 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { beforeAll, describe, expect, test } from "vitest";
-import { site } from "#app/features/content/site.ts";
-import { stats } from "#app/features/content/stats.ts";
+import { site } from "#app/lib/site/site.ts";
+import { stats } from "#app/lib/site/stats.ts";
 import { renderInvestorDeck, slides } from "./deck.server.ts";
 import {
   CONFIDENTIALITY_NOTICE,

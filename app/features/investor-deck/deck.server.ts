@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
-import { publicUrl } from "#app/features/content/public-url.ts";
-import { formatAddress, site } from "#app/features/content/site.ts";
+import { publicUrl } from "#app/lib/site/public-url.ts";
+import { formatAddress, site } from "#app/lib/site/site.ts";
 import {
   ask,
   businessModel,

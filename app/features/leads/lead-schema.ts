@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { POLICY_VERSION as LATEST_POLICY_CHANGE } from "#app/features/content/privacy-changes.ts";
-import { site } from "#app/features/content/site.ts";
 import { LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
+import { POLICY_VERSION as LATEST_POLICY_CHANGE } from "#app/lib/site/privacy-changes.ts";
+import { site } from "#app/lib/site/site.ts";
 import { breaksTextRule, type TextRule } from "#app/lib/text-rules.ts";
 import { INVESTOR_MESSAGE, LEAD_LIMITS } from "./lead-constants.ts";
 

@@ -1,5 +1,5 @@
 import type { Ref } from "react";
-import { site } from "#app/features/content/site.ts";
+import { site } from "#app/lib/site/site.ts";
 
 // The one way the lead forms say thank you (issue 11): a panel above the cleared form that stays
 // until the visitor leaves or sends the form again, the same after a scripted submission and after

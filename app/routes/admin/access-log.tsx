@@ -1,13 +1,13 @@
 import { Form, Link } from "react-router";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { isRole, ROLE_LABELS } from "#app/features/auth/permissions.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";
 import { type AccessEntry, listAccessLog } from "#app/lib/access-log.server.ts";
 import { ACCESS_ACTIONS, ACCESS_KINDS, type AccessKind, isAccessKind } from "#app/lib/access-log.ts";
 import { countOf } from "#app/lib/count-words.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
+import { isRole, ROLE_LABELS } from "#app/lib/permissions.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/access-log";
 

@@ -14,8 +14,8 @@ import { PerformanceCard } from "#app/features/audits/ui/performance-card.tsx";
 import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
-import { publicUrl } from "#app/features/content/public-url.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { publicUrl } from "#app/lib/site/public-url.ts";
 import type { Route } from "./+types/audit";
 
 // SPEC section 2 /admin/audit: security audits (stored, with a history) and performance checks of

@@ -2,10 +2,10 @@ import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } f
 import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
 import { adminUser, guardAdminRequest } from "#app/features/auth/admin-guard.server.ts";
-import { can, PERMISSIONS, ROLE_LABELS } from "#app/features/auth/permissions.ts";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { GlobalSearch } from "#app/features/search/ui/global-search.tsx";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { can, PERMISSIONS, ROLE_LABELS } from "#app/lib/permissions.ts";
 import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/guarded-layout";
 

@@ -5,8 +5,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import type { ArticleSummary, PressItem } from "#app/features/content/blog.server.ts";
 import { listArticles, listPressItems } from "#app/features/content/blog.server.ts";
 import { getMeta } from "#app/features/content/meta.ts";
-import { absoluteUrl } from "#app/features/content/public-url.ts";
-import { site } from "#app/features/content/site.ts";
+import { absoluteUrl } from "#app/lib/site/public-url.ts";
+import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/blog-index";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>

@@ -4,9 +4,9 @@ import { RelatedPages } from "#app/components/site/related-pages.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getArticle } from "#app/features/content/blog.server.ts";
 import { getMeta, OG_IMAGE_PATH } from "#app/features/content/meta.ts";
-import { absoluteUrl, publicUrl } from "#app/features/content/public-url.ts";
 import { ShareCard } from "#app/features/content/share-card.tsx";
-import { site } from "#app/features/content/site.ts";
+import { absoluteUrl, publicUrl } from "#app/lib/site/public-url.ts";
+import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/blog-post";
 
 const NOT_FOUND_TITLE = "Article Not Found";

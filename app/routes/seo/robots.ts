@@ -1,5 +1,5 @@
-import { absoluteUrl } from "#app/features/content/public-url.ts";
 import { buildRobotsTxt } from "#app/features/content/robots.ts";
+import { absoluteUrl } from "#app/lib/site/public-url.ts";
 
 // Crawlers re-read robots.txt about daily; an hour keeps a change visible soon after a deploy.
 // (The build prerenders /robots.txt as a static file, which server.ts serves with its own headers.)

@@ -1,7 +1,7 @@
 import { listArticles } from "#app/features/content/blog.server.ts";
-import { absoluteUrl } from "#app/features/content/public-url.ts";
 import { buildRssFeed } from "#app/features/content/rss.ts";
-import { site } from "#app/features/content/site.ts";
+import { absoluteUrl } from "#app/lib/site/public-url.ts";
+import { site } from "#app/lib/site/site.ts";
 
 // Feed readers poll often; an hour keeps them current after a publish without hammering the server.
 // (The build also prerenders /rss.xml as a static file, which server.ts serves with its own headers.)

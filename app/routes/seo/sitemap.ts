@@ -1,7 +1,7 @@
 import { listArticles } from "#app/features/content/blog.server.ts";
 import { listBlogSlugs, staticPublicPaths } from "#app/features/content/public-paths.ts";
-import { absoluteUrl } from "#app/features/content/public-url.ts";
 import { buildSitemap, type SitemapEntry } from "#app/features/content/sitemap.ts";
+import { absoluteUrl } from "#app/lib/site/public-url.ts";
 
 // Crawlers fetch the sitemap rarely; an hour is plenty. (The build prerenders /sitemap.xml as a
 // static file, which server.ts serves with its own headers.)

@@ -2,12 +2,12 @@ import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { site } from "#app/features/content/site.ts";
 import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
 import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import { Island } from "#app/islands/island.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
+import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/demo";
 
 export const meta: Route.MetaFunction = () =>

@@ -12,8 +12,8 @@ import { InsightsDashboardVisual } from "#app/features/content/product-visuals/i
 import { PlainLanguageVisual } from "#app/features/content/product-visuals/plain-language.tsx";
 import { Icon } from "#app/features/content/product-visuals/product-frame.tsx";
 import { RoleAccessVisual } from "#app/features/content/product-visuals/role-access.tsx";
-import { site } from "#app/features/content/site.ts";
 import { cn } from "#app/lib/cn.ts";
+import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/features";
 
 export const meta: Route.MetaFunction = () =>

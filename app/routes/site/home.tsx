@@ -4,13 +4,13 @@ import { Section } from "#app/components/site/section.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { HeroProductVisual } from "#app/features/content/product-visuals/hero-visual.tsx";
-import { site } from "#app/features/content/site.ts";
-import { stats } from "#app/features/content/stats.ts";
 import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
 import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import { Island } from "#app/islands/island.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
+import { site } from "#app/lib/site/site.ts";
+import { stats } from "#app/lib/site/stats.ts";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () =>

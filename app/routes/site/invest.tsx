@@ -3,14 +3,14 @@ import { PageHero } from "#app/components/site/page-hero.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { site } from "#app/features/content/site.ts";
-import { stats } from "#app/features/content/stats.ts";
 import { TERMS_DISCUSSED_DIRECTLY } from "#app/features/investor-deck/deck-content.ts";
 import { InvestorInterestForm } from "#app/features/leads/investor-interest-form.tsx";
 import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
 import { Island } from "#app/islands/island.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
+import { site } from "#app/lib/site/site.ts";
+import { stats } from "#app/lib/site/stats.ts";
 import type { Route } from "./+types/invest";
 
 export const meta: Route.MetaFunction = () =>

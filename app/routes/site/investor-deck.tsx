@@ -3,8 +3,8 @@ import { PageHero } from "#app/components/site/page-hero.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { site } from "#app/features/content/site.ts";
 import { CONFIDENTIALITY_NOTICE, RISK_WARNING } from "#app/features/investor-deck/deck-content.ts";
+import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/investor-deck";
 
 export const meta: Route.MetaFunction = () =>

@@ -11,9 +11,9 @@ import {
   formatPolicyDate,
   POLICY_VERSION,
   privacyPolicyChanges,
-} from "#app/features/content/privacy-changes.ts";
-import { PUBLISHED_RETENTION as kept } from "#app/features/content/retention-periods.ts";
-import { formatAddress, site } from "#app/features/content/site.ts";
+} from "#app/lib/site/privacy-changes.ts";
+import { PUBLISHED_RETENTION as kept } from "#app/lib/site/retention-periods.ts";
+import { formatAddress, site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/privacy-policy";
 
 export const meta: Route.MetaFunction = () =>

@@ -5,8 +5,8 @@ import { RelatedPages } from "#app/components/site/related-pages.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { site } from "#app/features/content/site.ts";
-import { stats, valueLeakage } from "#app/features/content/stats.ts";
+import { site } from "#app/lib/site/site.ts";
+import { stats, valueLeakage } from "#app/lib/site/stats.ts";
 import type { Route } from "./+types/problem";
 
 export const meta: Route.MetaFunction = () =>

@@ -9,7 +9,7 @@ import { DocumentIntakeVisual } from "#app/features/content/product-visuals/docu
 import { InsightsDashboardVisual } from "#app/features/content/product-visuals/insights-dashboard.tsx";
 import { PlainLanguageVisual } from "#app/features/content/product-visuals/plain-language.tsx";
 import { RecordDiagram } from "#app/features/content/product-visuals/record-diagram.tsx";
-import { site } from "#app/features/content/site.ts";
+import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/solution";
 
 export const meta: Route.MetaFunction = () =>

@@ -6,9 +6,9 @@ import { Field } from "#app/components/ui/field.tsx";
 import { CodeInput } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
+import { isRole } from "#app/lib/permissions.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { storeAdminFlags } from "../admin-flags.ts";
-import { isRole } from "../permissions.ts";
 import { landingPath } from "../safe-admin-next.ts";
 import { EnrolmentCode, RecoveryCodes } from "./two-factor-setup.tsx";
 

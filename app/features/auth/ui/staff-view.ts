@@ -1,4 +1,4 @@
-import type { Role } from "../permissions.ts";
+import type { Role } from "#app/lib/permissions.ts";
 import type { StaffAction } from "../staff-events.server.ts";
 
 // What the staff page's loader hands its components (dates already formatted on the server, so the

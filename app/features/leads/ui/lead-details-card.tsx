@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
-import { formatPolicyDate } from "#app/features/content/privacy-changes.ts";
+import { formatPolicyDate } from "#app/lib/site/privacy-changes.ts";
 import type { Lead } from "../lead-repository.server.ts";
 import { sourceText } from "./lead-format.ts";
 

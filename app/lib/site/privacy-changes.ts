@@ -3,7 +3,7 @@
 // with each lead (`leads.policy_version`, the latest change a visitor was shown) both read this list,
 // so the two cannot disagree. To change the policy: edit the page, then add an entry at the end.
 
-import { formatDisplayDate } from "./blog-parser.ts";
+import { formatDisplayDate } from "./display-date.ts";
 
 export type PolicyChange = {
   /** The day the change was published, YYYY-MM-DD (UTC). */

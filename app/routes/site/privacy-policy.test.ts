@@ -6,9 +6,9 @@ import {
   formatPolicyDate,
   POLICY_VERSION,
   privacyPolicyChanges,
-} from "./privacy-changes.ts";
-import { PUBLISHED_RETENTION } from "./retention-periods.ts";
-import { site } from "./site.ts";
+} from "#app/lib/site/privacy-changes.ts";
+import { PUBLISHED_RETENTION } from "#app/lib/site/retention-periods.ts";
+import { site } from "#app/lib/site/site.ts";
 
 describe("the privacy policy's changes", () => {
   it("keep the pinned first version, and list later changes in date order, each with what changed", () => {

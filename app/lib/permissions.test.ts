@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { landingPath } from "../features/auth/safe-admin-next.ts";
 import {
   BACK_OFFICE_SECTIONS,
   can,
@@ -9,7 +10,6 @@ import {
   ROLES,
   sectionFor,
 } from "./permissions.ts";
-import { landingPath } from "./safe-admin-next.ts";
 
 // The table itself, as issue 23 states the roles: what each may and may not do.
 
