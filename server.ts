@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { parseEnv } from "./app/env.server.ts";
-import type { createServices as CreateServices } from "./app/services.server.ts";
+import type { createServices as CreateServices } from "./composition/services.server.ts";
 import { createAppServer } from "./server/http-server.ts";
 import { createRequestLog } from "./server/request-log.ts";
 

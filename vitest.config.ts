@@ -10,7 +10,12 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "composition/**/*.test.ts",
+            "server/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           // Data tests open real databases (SQLite files and PostgreSQL schemas), each file its own:
           // two files at a time on a 2-core machine (Vitest's default there is one), since most of a
           // data test's time is spent waiting on PostgreSQL or a worker thread, not on this process.

@@ -13,9 +13,9 @@ export const streamTimeout = 5_000;
 /** The same stylesheet the back office links to, as text for the public pages (ADR 013). */
 const publicDocument: PublicDocumentAssets = { stylesheet, scripts: pageScripts };
 
+export { clientAddressContext, createServices, provideServices } from "../composition/services.server.ts";
 // server.ts answers POST /api/demo-request itself, with the bundled handler (see http-server.ts).
 export { answerLeadApi, leadApiFailure } from "./features/leads/lead-http.server.ts";
-export { clientAddressContext, createServices, servicesContext } from "./services.server.ts";
 // NOTE: server.ts reads the context key from the build (build.entry.module) so that it sets the
 // very object the bundled routes read; importing the source module there would create a second key.
 export { cspNonceContext };

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { parseEnv } from "../app/env.server.ts";
 import { type PurgeCount, runPurge } from "../app/lib/purge.server.ts";
-import { retentionCategories } from "../app/retention.server.ts";
+import { retentionCategories } from "../composition/retention.server.ts";
 import { withScriptDatabase } from "./lib/script-database.ts";
 
 const usage = `Usage: npm run db:purge [-- --dry-run]

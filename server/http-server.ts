@@ -7,7 +7,7 @@ import { type RouterContext, RouterContextProvider, type ServerBuild } from "rea
 import type { Env } from "../app/env.server.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
 import { LEAD_BODY_LIMIT } from "../app/lib/body-limits.ts";
-import type { AppServices } from "../app/services.server.ts";
+import type { Services as AppServices } from "../composition/services.server.ts";
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
 import { clientAddress } from "./client-address.ts";
 import { answerMetrics, describeMetricsAccess, METRICS_PATH, metricsAccess } from "./metrics-endpoint.ts";
@@ -66,8 +66,8 @@ export type AppOptions = {
 type LeadApiAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 type BuildContexts = {
   cspNonceContext: RouterContext<string>;
-  servicesContext: RouterContext<AppServices | null>;
   clientAddressContext: RouterContext<string>;
+  provideServices(context: RouterContextProvider, provided: AppServices["provided"]): void;
   answerLeadApi(
     head: { headers: { get(name: string): string | null }; host: string; protocol: string },
     readBody: (limit: number) => Promise<Uint8Array | null>,
@@ -161,7 +161,7 @@ function isHttps(req: IncomingMessage, trustProxy: number): boolean {
  * path), everything else through Express and the React Router handler with on-the-fly compression.
  */
 export function createAppServer({ env, build, buildDir, services, requestLog }: AppOptions): Server {
-  const { cspNonceContext, servicesContext, clientAddressContext, answerLeadApi, leadApiFailure } = build
+  const { cspNonceContext, provideServices, clientAddressContext, answerLeadApi, leadApiFailure } = build
     .entry.module as unknown as BuildContexts;
   const sendHstsAlways = env.HSTS === "always";
   const headersPlain = baseSecurityHeaders(sendHstsAlways);
@@ -239,7 +239,7 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   const answerLeads = (req: IncomingMessage, res: ServerResponse, https: boolean) => {
     const context = new RouterContextProvider();
     context.set(cspNonceContext, "");
-    context.set(servicesContext, services);
+    provideServices(context, services.provided);
     context.set(clientAddressContext, clientAddress(req, env.TRUST_PROXY));
     const head = {
       headers: headerReader(req),
@@ -299,7 +299,7 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
-        context.set(servicesContext, services);
+        provideServices(context, services.provided);
         // req.ip honours TRUST_PROXY (X-Forwarded-For from that many proxies), else the socket address.
         context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         return context;

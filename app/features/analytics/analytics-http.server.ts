@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { buildAnalyticsReport } from "./analytics-report.server.ts";
 import type { AnalyticsReport } from "./analytics-report.ts";
+import { analyticsServices } from "./analytics-services.server.ts";
 import { parsePeriodQuery, type ReportPeriod } from "./report-period.ts";
 
 // What /admin/analytics and GET /api/admin/analytics share: the period from the URL, validated,
@@ -31,7 +31,7 @@ export async function loadAnalyticsReport(
     const asked = (name: string) => (params.get(name) ?? "").slice(0, 10);
     return { ok: false, message: parsed.message, today, asked: { from: asked("from"), to: asked("to") } };
   }
-  const { database, env, leadAttribution } = await getServices(context);
+  const { database, env, leadAttribution } = await analyticsServices(context);
   // Leads whose visit has had time to be written get their channel now; not waited for, as the lead
   // list does not: a lead of the last few seconds shows in the channel "Not linked yet".
   leadAttribution.settleDue().catch((error: Error) => {

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { listSecurityAudits, runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
+import { auditServices } from "./audit-services.server.ts";
 
 // SPEC section 7's audit calls, admin only; the two POSTs also refuse cross-site requests.
 
@@ -33,7 +33,7 @@ export async function handleSecurityAuditApi(request: Request, context: Context)
 /** GET /api/admin/security-audits: the stored audits, newest first. */
 export async function handleListSecurityAuditsApi(request: Request, context: Context): Promise<Response> {
   await requireApiPermission(request, context, "audits.use");
-  const { database } = await getServices(context);
+  const { database } = await auditServices(context);
   return Response.json(await listSecurityAudits(database.db, { limit: 100 }));
 }
 

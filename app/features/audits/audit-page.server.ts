@@ -1,10 +1,10 @@
 import { data, type RouterContextProvider } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { retryAfterHeader } from "./audit-http.server.ts";
 import { DETAILS_PARAM } from "./audit-paths.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
+import { auditServices } from "./audit-services.server.ts";
 import { listPerformanceChecks, listSecurityAudits, type SecurityAuditRecord } from "./audit-store.server.ts";
 import type { PerformanceResult } from "./audit-types.ts";
 import type { AuditIntent } from "./ui/audit-texts.ts";
@@ -37,7 +37,7 @@ function toRow(record: SecurityAuditRecord): AuditRow {
  * `siteUrl` is the product's own address, audited when the server was given no PUBLIC_URL.
  */
 export async function loadAuditPage(request: Request, context: Context, siteUrl: string) {
-  const { database, env } = await getServices(context);
+  const { database, env } = await auditServices(context);
   // The product's own hosted address (SPEC section 2), PUBLIC_URL when the server was given one.
   const defaultUrl = env.PUBLIC_URL?.replace(/\/+$/, "") || siteUrl;
   const detailsId = new URL(request.url).searchParams.get(DETAILS_PARAM);

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { metrics } from "#app/lib/metrics.server.ts";
 import { AuditChildError, runAuditInChild } from "./audit-child.server.ts";
 import type { AuditJobOutcome } from "./audit-job.server.ts";
+import { auditServices } from "./audit-services.server.ts";
 import { AuditBusyError } from "./audit-slots.server.ts";
 import {
   listSecurityAudits,
@@ -66,7 +66,7 @@ export async function runSecurityAudit(
   const target = parseTargetUrl(typeof rawUrl === "string" ? rawUrl : "");
   if (!target.ok)
     return { ok: false, status: 400, message: target.details, error: target.error, details: target.details };
-  const { database, env, auditSlots } = await getServices(context);
+  const { database, env, auditSlots } = await auditServices(context);
   let outcome: AuditJobOutcome;
   const timer = metrics.auditDuration.startTimer({ kind: "security" });
   try {
@@ -103,7 +103,7 @@ export async function runPerformanceCheckForAdmin(
 ): Promise<{ ok: true; result: PerformanceResult } | AuditRefusal> {
   const target = parseTargetUrl(typeof rawUrl === "string" ? rawUrl : "");
   if (!target.ok) return { ok: false, status: 400, message: target.details };
-  const { database, env, auditSlots } = await getServices(context);
+  const { database, env, auditSlots } = await auditServices(context);
   let result: PerformanceResult;
   const timer = metrics.auditDuration.startTimer({ kind: "performance" });
   try {

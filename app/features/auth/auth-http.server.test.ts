@@ -1,9 +1,10 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { type AppServices, clientAddressContext, servicesContext } from "#app/lib/app-context.server.ts";
+import { clientAddressContext, provideServices } from "#app/lib/service-context.server.ts";
 import { action as loginPageAction } from "../../routes/admin/login.tsx";
 import { handleLoginApi, handleSecondStepApi } from "./auth-http.server.ts";
 import type { LoginResult } from "./auth-service.server.ts";
+import { type AuthServices, authServicesKey } from "./auth-services.server.ts";
 
 // What POST /api/login and the login page's form answer for each sign-in outcome the service
 // reports; the simple viewer signs in through POST /api/login and shows its message.
@@ -12,7 +13,9 @@ const BUSY = "The server is busy checking other sign-ins. Please try again in a 
 
 function contextAnswering(result: LoginResult) {
   const context = new RouterContextProvider();
-  context.set(servicesContext, { auth: { login: async () => result } } as unknown as AppServices);
+  provideServices(context, [
+    [authServicesKey, { auth: { login: async () => result } } as unknown as AuthServices],
+  ]);
   context.set(clientAddressContext, "203.0.113.1");
   return context;
 }
@@ -72,14 +75,19 @@ describe("device cookies and second-step answers (issue 22)", () => {
   it("sends the browser's device cookie to the sign-in and sets a fresh one, HttpOnly and Strict", async () => {
     const seen: unknown[][] = [];
     const context = new RouterContextProvider();
-    context.set(servicesContext, {
-      auth: {
-        login: async (...args: unknown[]) => {
-          seen.push(args);
-          return signedIn;
-        },
-      },
-    } as unknown as AppServices);
+    provideServices(context, [
+      [
+        authServicesKey,
+        {
+          auth: {
+            login: async (...args: unknown[]) => {
+              seen.push(args);
+              return signedIn;
+            },
+          },
+        } as unknown as AuthServices,
+      ],
+    ]);
     context.set(clientAddressContext, "203.0.113.1");
     const request = apiRequest();
     request.headers.set("Cookie", "__Host-device=old-device-token");
@@ -93,9 +101,14 @@ describe("device cookies and second-step answers (issue 22)", () => {
 
   const secondStepContext = (result: unknown) => {
     const context = new RouterContextProvider();
-    context.set(servicesContext, {
-      auth: { completeSecondStep: async () => result },
-    } as unknown as AppServices);
+    provideServices(context, [
+      [
+        authServicesKey,
+        {
+          auth: { completeSecondStep: async () => result },
+        } as unknown as AuthServices,
+      ],
+    ]);
     context.set(clientAddressContext, "203.0.113.1");
     return context;
   };

@@ -1,9 +1,11 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { SIGN_IN_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { authServices } from "./auth-services.server.ts";
 import {
   clearedPendingLoginCookie,
   clearedSessionCookies,
@@ -14,7 +16,6 @@ import {
   readSessionToken,
   sessionCookies,
 } from "./cookies.server.ts";
-import { assertSameOrigin } from "./guard.server.ts";
 import { HASHING_BUSY_MESSAGE, HASHING_BUSY_RETRY_AFTER_SECONDS } from "./hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "./password.server.ts";
 import type { PublicUser } from "./users.server.ts";
@@ -96,7 +97,7 @@ export async function attemptLogin(
   if (!parsed.success) {
     return { kind: "refused", status: 400, message: parsed.error.issues[0]?.message ?? INVALID_CREDENTIALS };
   }
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   const result = await auth.login(
     parsed.data.username,
     parsed.data.password,
@@ -151,7 +152,7 @@ export async function attemptSecondStep(
   if (!parsed.success) {
     return { kind: "refused", status: 400, message: parsed.error.issues[0]?.message ?? INVALID_CODE };
   }
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   const result = await auth.completeSecondStep(
     readPendingLoginToken(request),
     parsed.data.code,
@@ -202,7 +203,7 @@ export async function attemptSecondStep(
 
 /** Forgets the request's pending login (starting again): the cookie to clear it. */
 export async function cancelSecondStep(request: Request, context: Context): Promise<string[]> {
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   await auth.cancelPendingLogin(readPendingLoginToken(request));
   return [clearedPendingLoginCookie(request)];
 }
@@ -226,7 +227,7 @@ export async function handleLoginApi(request: Request, context: Context): Promis
     // An account that must first set up two-factor sign-in gets the secret to add to its app.
     const body: Record<string, unknown> = { twoFactorRequired: true, username: outcome.username };
     if (outcome.purpose === "enrol") {
-      const { auth } = await getServices(context);
+      const { auth } = await authServices(context);
       const pending = await auth.pendingLogin(pendingTokenOf(outcome.cookies));
       body.setupRequired = true;
       if (pending?.enrolment) {
@@ -271,7 +272,7 @@ export async function handleSecondStepApi(request: Request, context: Context): P
 
 /** Ends the session on the server and clears the cookies; shared by POST /api/logout and the pages. */
 export async function logout(request: Request, context: Context): Promise<string[]> {
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   await auth.logout(readSessionToken(request));
   return clearedSessionCookies(request);
 }

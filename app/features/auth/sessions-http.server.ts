@@ -1,7 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
+import { authServices } from "./auth-services.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
-import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
 import { StaffChangeError, signOutEverywhere } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";
 
@@ -15,7 +16,7 @@ const SESSION_NOT_FOUND = "Session not found.";
 /** GET /api/admin/sessions: the caller's live sessions, the most recently used first. */
 export async function handleListSessions(request: Request, context: Context): Promise<Response> {
   const user = await requireApiPermission(request, context, "account.self");
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   return Response.json(await auth.sessions(user.id, readSessionToken(request)));
 }
 
@@ -23,7 +24,7 @@ export async function handleListSessions(request: Request, context: Context): Pr
 export async function handleEndSession(request: Request, context: Context, handle: string | undefined) {
   const user = await requireApiPermission(request, context, "account.self");
   assertSameOrigin(request);
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   return (await auth.endSession(user, handle ?? "", context.get(clientAddressContext)))
     ? new Response(null, { status: 204 })
     : Response.json({ message: SESSION_NOT_FOUND }, { status: 404 });
@@ -35,7 +36,7 @@ export async function handleSignOutEverywhere(request: Request, context: Context
   assertSameOrigin(request);
   const id = parseStaffId(rawId ?? null);
   if (id === null) return Response.json({ message: "User not found." }, { status: 404 });
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   try {
     await signOutEverywhere(database.db, { id, actor: user });
     return new Response(null, { status: 204 });

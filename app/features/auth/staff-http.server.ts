@@ -1,11 +1,11 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { ROLES } from "#app/lib/permissions.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { authServices } from "./auth-services.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
-import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
 import {
   createStaffMember,
   listStaff,
@@ -116,7 +116,7 @@ export function parseStaffId(raw: unknown): number | null {
 /** GET /api/admin/users: every account, by username. */
 export async function handleListStaff(request: Request, context: Context): Promise<Response> {
   await requireApiPermission(request, context, "staff.manage");
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   return Response.json((await listStaff(database.db)).map(staffJson));
 }
 
@@ -132,7 +132,7 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
   if (!body.ok) return body.response;
   const parsed = CreateSchema.safeParse(body.value);
   if (!parsed.success) return invalid(parsed.error);
-  const { database, env } = await getServices(context);
+  const { database, env } = await authServices(context);
   try {
     const { member, link } = await createStaffMember(
       database.db,
@@ -165,7 +165,7 @@ export async function handlePatchStaff(request: Request, context: Context, rawId
   if (!parsed.success) return invalid(parsed.error);
   const id = parseStaffId(rawId);
   if (id === null) return Response.json({ message: NOT_FOUND_MESSAGE }, { status: 404 });
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   const { role, disabled, password } = parsed.data;
   try {
     // The role and the state first: when one is refused (409), the password is not changed either.

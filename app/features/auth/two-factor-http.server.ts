@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
-import { assertSameOrigin, requireApiPermission } from "./guard.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
+import { authServices } from "./auth-services.server.ts";
 import { NOT_FOUND_MESSAGE, StaffChangeError } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";
 import { resetColleagueTwoFactor } from "./two-factor-store.server.ts";
@@ -17,7 +17,7 @@ export async function handleResetTwoFactorApi(
   assertSameOrigin(request);
   const id = parseStaffId(rawId ?? null);
   if (id === null) return Response.json({ message: NOT_FOUND_MESSAGE }, { status: 404 });
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   try {
     await resetColleagueTwoFactor(database.db, { id, actor: user });
     return new Response(null, { status: 204 });

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, UsersTable } from "#app/db/schema.ts";
 import { isAdminRole, isRole, type Role } from "#app/lib/permissions.ts";
+import type { StaffUser } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password.server.ts";
 import { USERNAME_PATTERN, USERNAME_RULE } from "./password-rules.ts";
@@ -9,7 +10,8 @@ import { USERNAME_PATTERN, USERNAME_RULE } from "./password-rules.ts";
  * A user as the API shows it (SPEC section 3): never the password hash. `role` decides access
  * (permissions.ts); `isAdmin` is the SPEC's flag, derived from it.
  */
-export type PublicUser = { id: number; username: string; role: Role | null; isAdmin: boolean };
+/** An account as the rest of the app sees it: the guard's StaffUser (lib/staff-guard.server.ts). */
+export type PublicUser = StaffUser;
 
 /**
  * The stored "hash" of an account that has no password yet (created with a set-password link, or

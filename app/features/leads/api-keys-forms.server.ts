@@ -1,9 +1,9 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { REVOKED_NOTICE_HREF } from "./api-key-paths.ts";
 import { ApiKeyInputError, createApiKey, revokeApiKey } from "./api-keys.server.ts";
 import type { Actor } from "./lead-events.server.ts";
+import { leadsServices } from "./leads-services.server.ts";
 
 // The /admin/api-keys forms, with or without JavaScript. A new key is answered to the POST itself,
 // shown once, never carried by a redirect (it would sit in the address bar and the history).
@@ -15,7 +15,7 @@ export async function apiKeyFormAction(
   user: Actor,
 ) {
   const form = await readForm(request);
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   const db = database.db;
   if (form.get("intent") === "create") {
     try {

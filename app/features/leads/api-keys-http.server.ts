@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { ApiKeyInputError, createApiKey, listApiKeys, revokeApiKey } from "./api-keys.server.ts";
+import { leadsServices } from "./leads-services.server.ts";
 
 // /api/admin/api-keys…: staff only, changes refused cross-site, like the rest of /api/admin.
 
@@ -12,7 +12,7 @@ type Context = Readonly<RouterContextProvider>;
 /** GET /api/admin/api-keys: every key (never the key itself: only its first characters). */
 export async function handleListApiKeys(request: Request, context: Context): Promise<Response> {
   await requireApiPermission(request, context, "apiKeys.manage");
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   return Response.json(await listApiKeys(database.db));
 }
 
@@ -22,7 +22,7 @@ export async function handleCreateApiKey(request: Request, context: Context): Pr
   assertSameOrigin(request);
   const body = await readJsonObject(request, DEFAULT_BODY_LIMIT);
   if (!body.ok) return body.response;
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   try {
     return Response.json(await createApiKey(database.db, body.value.name, user), { status: 201 });
   } catch (error) {
@@ -39,6 +39,6 @@ export async function handleRevokeApiKey(request: Request, context: Context, raw
   const id = Number(rawId);
   const notFound = () => Response.json({ message: "API key not found." }, { status: 404 });
   if (!Number.isSafeInteger(id) || id < 1) return notFound();
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   return (await revokeApiKey(database.db, id, user)) ? new Response(null, { status: 204 }) : notFound();
 }

@@ -2,9 +2,7 @@ import type { Kysely } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
-import { type AppServices, clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import {
   ATTRIBUTION_COLUMNS,
   CHANNELS,
@@ -14,6 +12,8 @@ import {
 } from "#app/lib/attribution.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { DeadlineError, withDeadline } from "#app/lib/with-deadline.ts";
 import { EXPORT_FILTER_PARAMS } from "./export-log-words.ts";
@@ -30,6 +30,7 @@ import { exportFileName, leadsCsvStream } from "./lead-csv.server.ts";
 import { addNote, listNotes, NoteBodySchema } from "./lead-notes.server.ts";
 import { findLead, LEAD_STATUSES, type Lead } from "./lead-repository.server.ts";
 import { leadTimeline } from "./lead-timeline.server.ts";
+import { type LeadsServices, leadsServices } from "./leads-services.server.ts";
 
 // /api/admin/leads… (SPEC section 7): every handler checks the admin session first, and mutations
 // also refuse cross-site requests.
@@ -143,9 +144,9 @@ const SETTLE_WAIT_MS = 1000;
  * SETTLE_WAIT_MS: the read shows those leads as still pending rather than waiting. A failure leaves
  * the rows pending for the next reader and is not the read's.
  */
-export async function settleAttributions(services: Pick<AppServices, "leadAttribution">): Promise<void> {
+export async function settleAttributions(services: Pick<LeadsServices, "settleAttributions">): Promise<void> {
   try {
-    await withDeadline(services.leadAttribution.settleDue(), SETTLE_WAIT_MS, "settling attributions");
+    await withDeadline(services.settleAttributions(), SETTLE_WAIT_MS, "settling attributions");
   } catch (error) {
     if (error instanceof DeadlineError) return;
     console.error("Settling lead attributions failed:", (error as Error).message.split("\n")[0]);
@@ -157,7 +158,7 @@ export async function handleListLeads(request: Request, context: Context): Promi
   const user = await requireApiPermission(request, context, "leads.read");
   const parsed = parseListQuery(new URL(request.url), { userId: user.id });
   if (!parsed.ok) return parsed.response;
-  const services = await getServices(context);
+  const services = await leadsServices(context);
   // Not waited for, as on the dashboard (lead-dashboard.server.ts): the list shows a lead still
   // being linked as pending; GET /api/admin/leads/:id and the export wait for it.
   void settleAttributions(services);
@@ -196,7 +197,7 @@ export async function handleGetLead(request: Request, context: Context, rawId: s
   await requireApiPermission(request, context, "leads.read");
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const services = await getServices(context);
+  const services = await leadsServices(context);
   await settleAttributions(services);
   const detail = await leadDetail(services.database.db, id);
   return detail ? Response.json(detail) : notFound();
@@ -233,7 +234,7 @@ export async function handlePatchLead(request: Request, context: Context, rawId:
   }
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const { leadAdmin } = await getServices(context);
+  const { leadAdmin } = await leadsServices(context);
   const { status, ownerId, spam } = parsed.data;
   let lead: Lead | undefined;
   try {
@@ -255,7 +256,7 @@ export async function handleDeleteLead(request: Request, context: Context, rawId
   assertSameOrigin(request);
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const { leadAdmin } = await getServices(context);
+  const { leadAdmin } = await leadsServices(context);
   return (await leadAdmin.remove(id, user, context.get(clientAddressContext)))
     ? new Response(null, { status: 204 })
     : notFound();
@@ -271,7 +272,7 @@ export async function handleAddNote(request: Request, context: Context, rawId: s
   if (!parsed.success) return badRequest(parsed.error.issues[0]?.message ?? "Invalid note.", "body");
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   const note = await addNote(database.db, id, parsed.data, user);
   return note ? Response.json(note, { status: 201 }) : notFound();
 }
@@ -316,7 +317,7 @@ export async function handleBulk(request: Request, context: Context) {
   if (!body.ok) return body.response;
   const parsed = parseBulk(body.value);
   if (!parsed.ok) return badRequest(parsed.message);
-  const { leadAdmin } = await getServices(context);
+  const { leadAdmin } = await leadsServices(context);
   try {
     const { ids, action, value } = parsed.bulk;
     return Response.json(await leadAdmin.bulk(ids, { action, value } as BulkAction, user));
@@ -355,7 +356,7 @@ export async function handleExportLeads(request: Request, context: Context): Pro
   const url = new URL(request.url);
   const parsed = parseListQuery(url, { userId: user.id });
   if (!parsed.ok) return parsed.response;
-  const services = await getServices(context);
+  const services = await leadsServices(context);
   await settleAttributions(services);
   const { page: _page, pageSize: _pageSize, sort: _sort, order: _order, ...filter } = parsed.query;
   // Recorded once the download ends: who, the filter as asked, how many rows, and whether it ran to

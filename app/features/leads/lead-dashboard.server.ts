@@ -2,7 +2,6 @@ import type { Kysely } from "kysely";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import type { Database } from "#app/db/schema.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { channelSlug } from "#app/lib/attribution.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
@@ -11,6 +10,7 @@ import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http
 import type { Actor } from "./lead-events.server.ts";
 import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
 import { isOverdue, nextStepsOf } from "./lead-next-step.server.ts";
+import { leadsServices } from "./leads-services.server.ts";
 import {
   deleteView,
   listSavedViews,
@@ -57,7 +57,7 @@ export async function loadLeadDashboard(request: Request, context: Context, user
   const base = {
     username: user.username,
     /** Said on the Spam view: held spam is deleted after this many days (SPAM_RETENTION_DAYS). */
-    spamRetentionDays: (await getServices(context)).env.SPAM_RETENTION_DAYS,
+    spamRetentionDays: (await leadsServices(context)).env.SPAM_RETENTION_DAYS,
     userId: user.id,
     view,
     page: query.page,
@@ -66,7 +66,7 @@ export async function loadLeadDashboard(request: Request, context: Context, user
   };
 
   try {
-    const services = await getServices(context);
+    const services = await leadsServices(context);
     const { database, leadSummary } = services;
     // Started, not waited for: a list must not queue behind settling writes while leads pour in
     // (bench:admin: p95 12 → 160 ms). A lead still pending shows as such for a second or two; its
@@ -189,7 +189,7 @@ function bulkFromForm(form: URLSearchParams) {
  */
 export async function leadDashboardAction(request: Request, context: Context, user: Actor) {
   const form = await readForm(request);
-  const { leadAdmin } = await getServices(context);
+  const { leadAdmin } = await leadsServices(context);
   const url = new URL(request.url);
   const back = url.pathname + url.search;
   switch (form.get("intent")) {
@@ -230,7 +230,7 @@ export async function leadDashboardAction(request: Request, context: Context, us
           { message: parsed.error.issues[0]?.message ?? "The view could not be saved." },
           { status: 400 },
         );
-      const { database } = await getServices(context);
+      const { database } = await leadsServices(context);
       try {
         await saveView(database.db, user, parsed.data);
       } catch (error) {
@@ -241,7 +241,7 @@ export async function leadDashboardAction(request: Request, context: Context, us
     }
     case "delete-view": {
       const id = parseLeadId(form.get("viewId"));
-      const { database } = await getServices(context);
+      const { database } = await leadsServices(context);
       if (id === null || !(await deleteView(database.db, user, id)))
         return data({ message: "There is no such view of yours." }, { status: 404 });
       throw redirect(withNotice(back, "view-deleted"));

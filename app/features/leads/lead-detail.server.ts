@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
@@ -22,6 +22,7 @@ import {
   setNextStep,
 } from "./lead-next-step.server.ts";
 import { addNote, NoteBodySchema } from "./lead-notes.server.ts";
+import { leadsServices } from "./leads-services.server.ts";
 import { CONFIRM_DELETE_PARAM } from "./ui/delete-lead.tsx";
 import { formatDay } from "./ui/lead-age.ts";
 
@@ -36,7 +37,7 @@ const notFound = () => data("Lead not found", { status: 404 });
 export async function loadLeadDetail(request: Request, context: Context, rawId: string | undefined) {
   const id = parseLeadId(rawId);
   if (id === null) throw notFound();
-  const services = await getServices(context);
+  const services = await leadsServices(context);
   const { database } = services;
   await settleAttributions(services);
   const [detail, staff, nextSteps] = await Promise.all([
@@ -78,7 +79,7 @@ export async function leadDetailAction(
 ) {
   const id = parseLeadId(rawId);
   const form = await readForm(request);
-  const { database, leadAdmin } = await getServices(context);
+  const { database, leadAdmin } = await leadsServices(context);
   const here = new URL(request.url).pathname;
   const done = (notice: Notice) => redirect(withNotice(here, notice));
   switch (form.get("intent")) {

@@ -5,9 +5,9 @@ import {
   describeDatabaseError,
   isDatabaseUnavailable,
 } from "#app/db/unavailable.server.ts";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { readCookie } from "#app/lib/cookies.ts";
 import { parseJsonObject, readLimitedBytes, readLimitedText } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { type ActiveApiKey, bearerToken, findActiveApiKey } from "./api-keys.server.ts";
 import {
   type FieldErrors,
@@ -17,6 +17,7 @@ import {
   type RequestType,
 } from "./lead-schema.ts";
 import type { SubmissionContext, SubmissionResult } from "./lead-service.server.ts";
+import { leadsServices } from "./leads-services.server.ts";
 import { TIME_TOKEN_COOKIE } from "./time-token.server.ts";
 
 // The two ways a lead arrives over HTTP: the JSON API (SPEC section 7) and the forms' own POST when
@@ -96,7 +97,7 @@ async function submit(
   apiKey?: ActiveApiKey,
 ): Promise<SubmissionResult | "failed"> {
   try {
-    const { leads } = await getServices(context);
+    const { leads } = await leadsServices(context);
     return await leads.submit(body, submissionContext(head, context, transport, apiKey));
   } catch (error) {
     // Never log the submission itself: it is personal data.
@@ -138,7 +139,7 @@ export async function answerLeadApi(
   const presented = bearerToken(head.headers.get("authorization"));
   let apiKey: ActiveApiKey | undefined;
   if (presented !== undefined) {
-    const { database } = await getServices(context);
+    const { database } = await leadsServices(context);
     const found = presented ? await findActiveApiKey(database.db, presented) : null;
     if (!found)
       return {

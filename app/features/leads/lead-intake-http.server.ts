@@ -1,13 +1,14 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { IMPORT_BODY_LIMIT, LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject, readMultipart } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { ImportBusyError, parseCsvOffThread } from "./import/csv-worker.server.ts";
 import { guessMapping, type ImportMapping, readMapping } from "./import/import-mapping.ts";
 import { type ImportPlan, ImportStateError } from "./import/lead-import.server.ts";
 import { UnknownOwnerError } from "./lead-admin.server.ts";
 import { isStaffSource, type StaffSource } from "./lead-sources.ts";
+import { leadsServices } from "./leads-services.server.ts";
 import { MANUAL_LEAD_MESSAGES, parseManualLead } from "./manual-lead-schema.ts";
 
 // POST /api/admin/leads (a lead added by hand) and POST /api/admin/leads/import (a CSV, dry run or
@@ -27,7 +28,7 @@ export async function handleAddLead(request: Request, context: Context): Promise
   const parsed = parseManualLead(body.value);
   if (!parsed.success)
     return json({ message: "Please check the highlighted fields", errors: parsed.errors }, 400);
-  const { leadIntake } = await getServices(context);
+  const { leadIntake } = await leadsServices(context);
   try {
     const lead = await leadIntake.add(parsed.data, user, context.get(clientAddressContext));
     return json(lead, 201);
@@ -117,7 +118,7 @@ export async function handleImport(request: Request, context: Context): Promise<
   if (!read.ok) return json({ message: read.message, errors: { mapping: read.message } }, 400);
   mapping = read.mapping;
 
-  const { leadIntake } = await getServices(context);
+  const { leadIntake } = await leadsServices(context);
   const plan = await leadIntake.plan(parsed, mapping);
   const mappingByHeader = Object.fromEntries(
     Object.entries(mapping).map(([field, index]) => [field, index === null ? null : parsed.header[index]]),

@@ -18,7 +18,7 @@ import {
   startOutboxWorker,
 } from "#app/lib/outbox/outbox-worker.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
-import { createServices } from "#app/services.server.ts";
+import { createServices } from "../../../composition/services.server.ts";
 import { describeEachDatabase, TEST_POSTGRES_URL } from "../../../tests/support/databases.ts";
 import { createOutboxSender } from "./lead-notification.server.ts";
 import { createLeadService } from "./lead-service.server.ts";

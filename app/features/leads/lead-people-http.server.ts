@@ -1,13 +1,14 @@
 import type { Kysely } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import type { Database } from "#app/db/schema.ts";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { leadDetail } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { erasedOn, leadIdsOf, parsePersonEmail } from "./lead-people.server.ts";
+import { leadsServices } from "./leads-services.server.ts";
 import { DEFAULT_ERASURE_REASON } from "./people-constants.ts";
 
 // /api/admin/people?email= (issue 13): a person's data as JSON (GET, recorded in the access log) and
@@ -101,7 +102,7 @@ export async function exportPerson(
   email: string,
   format: "json" | "page",
 ): Promise<PersonRecord | null> {
-  const { database, secret } = await getServices(context);
+  const { database, secret } = await leadsServices(context);
   const person = await findPerson(database.db, secret, email);
   // The log says a person's data was shown and how much, never whose (erasure must not leave the email).
   await recordAccess(database.db, {
@@ -137,7 +138,7 @@ export async function erasePersonIfHeld(
   email: string,
   reason: string | null,
 ): Promise<number | null> {
-  const { leadAdmin, database, secret } = await getServices(context);
+  const { leadAdmin, database, secret } = await leadsServices(context);
   if ((await leadIdsOf(database.db, email)).length === 0) return null;
   return leadAdmin.erasePerson({
     email,

@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { TEST_EVENTS, type TestEventType } from "./webhook-schema.ts";
 import { createWebhook } from "./webhook-service.server.ts";
+import { webhookServices } from "./webhook-services.server.ts";
 import {
   deleteWebhook,
   findWebhook,
@@ -32,7 +32,7 @@ export function parseWebhookId(raw: string | null | undefined): number | null {
 /** GET /api/admin/webhooks: every webhook, oldest first, without secrets. */
 export async function handleListWebhooks(request: Request, context: Context): Promise<Response> {
   await requireApiPermission(request, context, "webhooks.manage");
-  const { database } = await getServices(context);
+  const { database } = await webhookServices(context);
   return Response.json(await listWebhooks(database.db));
 }
 
@@ -42,7 +42,7 @@ export async function handleCreateWebhook(request: Request, context: Context): P
   assertSameOrigin(request);
   const body = await readJsonObject(request, WEBHOOK_BODY_LIMIT);
   if (!body.ok) return body.response;
-  const { database, env } = await getServices(context);
+  const { database, env } = await webhookServices(context);
   const outcome = await createWebhook(database.db, body.value, user.username, {
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   });
@@ -59,7 +59,7 @@ export async function handleDeleteWebhook(request: Request, context: Context, ra
   assertSameOrigin(request);
   const id = parseWebhookId(rawId);
   if (id === null) return notFound();
-  const { database } = await getServices(context);
+  const { database } = await webhookServices(context);
   return (await deleteWebhook(database.db, id)) ? new Response(null, { status: 204 }) : notFound();
 }
 
@@ -76,7 +76,7 @@ export async function handleListDeliveries(request: Request, context: Context, r
       { status: 400 },
     );
   }
-  const { database } = await getServices(context);
+  const { database } = await webhookServices(context);
   if (!(await findWebhook(database.db, id))) return notFound();
   return Response.json(await listDeliveries(database.db, id, { limit }));
 }
@@ -104,7 +104,7 @@ export async function handleTestWebhook(request: Request, context: Context, rawI
   }
   const id = parseWebhookId(rawId);
   if (id === null) return notFound();
-  const services = await getServices(context);
+  const services = await webhookServices(context);
   const queued = await queueTestEvent(services.database.db, id, event);
   if (!queued) return notFound();
   services.notifyOutbox();
@@ -117,7 +117,7 @@ export async function handleRotateSecret(request: Request, context: Context, raw
   assertSameOrigin(request);
   const id = parseWebhookId(rawId);
   if (id === null) return notFound();
-  const { database } = await getServices(context);
+  const { database } = await webhookServices(context);
   const secret = await rotateWebhookSecret(database.db, id);
   return secret ? Response.json({ id, secret }) : notFound();
 }

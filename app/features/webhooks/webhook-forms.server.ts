@@ -1,10 +1,10 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { parseWebhookId } from "./webhook-api.server.ts";
 import { NOTICE_PARAM, WEBHOOKS_PATH, type WebhookNotice } from "./webhook-notices.ts";
 import { TEST_EVENTS, type TestEventType, type WebhookFieldErrors } from "./webhook-schema.ts";
 import { createWebhook } from "./webhook-service.server.ts";
+import { webhookServices } from "./webhook-services.server.ts";
 import { deleteWebhook, queueTestEvent, rotateWebhookSecret } from "./webhook-store.server.ts";
 
 // The /admin/webhooks forms as they arrive, with or without JavaScript (the page's <Form>s post
@@ -32,7 +32,7 @@ export async function webhookFormAction(
   user: { username: string },
 ) {
   const form = await readForm(request);
-  const services = await getServices(context);
+  const services = await webhookServices(context);
   const db = services.database.db;
   const intent = form.get("intent");
   if (intent === "create") {

@@ -22,7 +22,7 @@ import {
   createTestCertificates,
   type TestCertificates,
 } from "#app/lib/safe-fetch/testing/test-certificates.ts";
-import { createServices } from "#app/services.server.ts";
+import { createServices } from "../../../composition/services.server.ts";
 import {
   checkPostgres,
   createPostgresSchema,

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";
 import { type AccessEntry, listAccessLog } from "#app/lib/access-log.server.ts";
@@ -8,7 +9,6 @@ import { ACCESS_ACTIONS, ACCESS_KINDS, type AccessKind, isAccessKind } from "#ap
 import { countOf } from "#app/lib/count-words.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { isRole, ROLE_LABELS } from "#app/lib/permissions.ts";
-import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/access-log";
 
 // Issue 13: the staff access log, for admins (everyone in the back office is one, SPEC section 6):
@@ -76,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const rawKind = url.searchParams.get("kind");
   const kind = isAccessKind(rawKind) ? rawKind : undefined;
   const before = Number(url.searchParams.get("before"));
-  const { database, env } = await getServices(context);
+  const { database, env } = await authServices(context);
   const page = await listAccessLog(database.db, {
     kind,
     before: Number.isSafeInteger(before) && before > 0 ? before : undefined,

@@ -2,10 +2,9 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
 import { INVALID_CODE, tooManyLoginsMessage } from "#app/features/auth/auth-http.server.ts";
+import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { HASHING_BUSY_MESSAGE } from "#app/features/auth/hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "#app/features/auth/password.server.ts";
 import { TwoFactorError } from "#app/features/auth/two-factor-store.server.ts";
@@ -15,10 +14,12 @@ import {
   type TwoFactorResult,
 } from "#app/features/auth/ui/two-factor-panel.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { ACCOUNT_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { clientAddressContext, getServices } from "#app/services.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/account";
 
 // Issue 13: your own sessions (started, last seen, browser, masked address) and ending any of them,
@@ -39,7 +40,7 @@ type Notice = keyof typeof NOTICES;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   const [sessions, status, enrolment] = await Promise.all([
     auth.sessions(user.id, readSessionToken(request)),
     auth.twoFactor.status(user.id),
@@ -68,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = adminUser(context);
   const form = await readForm(request);
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   const token = readSessionToken(request);
   const clientAddress = context.get(clientAddressContext);
   const code = (form.get("code") ?? "").slice(0, 64);

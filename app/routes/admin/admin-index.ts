@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { getCurrentUser } from "#app/features/auth/guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { homePathFor } from "#app/lib/permissions.ts";
+import { getCurrentUser } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/admin-index";
 
 // /admin is not a page of its own: the home of the person's role (the dashboard, or analytics for

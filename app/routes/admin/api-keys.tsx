@@ -1,15 +1,15 @@
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { CONFIRM_REVOKE_PARAM } from "#app/features/leads/api-key-paths.ts";
 import { listApiKeys } from "#app/features/leads/api-keys.server.ts";
 import { apiKeyFormAction } from "#app/features/leads/api-keys-forms.server.ts";
+import { leadsServices } from "#app/features/leads/leads-services.server.ts";
 import { ApiKeyList, RevokeApiKeyConfirmation } from "#app/features/leads/ui/api-key-list.tsx";
 import { CreateApiKeyForm } from "#app/features/leads/ui/create-api-key-form.tsx";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
-import { getServices } from "#app/services.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/api-keys";
 
 // API keys for integrations (issue 10): a CRM sync or a partner's form sends leads to
@@ -19,7 +19,7 @@ import type { Route } from "./+types/api-keys";
 export const meta: Route.MetaFunction = () => adminMeta("API keys");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { database, env } = await getServices(context);
+  const { database, env } = await leadsServices(context);
   const url = new URL(request.url);
   const keys = await listApiKeys(database.db);
   const confirmId = Number(url.searchParams.get(CONFIRM_REVOKE_PARAM));

@@ -11,11 +11,11 @@ import { AuditHistory } from "#app/features/audits/ui/audit-history.tsx";
 import { AuditRunner } from "#app/features/audits/ui/audit-runner.tsx";
 import { AUDIT_TEXT } from "#app/features/audits/ui/audit-texts.ts";
 import { PerformanceCard } from "#app/features/audits/ui/performance-card.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { publicUrl } from "#app/lib/site/public-url.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/audit";
 
 // SPEC section 2 /admin/audit: security audits (stored, with a history) and performance checks of

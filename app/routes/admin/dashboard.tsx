@@ -2,8 +2,6 @@ import { useLocation } from "react-router";
 import { BackOfficeNav } from "#app/components/back-office/back-office-nav.tsx";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Pagination } from "#app/components/back-office/pagination.tsx";
-import { adminUser, requirePermission } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDashboardAction, loadLeadDashboard } from "#app/features/leads/lead-dashboard.server.ts";
 import { BulkActions } from "#app/features/leads/ui/bulk-actions.tsx";
@@ -20,7 +18,9 @@ import { SpamRetentionNote } from "#app/features/leads/ui/spam-retention-note.ts
 import { SummaryStrip } from "#app/features/leads/ui/summary-strip.tsx";
 import { usePopoverDetails } from "#app/features/leads/ui/use-popover-details.ts";
 import { useTickedLeads } from "#app/features/leads/ui/use-ticked-leads.ts";
+import { adminUser, requirePermission } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { Route } from "./+types/dashboard";
 

@@ -1,12 +1,12 @@
 import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
-import { adminUser, guardAdminRequest } from "#app/features/auth/admin-guard.server.ts";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
-import { GlobalSearch } from "#app/features/search/ui/global-search.tsx";
+import { leadsServices } from "#app/features/leads/leads-services.server.ts";
+import { GlobalSearch } from "#app/features/leads/search/ui/global-search.tsx";
+import { adminUser, guardAdminRequest } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { can, PERMISSIONS, ROLE_LABELS } from "#app/lib/permissions.ts";
-import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/guarded-layout";
 
 // SPEC section 2, route protection, decided by the server: every page below (documents, data
@@ -38,7 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   let counts: ShellCounts = null;
   if (can(role, "leads.read")) {
     try {
-      const { leadSummary } = await getServices(context);
+      const { leadSummary } = await leadsServices(context);
       const summary = await leadSummary.get();
       counts = { newLeads: summary.byStatus.new, spam: summary.heldSpam };
     } catch {

@@ -1,7 +1,5 @@
 import { isRouteErrorResponse, Link, useLocation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
-import { requirePermission } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDetailAction, loadLeadDetail } from "#app/features/leads/lead-detail.server.ts";
 import { DeleteLeadConfirmation, EraseLeadCard } from "#app/features/leads/ui/delete-lead.tsx";
@@ -13,7 +11,9 @@ import { LeadTimelineList } from "#app/features/leads/ui/lead-timeline-list.tsx"
 import { LeadWorkCard } from "#app/features/leads/ui/lead-work-card.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
 import { OtherSubmissions } from "#app/features/leads/ui/other-submissions.tsx";
+import { requirePermission } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/lead-detail";
 
 // One lead, as sales work it: where it is and what comes next first (status, owner, next step, spam

@@ -1,8 +1,6 @@
 import { Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { importPageAction, loadImportPage } from "#app/features/leads/import/import-page.server.ts";
 import {
@@ -11,7 +9,9 @@ import {
   RecentImports,
   UploadStep,
 } from "#app/features/leads/intake-ui/import-steps.tsx";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/lead-import";
 
 // Issue 23: leads from a CSV (an event's list, a spreadsheet): upload, match the columns, see every

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { ManualLeadForm } from "#app/features/leads/intake-ui/manual-lead-form.tsx";
 import { loadManualLeadPage, manualLeadAction } from "#app/features/leads/manual-lead-page.server.ts";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/lead-new";
 
 // Issue 23: a lead that did not come through the website (a call, an event, a referral), added by

@@ -3,15 +3,15 @@ import { data, redirect, useRevalidator } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { useFollowAdminFlag } from "#app/features/auth/admin-flags.ts";
 import { attemptLogin, attemptSecondStep, cancelSecondStep } from "#app/features/auth/auth-http.server.ts";
+import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { readPendingLoginToken } from "#app/features/auth/cookies.server.ts";
-import { assertSameOrigin, getCurrentUser } from "#app/features/auth/guard.server.ts";
 import { landingPath } from "#app/features/auth/safe-admin-next.ts";
 import { PASSWORD_SET_PARAM } from "#app/features/auth/staff-paths.ts";
 import { LoginForm } from "#app/features/auth/ui/login-form.tsx";
 import { EnrolledNotice, SecondStepForm } from "#app/features/auth/ui/second-step-form.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { assertSameOrigin, getCurrentUser } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/login";
 
 // SPEC section 2 /admin/login. A signed-in admin goes straight on, as the server sees the session.
@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, context);
   // Any back-office role goes on: to `next` if the role may open it, else to the role's home.
   if (user?.role) throw redirect(landingPath(user.role, url.searchParams.get("next")));
-  const { auth } = await getServices(context);
+  const { auth } = await authServices(context);
   return {
     loggedOut: url.searchParams.has("logged-out"),
     passwordSet: url.searchParams.has(PASSWORD_SET_PARAM),

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { logout } from "#app/features/auth/auth-http.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { LOGIN_PATH } from "#app/lib/admin-paths.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/logout";
 
 // The Logout button without JavaScript (with it, the button calls POST /api/logout): ends the

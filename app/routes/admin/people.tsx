@@ -3,8 +3,6 @@ import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { parsePersonEmail } from "#app/features/leads/lead-people.server.ts";
 import {
@@ -13,8 +11,10 @@ import {
   NOTHING_HELD,
 } from "#app/features/leads/lead-people-http.server.ts";
 import { DEFAULT_ERASURE_REASON, PEOPLE_PATH } from "#app/features/leads/people-constants.ts";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/people";
 
 // Issue 13, people's data rights: find everything held on one person by email, read it here or

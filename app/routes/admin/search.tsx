@@ -4,12 +4,12 @@ import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { leadsServices } from "#app/features/leads/leads-services.server.ts";
+import { parseSearchQuery, searchBackOffice } from "#app/features/leads/search/back-office-search.server.ts";
+import { MAX_QUERY_LENGTH, SEARCH_PATH } from "#app/features/leads/search/search-types.ts";
 import { StatusBadge } from "#app/features/leads/ui/status-badge.tsx";
-import { parseSearchQuery, searchBackOffice } from "#app/features/search/back-office-search.server.ts";
-import { MAX_QUERY_LENGTH, SEARCH_PATH } from "#app/features/search/search-types.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
-import { getServices } from "#app/services.server.ts";
 import type { Route } from "./+types/search";
 
 // Issue 23: the shell's search as a page, for "See all results" and for browsers without
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = parseSearchQuery(new URL(request.url).searchParams.get("q"));
   if (!parsed.ok) return data({ query: "", message: parsed.message, results: null }, { status: 400 });
   if (parsed.query === "") return { query: "", message: null, results: null };
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   const results = await searchBackOffice(database.db, parsed.query);
   return {
     query: parsed.query,

@@ -1,8 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { pendingLoginCookie } from "#app/features/auth/cookies.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import {
   findSetPasswordLink,
   redeemSetPasswordLink,
@@ -16,7 +16,7 @@ import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { LOGIN_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/set-password";
 
 // Issue 10: the page a one-time set-password link opens. Public (the person has no password yet):
@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   const link = await findSetPasswordLink(database.db, params.token);
   if (!link) return data({ link: null }, { status: 404 });
   return { link: { username: link.username, expires: formatDateTime(link.expiresAt) } };
@@ -49,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       ? { confirm: PASSWORDS_DIFFER }
       : null;
   if (errors) return data({ message: null, errors }, { status: 400 });
-  const { database, auth } = await getServices(context);
+  const { database, auth } = await authServices(context);
   let redeemed: { userId: number };
   try {
     redeemed = await redeemSetPasswordLink(database.db, params.token, password);

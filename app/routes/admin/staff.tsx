@@ -1,9 +1,8 @@
 import { data, redirect } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
+import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { listStaff } from "#app/features/auth/staff.server.ts";
 import { listStaffEvents } from "#app/features/auth/staff-events.server.ts";
 import {
@@ -20,9 +19,10 @@ import { StaffHistory } from "#app/features/auth/ui/staff-history.tsx";
 import { CONFIRM_DISABLE_PARAM, RESET_PARAM, StaffList } from "#app/features/auth/ui/staff-list.tsx";
 import type { StaffActionData } from "#app/features/auth/ui/staff-view.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/staff";
 
 // Issue 10: the staff accounts, each with its role (issue 23, permissions.ts). Every change is a form
@@ -36,7 +36,7 @@ const HISTORY_LIMIT = 20;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
   const url = new URL(request.url);
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   const [members, events] = await Promise.all([
     listStaff(database.db),
     listStaffEvents(database.db, HISTORY_LIMIT),
@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = adminUser(context);
   const form = await readForm(request);
-  const { database, env } = await getServices(context);
+  const { database, env } = await authServices(context);
   const outcome = await runStaffForm(
     database.db,
     request,

@@ -2,8 +2,6 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
-import { adminUser } from "#app/features/auth/admin-guard.server.ts";
-import { assertSameOrigin } from "#app/features/auth/guard.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { CreateWebhookForm } from "#app/features/webhooks/ui/create-webhook-form.tsx";
 import { SecretReveal } from "#app/features/webhooks/ui/secret-reveal.tsx";
@@ -17,8 +15,10 @@ import {
   WEBHOOKS_PATH,
 } from "#app/features/webhooks/webhook-notices.ts";
 import { MAX_WEBHOOKS } from "#app/features/webhooks/webhook-schema.ts";
+import { webhookServices } from "#app/features/webhooks/webhook-services.server.ts";
 import { listDeliveries, listWebhooks } from "#app/features/webhooks/webhook-store.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { adminUser } from "#app/lib/admin-guard.server.ts";
+import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/webhooks";
 
 // Issue 10: outgoing webhooks. Admins add an endpoint (the signing secret is shown once, on the
@@ -34,7 +34,7 @@ const LOG_LENGTH = 10;
 const REFRESH_MS = 3000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { database } = await getServices(context);
+  const { database } = await webhookServices(context);
   const url = new URL(request.url);
   const webhooks = await listWebhooks(database.db);
   const now = new Date();

@@ -1,4 +1,4 @@
-import { getCurrentUser } from "#app/features/auth/guard.server.ts";
+import { getCurrentUser } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/user";
 
 // SPEC section 7: GET /api/user — the signed-in user, or 401 (the client reads that as "no user").

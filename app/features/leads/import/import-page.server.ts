@@ -1,12 +1,13 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { clientAddressContext, getServices } from "#app/lib/app-context.server.ts";
 import { IMPORT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm, readMultipart } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assignableStaff, UnknownOwnerError } from "../lead-admin.server.ts";
 import type { Actor } from "../lead-events.server.ts";
 import { fileNameOf } from "../lead-intake-http.server.ts";
 import { isStaffSource } from "../lead-sources.ts";
+import { leadsServices } from "../leads-services.server.ts";
 import { ImportBusyError, parseCsvOffThread } from "./csv-worker.server.ts";
 import { createDraft, findDraft, listImports } from "./import-batches.server.ts";
 import { guessMapping, IMPORT_FIELD_KEYS, readMapping } from "./import-mapping.ts";
@@ -38,7 +39,7 @@ function mappingParams(params: URLSearchParams): Record<string, string> | null {
 }
 
 async function readDraftTable(context: Context, draftId: number, actor: Actor) {
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   const draft = await findDraft(database.db, draftId);
   if (!draft || (await draftOwner(context, draftId)) !== actor.id) return undefined;
   const parsed = await parseCsvOffThread(encoder.encode(draft.content));
@@ -46,7 +47,7 @@ async function readDraftTable(context: Context, draftId: number, actor: Actor) {
 }
 
 async function draftOwner(context: Context, draftId: number): Promise<number | null> {
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   const row = await database.db
     .selectFrom("leadImports")
     .select("createdByUserId")
@@ -59,7 +60,7 @@ async function draftOwner(context: Context, draftId: number): Promise<number | n
 
 export async function loadImportPage(request: Request, context: Context, actor: Actor) {
   const url = new URL(request.url);
-  const { database, leadIntake } = await getServices(context);
+  const { database, leadIntake } = await leadsServices(context);
   const [imports, staff] = await Promise.all([listImports(database.db), assignableStaff(database.db)]);
   const base = {
     imports: imports.map((batch) => ({
@@ -148,7 +149,7 @@ export async function importPageAction(request: Request, context: Context, actor
         { uploadError: parsed.ok ? "The file could not be read." : parsed.message, error: null },
         { status: 422 },
       );
-    const { database } = await getServices(context);
+    const { database } = await leadsServices(context);
     const id = await createDraft(database.db, {
       fileName: fileNameOf(file.name),
       content: parsed.text,
@@ -160,7 +161,7 @@ export async function importPageAction(request: Request, context: Context, actor
 
   const form = await readForm(request);
   const intent = form.get("intent");
-  const { leadIntake } = await getServices(context);
+  const { leadIntake } = await leadsServices(context);
   const clientAddress = context.get(clientAddressContext);
   if (intent === "undo") {
     const importId = positiveId(form.get("importId"));

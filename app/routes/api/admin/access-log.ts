@@ -1,7 +1,7 @@
-import { requireApiPermission } from "#app/features/auth/guard.server.ts";
+import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { isAccessKind, listAccessLog } from "#app/lib/access-log.server.ts";
 import { methodNotAllowed } from "#app/lib/http.server.ts";
-import { getServices } from "#app/services.server.ts";
+import { requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/access-log";
 
 // Issue 13: GET /api/admin/access-log?kind=&before= — the staff access log, newest first, 50 a page.
@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const beforeId = before === null ? undefined : Number(before);
   if (beforeId !== undefined && !(Number.isSafeInteger(beforeId) && beforeId > 0))
     return Response.json({ message: "before must be an entry id." }, { status: 400 });
-  const { database } = await getServices(context);
+  const { database } = await authServices(context);
   return Response.json(
     await listAccessLog(database.db, { kind: isAccessKind(kind) ? kind : undefined, before: beforeId }),
   );

@@ -1,6 +1,6 @@
 import { loadAnalyticsReport } from "#app/features/analytics/analytics-http.server.ts";
-import { requireApiPermission } from "#app/features/auth/guard.server.ts";
 import { methodNotAllowed } from "#app/lib/http.server.ts";
+import { requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/analytics";
 
 // Issue 12: GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (UTC days, both inclusive; or

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
-import { requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { getServices } from "#app/lib/app-context.server.ts";
+import { requireApiPermission } from "#app/lib/staff-guard.server.ts";
+import { leadsServices } from "../leads-services.server.ts";
 import { parseSearchQuery, searchBackOffice } from "./back-office-search.server.ts";
 import { createSearchRate } from "./search-rate.ts";
 
@@ -21,7 +21,7 @@ export async function handleSearch(request: Request, context: Context): Promise<
       { message: "Too many searches. Please wait a moment." },
       { status: 429, headers: { "Retry-After": String(wait) } },
     );
-  const { database } = await getServices(context);
+  const { database } = await leadsServices(context);
   const results = await searchBackOffice(database.db, parsed.query);
   // NOTE: server.ts marks every /api answer "private, no-store": personal data stays out of caches.
   return Response.json(results);

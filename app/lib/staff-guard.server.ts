@@ -1,19 +1,30 @@
 import { type RouterContextProvider, redirect } from "react-router";
-import { getServices } from "#app/lib/app-context.server.ts";
-import { can, type Permission, sectionFor } from "#app/lib/permissions.ts";
-import { readSessionToken } from "./cookies.server.ts";
-import type { PublicUser } from "./users.server.ts";
+import { can, type Permission, type Role, sectionFor } from "./permissions.ts";
+import { createServiceKey, servicesOf } from "./service-context.server.ts";
 
 // Every back-office page and /api/admin/* call goes through these: the server decides who sees what,
 // by the role read with the session on every request (never from the cookie, so a role change holds
 // from the next request on, on every instance) and the one permission table (permissions.ts).
 // Nothing the browser stores (localStorage.isAdmin, the admin_hint cookie) is ever consulted.
 
+// The guard lives here, below the features, so that every feature can ask it without importing
+// features/auth: auth provides the one thing it needs, the signed-in person of a request.
+
 type Context = Readonly<RouterContextProvider>;
 
-export async function getCurrentUser(request: Request, context: Context): Promise<PublicUser | null> {
-  const { auth } = await getServices(context);
-  return auth.currentUser(readSessionToken(request));
+/** The signed-in staff member as every feature sees them. */
+export type StaffUser = { id: number; username: string; role: Role | null; isAdmin: boolean };
+
+export type StaffSessions = {
+  /** The person whose valid session the request carries, read afresh (role included); null if none. */
+  currentUser(request: Request): Promise<StaffUser | null>;
+};
+
+/** Provided by the composition root from features/auth. */
+export const staffSessionsKey = createServiceKey<StaffSessions>("staff sessions");
+
+export async function getCurrentUser(request: Request, context: Context): Promise<StaffUser | null> {
+  return (await servicesOf(context, staffSessionsKey)).currentUser(request);
 }
 
 const jsonError = (status: number, message: string) => Response.json({ message }, { status });
@@ -25,7 +36,7 @@ export async function requireApiPermission(
   request: Request,
   context: Context,
   permission: Permission,
-): Promise<PublicUser> {
+): Promise<StaffUser> {
   const user = await getCurrentUser(request, context);
   if (!user) throw jsonError(401, "Sign in to continue.");
   if (!can(user.role, permission)) throw jsonError(403, FORBIDDEN_MESSAGE);
@@ -36,7 +47,7 @@ export async function requireApiPermission(
  * For back-office pages (SPEC section 2): no user → /admin/login; a user whose role may not open the
  * page (its section in permissions.ts, or a page the table does not list) → / (thrown redirects).
  */
-export async function requireBackOfficePage(request: Request, context: Context): Promise<PublicUser> {
+export async function requireBackOfficePage(request: Request, context: Context): Promise<StaffUser> {
   const user = await getCurrentUser(request, context);
   if (!user) {
     const url = new URL(request.url);

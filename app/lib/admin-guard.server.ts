@@ -1,7 +1,6 @@
 import { createContext, type RouterContextProvider, redirect } from "react-router";
 import { can, type Permission } from "#app/lib/permissions.ts";
-import { requireBackOfficePage } from "./guard.server.ts";
-import type { PublicUser } from "./users.server.ts";
+import { type StaffUser as PublicUser, requireBackOfficePage } from "./staff-guard.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 

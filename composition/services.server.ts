@@ -1,64 +1,73 @@
 import type { Registry } from "prom-client";
-import { pruneAccessLog } from "#app/lib/access-log.server.ts";
+import { loadAppSecret } from "#app/db/app-secret.server.ts";
+import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
+import { migrateToLatest } from "#app/db/migrate.server.ts";
+import { checkReadiness, type Readiness } from "#app/db/readiness.server.ts";
+import { type Env, parseEnv } from "#app/env.server.ts";
 import {
-  type AppServices,
-  clientAddressContext,
-  getServices,
-  provideFallbackServices,
-  servicesContext,
-} from "#app/lib/app-context.server.ts";
-import { loadAppSecret } from "./db/app-secret.server.ts";
-import { type AppDatabase, openDatabase } from "./db/database.server.ts";
-import { migrateToLatest } from "./db/migrate.server.ts";
-import { checkReadiness, type Readiness } from "./db/readiness.server.ts";
-import { type Env, parseEnv } from "./env.server.ts";
-import { createDailySalts } from "./features/analytics/daily-salt.server.ts";
-import { createLeadAttribution, type LeadAttribution } from "./features/analytics/lead-attribution.server.ts";
+  type AnalyticsServices,
+  analyticsServicesKey,
+} from "#app/features/analytics/analytics-services.server.ts";
+import { createDailySalts } from "#app/features/analytics/daily-salt.server.ts";
+import { createLeadAttribution } from "#app/features/analytics/lead-attribution.server.ts";
 import {
   createPageViewCounter,
   type PageViewCounter,
-} from "./features/analytics/page-view-counter.server.ts";
-import { createRollupJob } from "./features/analytics/rollup.server.ts";
-import { type AuditSlots, createAuditSlots } from "./features/audits/audit-slots.server.ts";
-import { hstsPreloadListInfo } from "./features/audits/hsts-preload-list.server.ts";
-import { type AuthService, createAuthService } from "./features/auth/auth-service.server.ts";
-import { createHashingQueue } from "./features/auth/hashing-queue.server.ts";
-import { createLoginThrottle } from "./features/auth/login-throttle.server.ts";
-import { listStaff, type StaffMember } from "./features/auth/staff.server.ts";
-import { countAdmins, createUser } from "./features/auth/users.server.ts";
-import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "./features/leads/lead-admin.server.ts";
-import { createLeadIntake, type LeadIntake } from "./features/leads/lead-intake.server.ts";
-import { createOutboxSender } from "./features/leads/lead-notification.server.ts";
+} from "#app/features/analytics/page-view-counter.server.ts";
+import { createRollupJob } from "#app/features/analytics/rollup.server.ts";
+import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-services.server.ts";
+import { createAuditSlots } from "#app/features/audits/audit-slots.server.ts";
+import { hstsPreloadListInfo } from "#app/features/audits/hsts-preload-list.server.ts";
+import { createAuthService } from "#app/features/auth/auth-service.server.ts";
+import { type AuthServices, authServicesKey } from "#app/features/auth/auth-services.server.ts";
+import { readSessionToken } from "#app/features/auth/cookies.server.ts";
+import { createHashingQueue } from "#app/features/auth/hashing-queue.server.ts";
+import { createLoginThrottle } from "#app/features/auth/login-throttle.server.ts";
+import { countAdmins, createUser } from "#app/features/auth/users.server.ts";
+import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
+import { createLeadIntake } from "#app/features/leads/lead-intake.server.ts";
+import { createOutboxSender } from "#app/features/leads/lead-notification.server.ts";
 import {
   createLeadService,
   type LeadChangeHook,
   type LeadService,
-} from "./features/leads/lead-service.server.ts";
-import { createLeadSummaryCache } from "./features/leads/lead-summary.server.ts";
-import { createWebhookSender } from "./features/webhooks/webhook-sender.server.ts";
+} from "#app/features/leads/lead-service.server.ts";
+import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
+import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-services.server.ts";
+import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
+import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-services.server.ts";
 import {
   DELIVERY_RETENTION_DAYS,
   forgetLeadDeliveries,
   pruneDeliveries,
   queueWebhookEvent,
   WEBHOOK_DELIVERY,
-} from "./features/webhooks/webhook-store.server.ts";
-import { createMailTransport, type MailTransport } from "./lib/mailer.server.ts";
+} from "#app/features/webhooks/webhook-store.server.ts";
+import { pruneAccessLog } from "#app/lib/access-log.server.ts";
+import { createMailTransport, type MailTransport } from "#app/lib/mailer.server.ts";
 import {
   metrics,
   registry as metricsRegistry,
   setMetricsSources,
   statusClass,
-} from "./lib/metrics.server.ts";
-import { LEAD_NOTIFICATION } from "./lib/outbox/outbox.server.ts";
+} from "#app/lib/metrics.server.ts";
+import { LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
 import {
   dispatchByKind,
   type OutboxSend,
   type OutboxWorker,
   startOutboxWorker,
-} from "./lib/outbox/outbox-worker.server.ts";
-import { createDailyPurge } from "./lib/purge.server.ts";
-import { createRateLimiter, type RateLimiter } from "./lib/rate-limit.server.ts";
+} from "#app/lib/outbox/outbox-worker.server.ts";
+import { createDailyPurge } from "#app/lib/purge.server.ts";
+import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
+import {
+  clientAddressContext,
+  type ProvidedServices,
+  provideFallbackServices,
+  provideServices,
+  type ServiceKey,
+} from "#app/lib/service-context.server.ts";
+import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
@@ -132,38 +141,25 @@ function reportRetentionSettings(env: Env): void {
     );
 }
 
-/** Everything a request handler needs that lives longer than a request. */
+/**
+ * What lives longer than a request. Request handlers see only their feature's part of it, through
+ * the keys in `provided`; server.ts uses the rest (start-up, background work, shutdown, metrics).
+ */
 export type Services = {
+  /** Each feature's services under its key (features/<name>/<name>-services.server.ts), for every request. */
+  provided: ProvidedServices;
   env: Env;
   database: AppDatabase;
   secret: string;
   leads: LeadService;
   /** Staff's changes to leads (status, owner, spam, bulk, erasure), with their history. */
   leadAdmin: LeadAdmin;
-  /** Leads staff add by hand or import from a CSV, and the undo of an import (issue 23). */
-  leadIntake: LeadIntake;
-  /** The dashboard's summary strip, cached a few seconds. */
-  leadSummary: ReturnType<typeof createLeadSummaryCache>;
-  rateLimiter: RateLimiter;
-  /**
-   * The staff accounts, for other features (a lead's owner shown as disabled) without reaching into
-   * features/auth: `{ id, username, isAdmin, disabled, passwordSet, twoFactor, lastSignInAt, createdAt }` (ADR 011).
-   */
-  staff: { list(): Promise<StaffMember[]> };
-  auth: AuthService;
   /**
    * Counts public page views (issue 12, ADR 014): the HTTP server asks it about each request and
    * reports each public page it served; views are written in batches. Shutdown calls its stop()
    * once the requests are done and before closing the database.
    */
   pageViews: PageViewCounter;
-  /**
-   * Links each lead to its visitor's first page view of the day (issue 12): the lead service stores
-   * a pending row with the lead, and staff reads call settleDue() first so what they see is final.
-   */
-  leadAttribution: LeadAttribution;
-  /** Bounds the website audits running and waiting at once (issue 9 point 11). */
-  auditSlots: AuditSlots;
   /**
    * Starts what runs beside the requests: the outbox worker, which always delivers webhooks and also
    * emails new leads when SMTP_URL is set, and the pruning of dead rows. server.ts calls it once;
@@ -173,11 +169,6 @@ export type Services = {
    * line (issue 22); without one, plain lines on stderr.
    */
   startBackgroundWork(log?: EventLog): BackgroundWork;
-  /**
-   * Wakes this instance's outbox worker after a commit that queued messages (webhook deliveries from
-   * an admin action), so they go out at once rather than at the next poll. Never blocks.
-   */
-  notifyOutbox(): void;
   /**
    * Resolves once no write started by a request is still running. A request whose client went away
    * keeps running to its end; shutdown waits for this before closing the database.
@@ -203,7 +194,7 @@ export type BackgroundWork = {
  * Opens the database, applies pending migrations (a failure throws a MigrationError and start-up
  * stops) and wires the services. server.ts calls this once per process.
  */
-export async function createServices(env: Env, { timeTrap = true } = {}): Promise<AppServices> {
+export async function createServices(env: Env, { timeTrap = true } = {}): Promise<Services> {
   const database = openDatabase(env.DATABASE_URL, {
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     poolSize: env.DATABASE_POOL_SIZE,
@@ -405,26 +396,42 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leadSummary.invalidate();
       },
     });
+    const auditSlots = createAuditSlots({
+      maxRunning: env.AUDIT_MAX_RUNNING,
+      maxQueued: env.AUDIT_MAX_QUEUED,
+      maxWaitMs: AUDIT_MAX_WAIT_MS,
+    });
+    const notifyOutbox = () => outboxWorker?.notify();
+    // Each feature gets what it declared it needs, no more (issue 23): the guard the signed-in
+    // person, leads their services and a way to settle attributions (owned by analytics), and so on.
+    const provided: ProvidedServices = [
+      provide<StaffSessions>(staffSessionsKey, {
+        currentUser: (request) => auth.currentUser(readSessionToken(request)),
+      }),
+      provide<AuthServices>(authServicesKey, { auth, database, env }),
+      provide<LeadsServices>(leadsServicesKey, {
+        database,
+        secret,
+        env,
+        leads,
+        leadAdmin,
+        leadIntake,
+        leadSummary,
+        settleAttributions: () => leadAttribution.settleDue(),
+      }),
+      provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
+      provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),
+      provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
+    ];
     return {
+      provided,
       env,
       database,
       secret,
       leads,
       leadAdmin,
-      leadIntake,
-      leadSummary,
-      rateLimiter,
-      staff: { list: () => listStaff(database.db) },
       pageViews,
-      leadAttribution,
-      auth,
-      auditSlots: createAuditSlots({
-        maxRunning: env.AUDIT_MAX_RUNNING,
-        maxQueued: env.AUDIT_MAX_QUEUED,
-        maxWaitMs: AUDIT_MAX_WAIT_MS,
-      }),
       startBackgroundWork,
-      notifyOutbox: () => outboxWorker?.notify(),
       whenIdle: inFlight.whenIdle,
       readiness: () => checkReadiness(database.db),
       metricsRegistry,
@@ -457,22 +464,21 @@ function createInFlightTracker() {
   };
 }
 
-// Features read these through app/lib/app-context.server.ts, which this root fills in: the
-// interface there takes the services' shape, and under `react-router dev` (no server.ts to provide
-// them) they are created once from the environment, with their background work.
-declare module "./lib/app-context.server.ts" {
-  interface AppServices extends Services {}
+/** A feature's services under its key, typed together so the root cannot give a feature the wrong shape. */
+function provide<T>(key: ServiceKey<T>, value: T): readonly [ServiceKey<unknown>, unknown] {
+  return [key as ServiceKey<unknown>, value];
 }
 
-export type { AppServices };
-export { clientAddressContext, getServices, servicesContext };
+export { clientAddressContext, provideServices };
 
-let devServices: Promise<AppServices> | undefined;
-provideFallbackServices(() => {
+// Under `react-router dev` there is no server.ts to put the services into each request's context:
+// they are created once from the environment, with their background work, when a handler first asks.
+let devServices: Promise<Services> | undefined;
+provideFallbackServices(async () => {
   // The time trap needs the cookie server.ts adds to pages; the Vite dev server does not add it.
   devServices ??= createServices(parseEnv(), { timeTrap: false }).then((services) => {
     services.startBackgroundWork();
     return services;
   });
-  return devServices;
+  return (await devServices).provided;
 });

@@ -1,6 +1,6 @@
 import { beforeEach, expect, it } from "vitest";
-import { describeEachDatabase } from "../../../tests/support/databases.ts";
-import { leadRow } from "../../../tests/support/lead-rows.ts";
+import { describeEachDatabase } from "../../../../tests/support/databases.ts";
+import { leadRow } from "../../../../tests/support/lead-rows.ts";
 import { GROUP_LIMIT, parseSearchQuery, searchBackOffice } from "./back-office-search.server.ts";
 import { createSearchRate } from "./search-rate.ts";
 

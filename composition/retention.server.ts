@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
-import type { Database } from "./db/schema.ts";
-import type { Env } from "./env.server.ts";
-import { countExpiredLoginAttempts, pruneLoginAttempts } from "./features/auth/login-throttle.server.ts";
-import { countExpiredPendingLogins, prunePendingLogins } from "./features/auth/pending-logins.server.ts";
-import { countExpiredSessions, pruneSessions } from "./features/auth/sessions.server.ts";
+import type { Database } from "#app/db/schema.ts";
+import type { Env } from "#app/env.server.ts";
+import { countExpiredLoginAttempts, pruneLoginAttempts } from "#app/features/auth/login-throttle.server.ts";
+import { countExpiredPendingLogins, prunePendingLogins } from "#app/features/auth/pending-logins.server.ts";
+import { countExpiredSessions, pruneSessions } from "#app/features/auth/sessions.server.ts";
 import {
   anonymiseExpiredLeads,
   countLeadsToAnonymise,
@@ -11,12 +11,12 @@ import {
   daysBefore,
   deleteExpiredSpam,
   monthsBefore,
-} from "./features/leads/lead-retention.server.ts";
-import { WEBHOOK_DELIVERY } from "./features/webhooks/webhook-store.server.ts";
-import { countSent, deleteSent } from "./lib/outbox/outbox.server.ts";
-import type { PurgeCategory } from "./lib/purge.server.ts";
-import { countExpiredRateLimits, pruneRateLimits } from "./lib/rate-limit.server.ts";
-import { PUBLISHED_RETENTION } from "./lib/site/retention-periods.ts";
+} from "#app/features/leads/lead-retention.server.ts";
+import { WEBHOOK_DELIVERY } from "#app/features/webhooks/webhook-store.server.ts";
+import { countSent, deleteSent } from "#app/lib/outbox/outbox.server.ts";
+import type { PurgeCategory } from "#app/lib/purge.server.ts";
+import { countExpiredRateLimits, pruneRateLimits } from "#app/lib/rate-limit.server.ts";
+import { PUBLISHED_RETENTION } from "#app/lib/site/retention-periods.ts";
 
 // What the retention purge removes (issue 13; docs/operations.md "Retention"), in the order it runs:
 // each category from the feature that owns the data, with the period the environment sets. The

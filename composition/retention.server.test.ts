@@ -1,21 +1,21 @@
 import type { Kysely } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
+import type { Database } from "#app/db/schema.ts";
+import { parseEnv } from "#app/env.server.ts";
+import { createUser } from "#app/features/auth/users.server.ts";
+import { countMatchingLeads, listLeads } from "#app/features/leads/lead-admin.server.ts";
+import { leadsCsvStream } from "#app/features/leads/lead-csv.server.ts";
+import { findPerson } from "#app/features/leads/lead-people-http.server.ts";
+import { findLead } from "#app/features/leads/lead-repository.server.ts";
+import { anonymiseLeads, monthsBefore } from "#app/features/leads/lead-retention.server.ts";
+import { POLICY_VERSION } from "#app/features/leads/lead-schema.ts";
+import { createLeadService } from "#app/features/leads/lead-service.server.ts";
+import { computeLeadSummary } from "#app/features/leads/lead-summary.server.ts";
+import { claimJobLease, JobLeaseLostError } from "#app/lib/job-lease.server.ts";
+import { createDailyPurge, PURGE_JOB, type PurgeCategory, runPurge } from "#app/lib/purge.server.ts";
+import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { leadRow } from "../tests/support/lead-rows.ts";
-import type { Database } from "./db/schema.ts";
-import { parseEnv } from "./env.server.ts";
-import { createUser } from "./features/auth/users.server.ts";
-import { countMatchingLeads, listLeads } from "./features/leads/lead-admin.server.ts";
-import { leadsCsvStream } from "./features/leads/lead-csv.server.ts";
-import { findPerson } from "./features/leads/lead-people-http.server.ts";
-import { findLead } from "./features/leads/lead-repository.server.ts";
-import { anonymiseLeads, monthsBefore } from "./features/leads/lead-retention.server.ts";
-import { POLICY_VERSION } from "./features/leads/lead-schema.ts";
-import { createLeadService } from "./features/leads/lead-service.server.ts";
-import { computeLeadSummary } from "./features/leads/lead-summary.server.ts";
-import { claimJobLease, JobLeaseLostError } from "./lib/job-lease.server.ts";
-import { createDailyPurge, PURGE_JOB, type PurgeCategory, runPurge } from "./lib/purge.server.ts";
-import { createRateLimiter } from "./lib/rate-limit.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
 // The retention purge on both databases (issue 13): a lead past LEAD_RETENTION_MONTHS is anonymised

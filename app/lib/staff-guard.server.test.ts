@@ -1,8 +1,13 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { type AppServices, servicesContext } from "#app/lib/app-context.server.ts";
-import { isCrossOrigin, requireApiPermission, requireBackOfficePage } from "./guard.server.ts";
-import type { PublicUser } from "./users.server.ts";
+import { provideServices } from "./service-context.server.ts";
+import {
+  isCrossOrigin,
+  type StaffUser as PublicUser,
+  requireApiPermission,
+  requireBackOfficePage,
+  staffSessionsKey,
+} from "./staff-guard.server.ts";
 
 const ADMIN: PublicUser = { id: 1, username: "admin", role: "admin", isAdmin: true };
 const STAFF: PublicUser = { id: 2, username: "staff", role: null, isAdmin: false };
@@ -12,8 +17,11 @@ const MARKETING: PublicUser = { id: 4, username: "marketer", role: "marketing", 
 /** A request context whose auth service knows one token. */
 function contextWith(user: PublicUser | null) {
   const context = new RouterContextProvider();
-  const auth = { currentUser: async (token: string | undefined) => (token === "valid-token" ? user : null) };
-  context.set(servicesContext, { auth } as unknown as AppServices);
+  const sessions = {
+    currentUser: async (request: Request) =>
+      request.headers.get("cookie") === "session=valid-token" ? user : null,
+  };
+  provideServices(context, [[staffSessionsKey, sessions]]);
   return context;
 }
 
