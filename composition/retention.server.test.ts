@@ -5,17 +5,18 @@ import { parseEnv } from "#app/env.server.ts";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { countMatchingLeads, listLeads } from "#app/features/leads/lead-admin.server.ts";
 import { leadsCsvStream } from "#app/features/leads/lead-csv.server.ts";
-import { findPerson } from "#app/features/leads/lead-people-http.server.ts";
 import { findLead } from "#app/features/leads/lead-repository.server.ts";
 import { anonymiseLeads, monthsBefore } from "#app/features/leads/lead-retention.server.ts";
 import { POLICY_VERSION } from "#app/features/leads/lead-schema.ts";
 import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { computeLeadSummary } from "#app/features/leads/lead-summary.server.ts";
+import { findPerson } from "#app/features/people/people-http.server.ts";
 import { claimJobLease, JobLeaseLostError } from "#app/lib/job-lease.server.ts";
 import { createDailyPurge, PURGE_JOB, type PurgeCategory, runPurge } from "#app/lib/purge.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { leadRow } from "../tests/support/lead-rows.ts";
+import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
 // The retention purge on both databases (issue 13): a lead past LEAD_RETENTION_MONTHS is anonymised
@@ -231,7 +232,9 @@ describeEachDatabase("retention purge", (use) => {
     expect(csv).toContain("Rita Recent");
     expect(csv.trim().split("\r\n")).toHaveLength(3); // the header, Rita, the recent spam
     await expect(findLead(db(), old)).resolves.toBeUndefined();
-    await expect(findPerson(db(), SECRET, "olive@oldfield.example")).resolves.toBeNull();
+    await expect(
+      findPerson(db(), createPeopleLeads(db(), SECRET), "olive@oldfield.example"),
+    ).resolves.toBeNull();
 
     // The summary strip still counts it.
     const after = await computeLeadSummary(db(), NOW);
@@ -523,7 +526,7 @@ describeEachDatabase("retention purge", (use) => {
     );
     if (stored.kind !== "stored") throw new Error("not stored");
     await expect(findLead(db(), stored.id)).resolves.toMatchObject({ policyVersion: POLICY_VERSION });
-    const person = await findPerson(db(), SECRET, "pia@policy.example");
+    const person = await findPerson(db(), createPeopleLeads(db(), SECRET), "pia@policy.example");
     expect(person?.leads.map((lead) => lead.policyVersion)).toEqual([POLICY_VERSION]);
     // Leads from before migration 020 were shown the first version, without changes.
     const earlier = await db()

@@ -34,6 +34,7 @@ import {
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
 import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-services.server.ts";
+import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-services.server.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
 import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-services.server.ts";
 import {
@@ -68,6 +69,7 @@ import {
   type ServiceKey,
 } from "#app/lib/service-context.server.ts";
 import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.server.ts";
+import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
 const RATE_LIMIT_PRUNE_MS = 10 * 60 * 1000;
@@ -418,6 +420,10 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leadIntake,
         leadSummary,
         settleAttributions: () => leadAttribution.settleDue(),
+      }),
+      provide<PeopleServices>(peopleServicesKey, {
+        database,
+        leads: createPeopleLeads(database.db, secret, leadAdmin),
       }),
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
       provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),

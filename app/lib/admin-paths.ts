@@ -6,3 +6,5 @@ export const LOGIN_PATH = "/admin/login";
 
 /** Your own sessions (issue 13). */
 export const ACCOUNT_PATH = "/admin/account";
+/** People's data rights (issue 13): subject access and erasure by email. */
+export const PEOPLE_PATH = "/admin/people";

@@ -4,8 +4,8 @@ import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { type Channel, UNKNOWN_CHANNEL } from "#app/lib/attribution.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
+import { type ErasePerson, erasePerson } from "./lead-erasure.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
-import { type ErasePerson, erasePerson } from "./lead-people.server.ts";
 import { LEAD_STATUSES, type Lead, type LeadStatus, toLead } from "./lead-repository.server.ts";
 import type { LeadChange, LeadChangeHook } from "./lead-service.server.ts";
 

@@ -266,7 +266,7 @@ describeEachDatabase("leads that do not come from the website", (use) => {
   });
 
   it("refuses a person erased on request", async () => {
-    const { suppressionKey } = await import("./lead-people.server.ts");
+    const { suppressionKey } = await import("./lead-erasure.server.ts");
     await db()
       .insertInto("erasureSuppressions")
       .values({

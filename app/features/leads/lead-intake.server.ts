@@ -12,8 +12,8 @@ import {
   planImport,
 } from "./import/lead-import.server.ts";
 import { findLeadListItem, type LeadListItem, UnknownOwnerError } from "./lead-admin.server.ts";
+import { erasedOnWithWebhooks } from "./lead-erasure.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
-import { erasedOnWithWebhooks } from "./lead-people.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
 import type { LeadChangeHook } from "./lead-service.server.ts";
 import { staffSourceValue } from "./lead-sources.ts";

@@ -4,14 +4,11 @@ import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
-import { parsePersonEmail } from "#app/features/leads/lead-people.server.ts";
-import {
-  erasePersonIfHeld,
-  exportPerson,
-  NOTHING_HELD,
-} from "#app/features/leads/lead-people-http.server.ts";
-import { DEFAULT_ERASURE_REASON, PEOPLE_PATH } from "#app/features/leads/people-constants.ts";
+import { DEFAULT_ERASURE_REASON } from "#app/features/people/people-constants.ts";
+import { erasePersonIfHeld, exportPerson, NOTHING_HELD } from "#app/features/people/people-http.server.ts";
+import { parsePersonEmail } from "#app/features/people/person-email.ts";
 import { adminUser } from "#app/lib/admin-guard.server.ts";
+import { PEOPLE_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";

@@ -3,8 +3,8 @@ import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { metrics } from "#app/lib/metrics.server.ts";
 import { neutraliseFormula } from "../lead-csv.server.ts";
+import { suppressionKey } from "../lead-erasure.server.ts";
 import type { Actor } from "../lead-events.server.ts";
-import { suppressionKey } from "../lead-people.server.ts";
 import { contactKey, leadKeys } from "../lead-repository.server.ts";
 import {
   type DemoRequest,

@@ -1,9 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { DASHBOARD_PATH, PEOPLE_PATH } from "#app/lib/admin-paths.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { containsPattern, filterLeads } from "../lead-admin.server.ts";
-import { PEOPLE_PATH } from "../people-constants.ts";
 import {
   type CompanyHit,
   type LeadHit,

@@ -1,4 +1,4 @@
-import { handleErasePerson, handleGetPerson } from "#app/features/leads/lead-people-http.server.ts";
+import { handleErasePerson, handleGetPerson } from "#app/features/people/people-http.server.ts";
 import { methodNotAllowed } from "#app/lib/http.server.ts";
 import type { Route } from "./+types/people";
 

@@ -2,24 +2,13 @@ import { createHmac } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
-import { breaksTextRule } from "#app/lib/text-rules.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { contactKey } from "./lead-repository.server.ts";
 
-// People's data rights (issue 13, UK GDPR articles 15 and 17): everything held on one person, found
-// by their normalised email (the contact key every lead stores), exported whole; and erased whole
-// in one transaction, leaving only a suppression record (an HMAC of the email, the date, the reason).
-
-export const MAX_EMAIL_LENGTH = 254;
-
-/** The email as a search: trimmed, bounded, with an @. Null when it cannot be an address. */
-export function parsePersonEmail(raw: unknown): string | null {
-  if (typeof raw !== "string") return null;
-  const email = raw.trim();
-  if (email.length < 3 || email.length > MAX_EMAIL_LENGTH || !email.includes("@")) return null;
-  if (breaksTextRule(email, "one-line")) return null;
-  return email;
-}
+// Erasing a person (issue 13, UK GDPR article 17): every lead held on their normalised email (the
+// contact key every lead stores) goes in one transaction, leaving only a suppression record (an
+// HMAC of the email, the date, the reason) that new leads from that email are checked against.
+// features/people finds and exports a person's data through the composition root.
 
 /** The suppression key of an email: HMAC-SHA256 of its contact key under the app secret. */
 export function suppressionKey(secret: string, email: string): string {

@@ -1,15 +1,16 @@
 import { beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
+import { createApiKey, findActiveApiKey } from "#app/features/leads/api-keys.server.ts";
+import { createLeadAdmin } from "#app/features/leads/lead-admin.server.ts";
+import { erasedOn, suppressionKey } from "#app/features/leads/lead-erasure.server.ts";
+import { addNote } from "#app/features/leads/lead-notes.server.ts";
+import type { LeadChange } from "#app/features/leads/lead-service.server.ts";
+import { createLeadService } from "#app/features/leads/lead-service.server.ts";
+import { findPerson } from "#app/features/people/people-http.server.ts";
 import { listAccessLog, recordAccess } from "#app/lib/access-log.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
-import { describeEachDatabase } from "../../../tests/support/databases.ts";
-import { createApiKey, findActiveApiKey } from "./api-keys.server.ts";
-import { createLeadAdmin } from "./lead-admin.server.ts";
-import { addNote } from "./lead-notes.server.ts";
-import { erasedOn, suppressionKey } from "./lead-people.server.ts";
-import { findPerson } from "./lead-people-http.server.ts";
-import type { LeadChange } from "./lead-service.server.ts";
-import { createLeadService } from "./lead-service.server.ts";
+import { describeEachDatabase } from "../tests/support/databases.ts";
+import { createPeopleLeads } from "./people-leads.server.ts";
 
 // People's data rights on both databases: a subject-access record holds everything on one email
 // (in any case), an erasure removes all of it in one go and keeps only the suppression record, and
@@ -80,7 +81,11 @@ describeEachDatabase("people's data", (use) => {
     if (first.kind !== "stored" || second.kind !== "stored") throw new Error("not stored");
     await addNote(db(), first.id, "Called her back", staff);
 
-    const person = await findPerson(db(), SECRET, "AMARA.okafor@okafor-build.example");
+    const person = await findPerson(
+      db(),
+      createPeopleLeads(db(), SECRET),
+      "AMARA.okafor@okafor-build.example",
+    );
     expect(person?.leads.map((lead) => lead.id)).toEqual([first.id, second.id]);
     expect(person?.notes).toMatchObject([{ leadId: first.id, body: "Called her back" }]);
     expect(person?.timeline.filter((entry) => entry.kind === "submitted")).toHaveLength(2);
@@ -90,7 +95,7 @@ describeEachDatabase("people's data", (use) => {
       { leadId: second.id, kind: "lead-notification", status: "pending" },
     ]);
     expect(JSON.stringify(person)).not.toContain("someone.else");
-    expect(await findPerson(db(), SECRET, "nobody@example.com")).toBeNull();
+    expect(await findPerson(db(), createPeopleLeads(db(), SECRET), "nobody@example.com")).toBeNull();
   });
 
   it("erases all of a person at once, keeps only an HMAC of the email, and logs it by count", async () => {
@@ -140,7 +145,7 @@ describeEachDatabase("people's data", (use) => {
     expect(everything.toLowerCase()).not.toContain("okafor");
 
     // Looked up again: nothing held, but the record says they were erased.
-    const after = await findPerson(db(), SECRET, EMAIL);
+    const after = await findPerson(db(), createPeopleLeads(db(), SECRET), EMAIL);
     expect(after).toMatchObject({ leads: [], erasedBefore: expect.any(String) });
   });
 

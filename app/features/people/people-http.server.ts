@@ -4,24 +4,28 @@ import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
-import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
-import { leadDetail } from "./lead-admin-http.server.ts";
-import type { Actor } from "./lead-events.server.ts";
-import { erasedOn, leadIdsOf, parsePersonEmail } from "./lead-people.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { assertSameOrigin, requireApiPermission, type StaffUser } from "#app/lib/staff-guard.server.ts";
 import { DEFAULT_ERASURE_REASON } from "./people-constants.ts";
+import {
+  type PeopleLeads,
+  type PersonLead,
+  type PersonLeadFields,
+  peopleServices,
+} from "./people-services.server.ts";
+import { parsePersonEmail } from "./person-email.ts";
 
 // /api/admin/people?email= (issue 13): a person's data as JSON (GET, recorded in the access log) and
 // their erasure (DELETE). Staff only like the rest of /api/admin; the erasure refuses cross-site requests.
 
 type Context = Readonly<RouterContextProvider>;
 
-type LeadRecord = NonNullable<Awaited<ReturnType<typeof leadDetail>>>;
+type LeadRecord = PersonLead;
+type Actor = Pick<StaffUser, "id" | "username">;
 
 export type PersonRecord = {
   email: string;
   /** Each lead as the staff API returns it, with its status history. */
-  leads: Omit<LeadRecord, "notes" | "timeline" | "otherSubmissions">[];
+  leads: (Omit<PersonLeadFields, "notes" | "timeline" | "otherSubmissions"> & Record<string, unknown>)[];
   notes: (LeadRecord["notes"][number] & { leadId: number })[];
   timeline: (LeadRecord["timeline"][number] & { leadId: number })[];
   /** The emails and webhook deliveries queued about the person's leads. */
@@ -40,13 +44,13 @@ export type PersonRecord = {
 /** Everything held on the person with `email` (subject access); null when nothing is. */
 export async function findPerson(
   db: Kysely<Database>,
-  secret: string,
+  leads: PeopleLeads,
   email: string,
 ): Promise<PersonRecord | null> {
-  const ids = await leadIdsOf(db, email);
-  const erasedBefore = await erasedOn(db, secret, email);
+  const ids = await leads.leadIdsOf(email);
+  const erasedBefore = await leads.erasedOn(email);
   if (ids.length === 0) return erasedBefore ? emptyRecord(email, erasedBefore) : null;
-  const details = (await Promise.all(ids.map((id) => leadDetail(db, id)))).filter(
+  const details = (await Promise.all(ids.map((id) => leads.leadRecord(id)))).filter(
     (detail): detail is LeadRecord => detail !== undefined,
   );
   const messages = await messagesAbout(db, ids);
@@ -102,8 +106,8 @@ export async function exportPerson(
   email: string,
   format: "json" | "page",
 ): Promise<PersonRecord | null> {
-  const { database, secret } = await leadsServices(context);
-  const person = await findPerson(database.db, secret, email);
+  const { database, leads } = await peopleServices(context);
+  const person = await findPerson(database.db, leads, email);
   // The log says a person's data was shown and how much, never whose (erasure must not leave the email).
   await recordAccess(database.db, {
     action: "person_exported",
@@ -138,14 +142,13 @@ export async function erasePersonIfHeld(
   email: string,
   reason: string | null,
 ): Promise<number | null> {
-  const { leadAdmin, database, secret } = await leadsServices(context);
-  if ((await leadIdsOf(database.db, email)).length === 0) return null;
-  return leadAdmin.erasePerson({
+  const { leads } = await peopleServices(context);
+  if ((await leads.leadIdsOf(email)).length === 0) return null;
+  return leads.erasePerson({
     email,
     reason: (reason ?? "").trim().slice(0, 200) || DEFAULT_ERASURE_REASON,
     actor: user,
     clientAddress: context.get(clientAddressContext),
-    secret,
   });
 }
 

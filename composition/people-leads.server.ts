@@ -1,0 +1,26 @@
+import type { Kysely } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import type { LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
+import { leadDetail } from "#app/features/leads/lead-admin-http.server.ts";
+import { erasedOn, leadIdsOf } from "#app/features/leads/lead-erasure.server.ts";
+import type { PeopleLeads } from "#app/features/people/people-services.server.ts";
+
+/**
+ * What people's data rights need of the leads (features/people/people-services.server.ts), from the
+ * leads feature. Without `leadAdmin` (a test that only reads) erasing throws.
+ */
+export function createPeopleLeads(
+  db: Kysely<Database>,
+  secret: string,
+  leadAdmin?: Pick<LeadAdmin, "erasePerson">,
+): PeopleLeads {
+  return {
+    leadIdsOf: (email) => leadIdsOf(db, email),
+    erasedOn: (email) => erasedOn(db, secret, email),
+    leadRecord: (id) => leadDetail(db, id),
+    erasePerson: (request) => {
+      if (!leadAdmin) throw new Error("No lead admin to erase with.");
+      return leadAdmin.erasePerson({ ...request, secret });
+    },
+  };
+}
