@@ -236,9 +236,12 @@ describeEachDatabase("retention purge", (use) => {
       findPerson(db(), createPeopleLeads(db(), SECRET), "olive@oldfield.example"),
     ).resolves.toBeNull();
 
-    // The summary strip still counts it.
+    // The summary strip's pipeline still counts it; the status views' counts (and the shell's "new"),
+    // which are their lists' totals, no longer do.
     const after = await computeLeadSummary(db(), NOW);
     expect(after.byStatus).toEqual(before.byStatus);
+    expect(before.listedByStatus).toEqual(before.byStatus);
+    expect(after.listedByStatus.qualified).toBe(before.byStatus.qualified - 1);
     expect(after.heldSpam).toBe(1);
 
     // A batch chosen a moment ago leaves a lead touched since (a note, a status change) as it is.

@@ -11,7 +11,14 @@ export type LeadSummary = {
   newToday: number;
   new7Days: number;
   new30Days: number;
+  /** The pipeline: every genuine lead by status, anonymised ones included (retention keeps the counts). */
   byStatus: Record<LeadStatus, number>;
+  /**
+   * What the list shows under each status view: the same without anonymised leads, which leave the
+   * list (issue 13). The views' tabs and the shell's "new" count use these, so a tab's number is its
+   * list's total.
+   */
+  listedByStatus: Record<LeadStatus, number>;
   heldSpam: number;
   speedToLead: {
     /** Median milliseconds from submission to first status change, or null with none yet. */
@@ -44,9 +51,9 @@ export async function computeLeadSummary(db: Kysely<Database>, now = new Date())
     // few rows instead of every lead.
     db
       .selectFrom("leadCounts")
-      .select(["status", (eb) => eb.fn.sum("count").as("count")])
+      .select(["status", "anonymised", (eb) => eb.fn.sum("count").as("count")])
       .where("isSpam", "=", 0)
-      .groupBy("status")
+      .groupBy(["status", "anonymised"])
       .execute(),
     db
       .selectFrom("leadCounts")
@@ -72,17 +79,21 @@ export async function computeLeadSummary(db: Kysely<Database>, now = new Date())
     const values = middle.map((row) => Number(row.firstResponseMs));
     medianMs = Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
   }
-  const byStatus = Object.fromEntries(LEAD_STATUSES.map((status) => [status, 0])) as Record<
-    LeadStatus,
-    number
-  >;
-  for (const row of statuses)
-    if (row.status in byStatus) byStatus[row.status as LeadStatus] = Number(row.count);
+  const zeroes = () => Object.fromEntries(LEAD_STATUSES.map((status) => [status, 0])) as Record<LeadStatus, number>;
+  const byStatus = zeroes();
+  const listedByStatus = zeroes();
+  for (const row of statuses) {
+    if (!(row.status in byStatus)) continue;
+    const status = row.status as LeadStatus;
+    byStatus[status] += Number(row.count);
+    if (Number(row.anonymised) === 0) listedByStatus[status] += Number(row.count);
+  }
   return {
     newToday: Number(counts.newToday ?? 0),
     new7Days: Number(counts.new7 ?? 0),
     new30Days: Number(counts.new30),
     byStatus,
+    listedByStatus,
     heldSpam: Number(held.count ?? 0),
     speedToLead: { medianMs, responded: respondedCount, waiting: Number(counts.waiting ?? 0) },
     computedAt: now.toISOString(),

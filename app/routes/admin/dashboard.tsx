@@ -89,7 +89,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         <div className="flex min-w-0 flex-wrap items-center justify-between gap-2">
           <LeadStatusViews
             view={view}
-            counts={summary ? { byStatus: summary.byStatus, heldSpam: summary.heldSpam } : null}
+            counts={summary ? { byStatus: summary.listedByStatus, heldSpam: summary.heldSpam } : null}
           />
           {hydrated ? (
             <button

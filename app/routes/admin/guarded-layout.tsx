@@ -40,7 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     try {
       const { leadSummary } = await leadsServices(context);
       const summary = await leadSummary.get();
-      counts = { newLeads: summary.byStatus.new, spam: summary.heldSpam };
+      counts = { newLeads: summary.listedByStatus.new, spam: summary.heldSpam };
     } catch {
       // The page itself says when the database is away; the nav works without its counts.
     }
