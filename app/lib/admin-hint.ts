@@ -12,12 +12,20 @@ export function hasAdminHint(cookies: string): boolean {
   return readCookie(cookies, ADMIN_HINT_COOKIE) === "1";
 }
 
-/** Asks the server whether this browser's session belongs to an admin; false on any failure. */
-export async function isSignedInAdmin(): Promise<boolean> {
+/**
+ * Where the header's Admin link leads for this browser's session, as the server says (GET
+ * /api/user): the dashboard for an admin (SPEC section 1) and for sales, whose isAdmin is true;
+ * `/admin`, the home of their role (analytics), for a marketer (issue 23). Null for no session, no
+ * role, or any failure.
+ */
+export async function backOfficeLinkFor(): Promise<string | null> {
   try {
     const response = await fetch("/api/user", { headers: { Accept: "application/json" } });
-    return response.ok && ((await response.json()) as { isAdmin?: unknown }).isAdmin === true;
+    if (!response.ok) return null;
+    const user = (await response.json()) as { isAdmin?: unknown; role?: unknown };
+    if (user.isAdmin === true) return "/admin/dashboard";
+    return typeof user.role === "string" ? "/admin" : null;
   } catch {
-    return false;
+    return null;
   }
 }

@@ -1,4 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
+import { openDatabase } from "../../app/db/database.server.ts";
+import { createUser } from "../../app/features/auth/users.server.ts";
 import { signIn } from "./support/accounts.ts";
 import { openPage, setupBrowser } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
@@ -10,6 +12,7 @@ setupBrowser();
 // browser stores by itself can make the link (or any data) appear.
 
 const baseUrl = inject("baseUrl");
+const PASSWORD = "admin link passphrase";
 
 describe("the header's Admin link", () => {
   it("appears for a signed-in admin and leads to the dashboard", async () => {
@@ -22,6 +25,28 @@ describe("the header's Admin link", () => {
       .getByRole("link", { name: "Admin", exact: true });
     await admin.waitFor({ state: "visible", timeout: 10_000 });
     await expect(admin.getAttribute("href")).resolves.toBe("/admin/dashboard");
+    await close();
+  });
+
+  it("leads a marketer to their part of the back office (analytics)", async () => {
+    const username = `link-marketer-${Date.now().toString(36)}`;
+    const database = openDatabase(inject("databaseUrl"), { poolSize: 1 });
+    try {
+      await createUser(database.db, { username, password: PASSWORD, role: "marketing" });
+    } finally {
+      await database.close();
+    }
+    const { page, context, close } = await openPage("/");
+    await context.addCookies(cookiesFor(await signIn(baseUrl, username, PASSWORD)));
+    await page.goto(`${baseUrl}/problem`);
+    const admin = page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Admin", exact: true });
+    await admin.waitFor({ state: "visible", timeout: 10_000 });
+    await expect(admin.getAttribute("href")).resolves.toBe("/admin");
+    await admin.click();
+    await page.waitForURL(`${baseUrl}/admin/analytics`);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toContain("Analytics");
     await close();
   });
 

@@ -1,4 +1,4 @@
-import { hasAdminHint, isSignedInAdmin } from "#app/lib/admin-hint.ts";
+import { backOfficeLinkFor, hasAdminHint } from "#app/lib/admin-hint.ts";
 
 // What the site header does in the browser (SPEC section 1), on every public page: the markup is
 // site-header.tsx.
@@ -41,13 +41,18 @@ export function enhanceMobileMenu(root: ParentNode) {
 }
 
 /**
- * A signed-in admin also sees an Admin link. Decided by the server (GET /api/user), never by what
- * the browser stores; only browsers with the sign-in hint cookie ask.
+ * A signed-in admin also sees an Admin link (and a marketer one to their part of the back office).
+ * Decided by the server (GET /api/user), never by what the browser stores; only browsers with the
+ * sign-in hint cookie ask.
  */
 export function revealAdminLink(root: ParentNode) {
   const items = root.querySelectorAll<HTMLElement>("[data-admin-link]");
   if (items.length === 0 || !hasAdminHint(document.cookie)) return;
-  void isSignedInAdmin().then((admin) => {
-    if (admin) for (const item of items) item.hidden = false;
+  void backOfficeLinkFor().then((href) => {
+    if (!href) return;
+    for (const item of items) {
+      item.querySelector("a")?.setAttribute("href", href);
+      item.hidden = false;
+    }
   });
 }

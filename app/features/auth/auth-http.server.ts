@@ -136,7 +136,7 @@ export async function attemptLogin(
     kind: "ok",
     user: result.user,
     cookies: [
-      ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
+      ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.role !== null),
       deviceCookie(request, result.device.token, result.device.maxAgeSeconds),
     ],
   };
@@ -194,7 +194,7 @@ export async function attemptSecondStep(
         recoveryCodes: result.recoveryCodes,
         cookies: [
           clearedPendingLoginCookie(request),
-          ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.isAdmin),
+          ...sessionCookies(request, result.token, result.maxAgeSeconds, result.user.role !== null),
           deviceCookie(request, result.device.token, result.device.maxAgeSeconds),
         ],
       };

@@ -22,13 +22,14 @@ export function sessionCookies(
   request: Request,
   token: string,
   maxAgeSeconds: number,
-  isAdmin: boolean,
+  /** Whether the header should ask for its Admin link: any account with a back-office role. */
+  hasBackOffice: boolean,
 ): string[] {
   const secure = isSecureRequest(request);
   const name = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   const attributes = `Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure ? "; Secure" : ""}`;
   const cookies = [`${name}=${token}; ${attributes}; HttpOnly`];
-  if (isAdmin) cookies.push(`${ADMIN_HINT_COOKIE}=1; ${attributes}`);
+  if (hasBackOffice) cookies.push(`${ADMIN_HINT_COOKIE}=1; ${attributes}`);
   return cookies;
 }
 

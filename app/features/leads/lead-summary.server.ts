@@ -79,7 +79,8 @@ export async function computeLeadSummary(db: Kysely<Database>, now = new Date())
     const values = middle.map((row) => Number(row.firstResponseMs));
     medianMs = Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
   }
-  const zeroes = () => Object.fromEntries(LEAD_STATUSES.map((status) => [status, 0])) as Record<LeadStatus, number>;
+  const zeroes = () =>
+    Object.fromEntries(LEAD_STATUSES.map((status) => [status, 0])) as Record<LeadStatus, number>;
   const byStatus = zeroes();
   const listedByStatus = zeroes();
   for (const row of statuses) {
