@@ -59,14 +59,21 @@ export const migrations: Record<string, Migration> = {
 
 export class MigrationError extends Error {}
 
-/** PostgreSQL's "schema … does not exist" (3F000) about a schema that is not ours. */
-function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
+/**
+ * PostgreSQL's "schema … does not exist" (3F000), or "relation "schema.table" does not exist" (42P01),
+ * about a schema that is not ours: another test dropped its schema while Kysely listed every
+ * schema's tables (the relation went between the listing and the look at its columns).
+ */
+export function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
   const candidate = error as { code?: unknown; message?: unknown } | undefined;
-  return (
-    candidate?.code === "3F000" &&
-    typeof candidate.message === "string" &&
-    (ours === undefined || !candidate.message.includes(`"${ours}"`))
-  );
+  if (typeof candidate?.message !== "string") return false;
+  if (candidate.code === "3F000") return ours === undefined || !candidate.message.includes(`"${ours}"`);
+  if (candidate.code === "42P01")
+    return (
+      /relation "[^".]+\.[^"]+" does not exist/.test(candidate.message) &&
+      (ours === undefined || !candidate.message.includes(`"${ours}.`))
+    );
+  return false;
 }
 
 /** Brings the schema up to date. Safe to run from several instances at once (Kysely takes a lock). */
