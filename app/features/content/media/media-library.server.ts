@@ -72,7 +72,11 @@ export const MEDIA_MAX_PAGE_SIZE = 100;
 export type AltCheck = { ok: true; alt: string } | { ok: false; message: string };
 export type AltUpdate = { ok: true; media: MediaItem | undefined } | { ok: false; message: string };
 
-/** Alt text: one line of at most MEDIA_ALT_MAX_CHARS, trimmed; empty marks a decorative image. */
+/**
+ * Alt text: at most MEDIA_ALT_MAX_CHARS, trimmed, each run of white space (line breaks from a text
+ * box included) one space; no control or bidirectional override characters. Empty marks a
+ * decorative image.
+ */
 export function checkAlt(value: unknown): AltCheck {
   if (value === undefined || value === null) return { ok: true, alt: "" };
   if (typeof value !== "string") return { ok: false, message: MEDIA_MESSAGES.alt };

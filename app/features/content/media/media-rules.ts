@@ -58,7 +58,7 @@ export const MEDIA_MESSAGES = {
   tooComplex: "This image needs too much memory to process. Try a smaller image.",
   empty: "Choose an image to upload.",
   busy: "Other images are being processed. Please try again in a few seconds.",
-  alt: `Alt text must be ${MEDIA_ALT_MAX_CHARS} characters or fewer, on one line.`,
+  alt: `Alt text must be plain text of ${MEDIA_ALT_MAX_CHARS} characters or fewer.`,
 } as const;
 
 /** What an upload tells the person about what was removed or changed (a clear word, not a refusal). */
