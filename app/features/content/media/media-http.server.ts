@@ -1,10 +1,10 @@
 import type { RouterContextProvider } from "react-router";
-import { assertSameOrigin, requireApiPermission } from "#app/features/auth/guard.server.ts";
-import { getServices } from "#app/lib/app-context.server.ts";
 import { DEFAULT_BODY_LIMIT, MEDIA_UPLOAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject, readMultipart } from "#app/lib/http.server.ts";
+import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { MEDIA_MAX_PAGE_SIZE } from "./media-library.server.ts";
 import { MEDIA_MESSAGES, VARIANT_MIME } from "./media-rules.ts";
+import { mediaServices } from "./media-services.server.ts";
 import { parseVariantAddress } from "./media-urls.ts";
 
 // The media library over HTTP (issue 24): the staff API the editor's image picker uses, and the
@@ -42,7 +42,7 @@ export async function handleUpload(request: Request, context: Context): Promise<
   const alt = body.form.get("alt");
   if (alt instanceof File)
     return json({ message: MEDIA_MESSAGES.alt, errors: { alt: MEDIA_MESSAGES.alt } }, 400);
-  const { media } = await getServices(context);
+  const { media } = await mediaServices(context);
   const result = await media.upload(await file.bytes(), { alt, userId: user.id });
   if (!result.ok) {
     const headers: Record<string, string> =
@@ -69,7 +69,7 @@ export async function handleList(request: Request, context: Context): Promise<Re
   const limit = rawLimit === null || rawLimit === "" ? undefined : Number(rawLimit);
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1 && limit <= MEDIA_MAX_PAGE_SIZE))
     return json({ message: `limit must be a whole number from 1 to ${MEDIA_MAX_PAGE_SIZE}.` }, 400);
-  const { media } = await getServices(context);
+  const { media } = await mediaServices(context);
   return json(await media.list({ before, limit }));
 }
 
@@ -78,7 +78,7 @@ export async function handleGet(request: Request, context: Context, rawId: strin
   await requireApiPermission(request, context, "content.publish");
   const id = parseMediaId(rawId);
   if (id === null) return notFound();
-  const { media } = await getServices(context);
+  const { media } = await mediaServices(context);
   const item = await media.get(id);
   return item ? json(item) : notFound();
 }
@@ -93,7 +93,7 @@ export async function handlePatch(request: Request, context: Context, rawId: str
   if (!body.ok) return body.response;
   if (!("alt" in body.value))
     return json({ message: "Send the new alt text as `alt`.", errors: { alt: "Required" } }, 400);
-  const { media } = await getServices(context);
+  const { media } = await mediaServices(context);
   const result = await media.updateAlt(id, body.value.alt);
   if (!result.ok) return json({ message: result.message, errors: { alt: result.message } }, 400);
   return result.media ? json(result.media) : notFound();
@@ -105,7 +105,7 @@ export async function handleDelete(request: Request, context: Context, rawId: st
   assertSameOrigin(request);
   const id = parseMediaId(rawId);
   if (id === null) return notFound();
-  const { media } = await getServices(context);
+  const { media } = await mediaServices(context);
   return (await media.remove(id)) ? new Response(null, { status: 204 }) : notFound();
 }
 
@@ -143,7 +143,7 @@ export async function serveVariant(
   if (!address) return missing();
   const etag = `"${address.hashPrefix}"`;
   const revalidation = matchesEtag(request.headers.get("if-none-match"), etag);
-  const { media } = await getServices(context);
+  const { media } = await mediaServices(context);
   const variant = await media.variant(address, { withBytes: !revalidation });
   if (!variant) return missing();
   const headers = { "Cache-Control": MEDIA_CACHE_CONTROL, ETag: etag };
