@@ -134,6 +134,27 @@ describe("image processing in a worker thread", () => {
     expect(result.variants.length).toBe(6);
   });
 
+  it("keeps the first frame of an animated WebP, and says so", async () => {
+    const frames = await Promise.all(
+      ["#c0392b", "#27ae60", "#2980b9"].map((background) =>
+        sharp({ create: { width: 200, height: 100, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const animated = await sharp(frames, { join: { animated: true } })
+      .webp({ delay: [100, 100, 100] })
+      .toBuffer();
+    expect((await sharp(animated).metadata()).pages).toBe(3);
+    const result = accepted(await processor.process(animated, "webp"));
+    expect({ width: result.width, height: result.height, notices: result.notices }).toEqual({
+      width: 200,
+      height: 100,
+      notices: ["animation"],
+    });
+    for (const variant of await inspect(result.variants)) expect(variant.height).toBe(100);
+  });
+
   it("turns a photo upright by its EXIF orientation and strips the location and every other metadata", async () => {
     const png = await makeImage("png", { width: 800, height: 600 });
     const withGps = pngWithExif(
