@@ -46,6 +46,8 @@ export default [
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("rss.xml", "routes/seo/rss.ts"),
+  // The content studio's images (issue 24): public, immutable, addressed by their bytes' hash.
+  route("media/:id/:file", "routes/media/media-variant.ts"),
   // The JSON API of SPEC section 7 (resource routes).
   route("api/demo-request", "routes/api/demo-request.ts"),
   route("api/user", "routes/api/user.ts"),
@@ -78,4 +80,6 @@ export default [
   route("api/admin/webhooks/:id/deliveries", "routes/api/admin/webhook-deliveries.ts"),
   route("api/admin/webhooks/:id/test", "routes/api/admin/webhook-test.ts"),
   route("api/admin/webhooks/:id/rotate-secret", "routes/api/admin/webhook-rotate-secret.ts"),
+  route("api/admin/media", "routes/api/admin/media.ts"),
+  route("api/admin/media/:id", "routes/api/admin/media-item.ts"),
 ] satisfies RouteConfig;

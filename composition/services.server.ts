@@ -24,6 +24,13 @@ import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { createHashingQueue } from "#app/features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "#app/features/auth/login-throttle.server.ts";
 import { countAdmins, createUser } from "#app/features/auth/users.server.ts";
+import { createImageProcessor } from "#app/features/content/media/image-worker.server.ts";
+import {
+  createMediaLibrary,
+  UPLOAD_WINDOW_MS,
+  UPLOADS_PER_HOUR,
+} from "#app/features/content/media/media-library.server.ts";
+import { type MediaServices, mediaServicesKey } from "#app/features/content/media/media-services.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { createLeadIntake } from "#app/features/leads/lead-intake.server.ts";
 import { createOutboxSender } from "#app/features/leads/lead-notification.server.ts";
@@ -428,6 +435,16 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
       provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
+      provide<MediaServices>(mediaServicesKey, {
+        media: createMediaLibrary({
+          db: database.db,
+          processor: createImageProcessor(),
+          uploadLimiter: createRateLimiter(database.db, {
+            limit: UPLOADS_PER_HOUR,
+            windowMs: UPLOAD_WINDOW_MS,
+          }),
+        }),
+      }),
     ];
     return {
       provided,

@@ -5,6 +5,7 @@ import compression from "compression";
 import express from "express";
 import { type RouterContext, RouterContextProvider, type ServerBuild } from "react-router";
 import type { Env } from "../app/env.server.ts";
+import { MEDIA_PATH_PREFIX } from "../app/features/content/media/media-urls.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
 import { LEAD_BODY_LIMIT } from "../app/lib/body-limits.ts";
 import type { Services as AppServices } from "../composition/services.server.ts";
@@ -23,6 +24,11 @@ import { baseSecurityHeaders, contentSecurityPolicy } from "./security-headers.t
 import { StaticFiles } from "./static-files.ts";
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * An image opened on its own runs nothing and embeds nothing; `sandbox` also gives it an opaque
+ * origin, should a browser ever render its bytes as a document.
+ */
+const MEDIA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 /** The process is alive (it answers). */
 export const HEALTH_PATH = "/healthz";
 /** The instance can serve: its database answers within a second and is migrated (503 otherwise). */
@@ -280,6 +286,12 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     // JSON answers run no scripts: they get the strictest policy and need no nonce.
     if (req.path.startsWith("/api/")) {
       res.set("Content-Security-Policy", API_CSP);
+    } else if (req.path.startsWith(MEDIA_PATH_PREFIX)) {
+      // The image variants (issue 24) set their own Cache-Control (a year, immutable; no-store on a
+      // 404): React Router appends a route's headers to those set here, so none is set first.
+      res.set("Content-Security-Policy", MEDIA_CSP);
+      next();
+      return;
     } else {
       const nonce = randomBytes(18).toString("base64");
       res.locals.cspNonce = nonce;

@@ -115,6 +115,26 @@ describe("request guard (issue 9 point 5)", () => {
     expect(declaresTooLargeBody(tooBig, "/admin/leads/import")).toBe(true);
   });
 
+  it("gives the media upload API (issue 24) its 10 MB image and no more", () => {
+    expect(bodyLimitFor("/api/admin/media")).toBe(10 * 1024 * 1024 + 64 * 1024);
+    // Only the collection takes a file: an image's own address answers JSON within the default limit.
+    expect(bodyLimitFor("/api/admin/media/1")).toBe(64 * 1024);
+    const upload = (length: number) =>
+      request("POST", {
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(length),
+      });
+    expect(declaresTooLargeBody(upload(10 * 1024 * 1024), "/api/admin/media")).toBe(false);
+    expect(declaresTooLargeBody(upload(11 * 1024 * 1024), "/api/admin/media")).toBe(true);
+  });
+
+  it("answers 404 to a data request for an image variant, which is no page", () => {
+    expect(refuseRequest(request("GET"), "/media/1/480-0123456789abcdef.avif.data")).toMatchObject({
+      status: 404,
+    });
+    expect(refuseRequest(request("GET"), "/media/1/480-0123456789abcdef.avif")).toBeNull();
+  });
+
   it("answers 400 to a malformed Content-Length", () => {
     expect(refuseRequest(request("POST", { "content-length": "-1" }), "/api/login")).toMatchObject({
       status: 400,

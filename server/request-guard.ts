@@ -74,7 +74,9 @@ export function refuseRequest(req: IncomingMessage, path: string): Refusal | nul
   // NOTE: the API's resource routes have no page, so they have no route data: React Router would
   // still run one for `/api/….data` and wrap its answer as data (issue 22: the CSV export, run and
   // logged as sent, while the browser showed a blank page). Such a request is never a real one.
-  if (api && path.endsWith(".data")) return { status: 404, message: "Not found." };
+  // The image variants (/media/…, issue 24) are files, not pages, for the same reason.
+  if ((api || path.startsWith("/media/")) && path.endsWith(".data"))
+    return { status: 404, message: "Not found." };
   if (!KNOWN_METHODS.has(method) || (!api && !["GET", "HEAD", "POST", "OPTIONS"].includes(method))) {
     return {
       status: 405,

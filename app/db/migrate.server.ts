@@ -26,6 +26,7 @@ import * as staffRoles022 from "./migrations/022-staff-roles.ts";
 import * as worklist023 from "./migrations/023-worklist.ts";
 import * as leadIntake024 from "./migrations/024-lead-intake.ts";
 import * as leadListIndexes025 from "./migrations/025-lead-list-indexes.ts";
+import * as media026 from "./migrations/026-media.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   "023-worklist": worklist023,
   "024-lead-intake": leadIntake024,
   "025-lead-list-indexes": leadListIndexes025,
+  "026-media": media026,
 };
 
 export class MigrationError extends Error {}

@@ -444,6 +444,37 @@ export interface LeadNextStepsTable {
   setAt: string;
 }
 
+/** An uploaded image (migration 026): what the original was; its bytes are not kept (ADR 024). */
+export interface MediaTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the uploaded bytes. */
+  contentHash: string;
+  /** The original's type, read from its bytes: image/jpeg, image/png, image/webp or image/avif. */
+  mimeType: string;
+  /** As displayed: after the EXIF orientation is applied. */
+  width: number;
+  height: number;
+  /** Empty for a decorative image. */
+  alt: string;
+  /** The uploaded file's size. */
+  byteSize: number;
+  createdAt: string;
+  createdByUserId: number | null;
+}
+
+/** One resized, re-encoded copy of an image, served at /media/<id>/<width>-<hash>.<ext>. */
+export interface MediaVariantsTable {
+  mediaId: number;
+  format: "avif" | "webp" | "jpeg" | "png";
+  width: number;
+  height: number;
+  /** SHA-256 (hex) of `bytes`; its first 16 characters are in the variant's URL and its ETag. */
+  contentHash: string;
+  byteSize: number;
+  /** BLOB on SQLite (a Uint8Array), bytea on PostgreSQL (a Buffer). */
+  bytes: Uint8Array;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -478,4 +509,6 @@ export interface Database {
   leadNextSteps: LeadNextStepsTable;
   leadImports: LeadImportsTable;
   leadImportChanges: LeadImportChangesTable;
+  media: MediaTable;
+  mediaVariants: MediaVariantsTable;
 }

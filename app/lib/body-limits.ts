@@ -11,6 +11,11 @@ export const LEAD_BODY_LIMIT = 16 * 1024;
  * room for the form's other fields and the multipart framing.
  */
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024 + 64 * 1024;
+/**
+ * An image for the content studio's media library (issue 24): a file of at most 10 MB
+ * (MEDIA_MAX_BYTES) with its alt text and the multipart framing.
+ */
+export const MEDIA_UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
 /** Any other page action or API call. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -24,12 +29,18 @@ export function routePath(path: string): string {
   return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
 }
 
-/** The only routes that take a file (multipart/form-data): the import page and its API. */
-export const UPLOAD_PATHS: ReadonlySet<string> = new Set(["/admin/leads/import", "/api/admin/leads/import"]);
+/** The only routes that take a file (multipart/form-data), with their limits. */
+const UPLOAD_LIMITS: ReadonlyMap<string, number> = new Map([
+  ["/admin/leads/import", IMPORT_BODY_LIMIT],
+  ["/api/admin/leads/import", IMPORT_BODY_LIMIT],
+  ["/api/admin/media", MEDIA_UPLOAD_BODY_LIMIT],
+]);
+export const UPLOAD_PATHS: ReadonlySet<string> = new Set(UPLOAD_LIMITS.keys());
 
 export function bodyLimitFor(path: string): number {
   const route = routePath(path);
-  if (UPLOAD_PATHS.has(route)) return IMPORT_BODY_LIMIT;
+  const upload = UPLOAD_LIMITS.get(route);
+  if (upload !== undefined) return upload;
   if (SIGN_IN_PATHS.has(route)) return SIGN_IN_BODY_LIMIT;
   if (LEAD_PATHS.has(route)) return LEAD_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;

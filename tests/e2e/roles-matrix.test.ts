@@ -65,6 +65,8 @@ const ALL: readonly Role[] = ["admin", "sales", "marketing"];
 const ADMIN: readonly Role[] = ["admin"];
 const LEADS: readonly Role[] = ["admin", "sales"];
 const AUDITS: readonly Role[] = ["admin", "marketing"];
+/** The content studio (issue 24): marketing and admin write and publish. */
+const CONTENT: readonly Role[] = ["admin", "marketing"];
 
 const page = (path: string, roles: readonly Role[]): Row => ({
   name: `GET ${path}`,
@@ -158,6 +160,12 @@ const ROWS: Row[] = [
   api("GET", `/api/admin/webhooks/${NO_SUCH_ID}/deliveries`, ADMIN, { status: 404 }),
   api("POST", `/api/admin/webhooks/${NO_SUCH_ID}/test`, ADMIN, { status: 404 }),
   api("POST", `/api/admin/webhooks/${NO_SUCH_ID}/rotate-secret`, ADMIN, { status: 404 }),
+  // The content studio's media library (issue 24); an upload sent as JSON gets the handler's 415.
+  api("GET", "/api/admin/media", CONTENT, { status: 200 }),
+  api("POST", "/api/admin/media", CONTENT, { status: 415 }, {}),
+  api("GET", `/api/admin/media/${NO_SUCH_ID}`, CONTENT, { status: 404 }),
+  api("PATCH", `/api/admin/media/${NO_SUCH_ID}`, CONTENT, { status: 404 }, { alt: "A crane" }),
+  api("DELETE", `/api/admin/media/${NO_SUCH_ID}`, CONTENT, { status: 404 }),
 ];
 
 const roleOf = (caller: Caller): Role | null =>
