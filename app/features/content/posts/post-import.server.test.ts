@@ -12,8 +12,8 @@ import {
 } from "../../../../tests/support/databases.ts";
 import { contentFilesForImport } from "../blog.server.ts";
 import { parseArticleSource, renderMarkdown } from "../blog-parser.ts";
-import { type ImportableContent, importContentFiles } from "./post-import.server.ts";
 import { POST_FIELDS } from "./post-fields.ts";
+import { type ImportableContent, importContentFiles } from "./post-import.server.ts";
 import { listVisiblePosts } from "./post-publishing.server.ts";
 import { listRevisions } from "./post-revisions.server.ts";
 import { PostCreateSchema } from "./post-schema.ts";
@@ -67,7 +67,9 @@ describeEachDatabase("importing content/", (use) => {
       const fields = Object.fromEntries(POST_FIELDS.map((name) => [name, post?.[name]]));
       expect(PostCreateSchema.safeParse(fields).error).toBeUndefined();
       const revisions = await listRevisions(db, post?.id ?? 0);
-      expect(revisions?.revisions).toMatchObject([{ revision: 1, kind: "import", savedBy: null, savedByUsername: null }]);
+      expect(revisions?.revisions).toMatchObject([
+        { revision: 1, kind: "import", savedBy: null, savedByUsername: null },
+      ]);
     }
     const press = await getPostBySlug(db, "build-practice-monthly-contracts-that-read-themselves", START);
     expect(press).toMatchObject({
@@ -91,8 +93,14 @@ describeEachDatabase("importing content/", (use) => {
     const renamed = await updatePost(db, hidden?.id ?? 0, { slug: "the-hidden-costs" }, 1, null, START);
     expect(renamed.kind).toBe("saved");
 
-    const withDraft: ImportableContent = { ...files, articles: [...files.articles, draftFile("a-draft-in-a-file")] };
-    expect(await importContentFiles(db, withDraft, START)).toEqual({ imported: ["a-draft-in-a-file"], skipped: [] });
+    const withDraft: ImportableContent = {
+      ...files,
+      articles: [...files.articles, draftFile("a-draft-in-a-file")],
+    };
+    expect(await importContentFiles(db, withDraft, START)).toEqual({
+      imported: ["a-draft-in-a-file"],
+      skipped: [],
+    });
     const draft = await getPostBySlug(db, "a-draft-in-a-file", START);
     expect(draft).toMatchObject({ status: "draft", publishAt: null, firstPublishedAt: null });
     expect(await deleteDraft(db, draft?.id ?? 0, null)).toEqual({ kind: "deleted" });
@@ -106,7 +114,10 @@ describeEachDatabase("importing content/", (use) => {
   it("leaves out a file whose address a post already has", async () => {
     const { db } = use();
     const clash: ImportableContent = { articles: [draftFile("the-hidden-costs")], pressItems: [] };
-    expect(await importContentFiles(db, clash, START)).toEqual({ imported: [], skipped: ["the-hidden-costs"] });
+    expect(await importContentFiles(db, clash, START)).toEqual({
+      imported: [],
+      skipped: ["the-hidden-costs"],
+    });
     expect((await getPostBySlug(db, "the-hidden-costs"))?.title).toBe(
       "The Hidden Costs of Poor Contract Management in Construction",
     );

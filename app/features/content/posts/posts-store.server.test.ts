@@ -142,7 +142,9 @@ describeEachDatabase("the posts store", (use) => {
 
     it("refuses Press Coverage for an article, and an author account that does not exist", async () => {
       const { db } = use();
-      expect(await createPost(db, draftInput("An article", { category: "Press Coverage" }), alice, T0)).toEqual({
+      expect(
+        await createPost(db, draftInput("An article", { category: "Press Coverage" }), alice, T0),
+      ).toEqual({
         kind: "invalid",
         errors: { category: "Choose a category for the article: Press Coverage is for press items" },
       });
@@ -150,7 +152,12 @@ describeEachDatabase("the posts store", (use) => {
         kind: "invalid",
         errors: { authorUserId: "Choose a staff member as the author" },
       });
-      const named = await createPost(db, draftInput("An article by Bob", { authorUserId: bob.id, author: "Bob E." }), alice, T0);
+      const named = await createPost(
+        db,
+        draftInput("An article by Bob", { authorUserId: bob.id, author: "Bob E." }),
+        alice,
+        T0,
+      );
       expect(named).toMatchObject({ kind: "created", post: { authorUserId: bob.id, author: "Bob E." } });
     });
   });
@@ -159,7 +166,14 @@ describeEachDatabase("the posts store", (use) => {
     it("saves on the latest revision, keeps every save, and says when nothing changed", async () => {
       const { db } = use();
       const post = await created("Seven signs");
-      const saved = await updatePost(db, post.id, changes({ title: "Seven signs you need help", tags: "NEC4, jct, nec4" }), 1, bob, minutes(1));
+      const saved = await updatePost(
+        db,
+        post.id,
+        changes({ title: "Seven signs you need help", tags: "NEC4, jct, nec4" }),
+        1,
+        bob,
+        minutes(1),
+      );
       expect(saved).toMatchObject({
         kind: "saved",
         changed: true,
@@ -167,7 +181,14 @@ describeEachDatabase("the posts store", (use) => {
       });
       // The address stays what it was: a draft's address changes only when someone changes it.
       expect(saved.kind === "saved" && saved.post.slug).toBe("seven-signs");
-      const same = await updatePost(db, post.id, changes({ title: "Seven signs you need help" }), 2, bob, minutes(2));
+      const same = await updatePost(
+        db,
+        post.id,
+        changes({ title: "Seven signs you need help" }),
+        2,
+        bob,
+        minutes(2),
+      );
       expect(same).toMatchObject({ kind: "saved", changed: false, post: { revision: 2 } });
       const list = await listRevisions(db, post.id);
       expect(list?.current).toBe(2);
@@ -180,9 +201,23 @@ describeEachDatabase("the posts store", (use) => {
     it("refuses a save made on an older revision, with both versions, and saves nothing", async () => {
       const { db } = use();
       const post = await created("Late payment notices");
-      const first = await updatePost(db, post.id, changes({ body: `${ARTICLE_BODY}\n\nAlice's paragraph.` }), 1, alice, minutes(1));
+      const first = await updatePost(
+        db,
+        post.id,
+        changes({ body: `${ARTICLE_BODY}\n\nAlice's paragraph.` }),
+        1,
+        alice,
+        minutes(1),
+      );
       expect(first.kind).toBe("saved");
-      const stale = await updatePost(db, post.id, changes({ title: "Late payment notices, explained" }), 1, bob, minutes(2));
+      const stale = await updatePost(
+        db,
+        post.id,
+        changes({ title: "Late payment notices, explained" }),
+        1,
+        bob,
+        minutes(2),
+      );
       expect(stale.kind).toBe("conflict");
       if (stale.kind !== "conflict") return;
       expect(stale.baseRevision).toBe(1);
@@ -220,14 +255,28 @@ describeEachDatabase("the posts store", (use) => {
     it("changes the address; a published post keeps its old one as a redirect", async () => {
       const { db } = use();
       const draft = await ready("Draft address");
-      const moved = await updatePost(db, draft.id, changes({ slug: "draft-address-2026" }), 1, alice, minutes(1));
+      const moved = await updatePost(
+        db,
+        draft.id,
+        changes({ slug: "draft-address-2026" }),
+        1,
+        alice,
+        minutes(1),
+      );
       expect(moved).toMatchObject({ kind: "saved", post: { slug: "draft-address-2026" } });
       // Never seen by readers: no redirect.
       expect(await findPublicPost(db, "draft-address", minutes(2))).toEqual({ kind: "none" });
 
       const live = await ready("Live address");
       await publishPost(db, live.id, alice, { now: minutes(1) });
-      const renamed = await updatePost(db, live.id, changes({ slug: "live-address-renamed" }), 1, alice, minutes(2));
+      const renamed = await updatePost(
+        db,
+        live.id,
+        changes({ slug: "live-address-renamed" }),
+        1,
+        alice,
+        minutes(2),
+      );
       expect(renamed.kind).toBe("saved");
       expect(await findPublicPost(db, "live-address", minutes(3))).toMatchObject({
         kind: "moved",
@@ -251,7 +300,14 @@ describeEachDatabase("the posts store", (use) => {
       const redirects = await db.selectFrom("postRedirects").select(["slug", "postId"]).execute();
       expect(redirects.filter((row) => row.slug === "live-address")).toEqual([]);
       // Going back to an old address removes its redirect; the address left becomes one.
-      const back = await updatePost(db, live.id, changes({ slug: "live-address-original" }), 2, alice, minutes(6));
+      const back = await updatePost(
+        db,
+        live.id,
+        changes({ slug: "live-address-original" }),
+        2,
+        alice,
+        minutes(6),
+      );
       expect(back.kind).toBe("saved");
       const kept = await db
         .selectFrom("postRedirects")
@@ -275,15 +331,36 @@ describeEachDatabase("the posts store", (use) => {
       const post = await created("Autosaved draft");
       let revision = 1;
       for (const [index, text] of ["One", "One two", "One two three"].entries()) {
-        const result = await autosavePost(db, post.id, changes({ excerpt: text }), revision, alice, minutes(index + 1));
+        const result = await autosavePost(
+          db,
+          post.id,
+          changes({ excerpt: text }),
+          revision,
+          alice,
+          minutes(index + 1),
+        );
         expect(result).toMatchObject({ kind: "saved", changed: true });
         revision++;
       }
-      const bobs = await autosavePost(db, post.id, changes({ excerpt: "Bob's words" }), revision, bob, minutes(5));
+      const bobs = await autosavePost(
+        db,
+        post.id,
+        changes({ excerpt: "Bob's words" }),
+        revision,
+        bob,
+        minutes(5),
+      );
       expect(bobs).toMatchObject({ kind: "saved", post: { revision: 5 } });
       const explicit = await updatePost(db, post.id, changes({ excerpt: "Final words" }), 5, bob, minutes(6));
       expect(explicit).toMatchObject({ kind: "saved", post: { revision: 6 } });
-      const again = await autosavePost(db, post.id, changes({ excerpt: "After the save" }), 6, bob, minutes(7));
+      const again = await autosavePost(
+        db,
+        post.id,
+        changes({ excerpt: "After the save" }),
+        6,
+        bob,
+        minutes(7),
+      );
       expect(again).toMatchObject({ kind: "saved", post: { revision: 7 } });
       const list = await listRevisions(db, post.id);
       expect(list?.revisions.map((r) => [r.revision, r.kind, r.savedByUsername])).toEqual([
@@ -301,7 +378,14 @@ describeEachDatabase("the posts store", (use) => {
       const post = await created("Two tabs");
       await autosavePost(db, post.id, changes({ excerpt: "Tab one" }), 1, alice, minutes(1));
       await autosavePost(db, post.id, changes({ excerpt: "Tab one, more" }), 2, alice, minutes(2));
-      const other = await autosavePost(db, post.id, changes({ title: "Two tabs, renamed" }), 2, alice, minutes(3));
+      const other = await autosavePost(
+        db,
+        post.id,
+        changes({ title: "Two tabs, renamed" }),
+        2,
+        alice,
+        minutes(3),
+      );
       expect(other).toMatchObject({
         kind: "conflict",
         baseRevision: 2,
@@ -314,11 +398,15 @@ describeEachDatabase("the posts store", (use) => {
       const { db } = use();
       const post = await ready("Live already");
       await publishPost(db, post.id, alice, { now: minutes(1) });
-      expect(await autosavePost(db, post.id, changes({ title: "Half-typed" }), 1, alice, minutes(2))).toEqual({
-        kind: "refused",
-        message: AUTOSAVE_LIVE_MESSAGE,
-      });
-      expect(await updatePost(db, post.id, changes({ title: "Typo fixed" }), 1, alice, minutes(2))).toMatchObject({
+      expect(await autosavePost(db, post.id, changes({ title: "Half-typed" }), 1, alice, minutes(2))).toEqual(
+        {
+          kind: "refused",
+          message: AUTOSAVE_LIVE_MESSAGE,
+        },
+      );
+      expect(
+        await updatePost(db, post.id, changes({ title: "Typo fixed" }), 1, alice, minutes(2)),
+      ).toMatchObject({
         kind: "saved",
         post: { title: "Typo fixed", status: "published" },
       });
@@ -354,9 +442,19 @@ describeEachDatabase("the posts store", (use) => {
     it("restores a revision as a new one, keeping the address, and logs it", async () => {
       const { db } = use();
       const post = await ready("Restorable");
-      await updatePost(db, post.id, changes({ title: "Restorable, rewritten", body: "Rewritten." }), 1, alice, minutes(1));
+      await updatePost(
+        db,
+        post.id,
+        changes({ title: "Restorable, rewritten", body: "Rewritten." }),
+        1,
+        alice,
+        minutes(1),
+      );
       await updatePost(db, post.id, changes({ slug: "restorable-new-address" }), 2, alice, minutes(2));
-      const restored = await restoreRevision(db, post.id, 1, bob, { now: minutes(3), clientAddress: "203.0.113.9" });
+      const restored = await restoreRevision(db, post.id, 1, bob, {
+        now: minutes(3),
+        clientAddress: "203.0.113.9",
+      });
       expect(restored).toMatchObject({
         kind: "restored",
         from: 1,
@@ -364,9 +462,16 @@ describeEachDatabase("the posts store", (use) => {
         post: { revision: 4, title: "Restorable", body: ARTICLE_BODY, slug: "restorable-new-address" },
       });
       const list = await listRevisions(db, post.id);
-      expect(list?.revisions[0]).toMatchObject({ revision: 4, kind: "restore", restoredFrom: 1, savedByUsername: "bob-editor" });
+      expect(list?.revisions[0]).toMatchObject({
+        revision: 4,
+        kind: "restore",
+        restoredFrom: 1,
+        savedByUsername: "bob-editor",
+      });
       const log = await listAccessLog(db, { kind: "content" });
-      expect(log.entries.find((entry) => entry.action === "post_restored" && entry.detail.postId === post.id)).toMatchObject({
+      expect(
+        log.entries.find((entry) => entry.action === "post_restored" && entry.detail.postId === post.id),
+      ).toMatchObject({
         actor: "bob-editor",
         detail: { slug: "restorable-new-address", title: "Restorable", restored: 1, revision: 4 },
         network: "203.0.113.x",
@@ -377,7 +482,9 @@ describeEachDatabase("the posts store", (use) => {
         changed: false,
         post: { revision: 4 },
       });
-      expect(await restoreRevision(db, post.id, 99, bob, { now: minutes(4) })).toEqual({ kind: "no-such-revision" });
+      expect(await restoreRevision(db, post.id, 99, bob, { now: minutes(4) })).toEqual({
+        kind: "no-such-revision",
+      });
       // A restore decided on an older revision is refused like a save.
       expect(await restoreRevision(db, post.id, 2, bob, { now: minutes(5), baseRevision: 3 })).toMatchObject({
         kind: "conflict",
@@ -393,13 +500,24 @@ describeEachDatabase("the posts store", (use) => {
     it("publishes now, logs it, and keeps the first date when published again", async () => {
       const { db } = use();
       const post = await ready("Published now");
-      const result = await publishPost(db, post.id, alice, { now: minutes(10), clientAddress: "198.51.100.7" });
+      const result = await publishPost(db, post.id, alice, {
+        now: minutes(10),
+        clientAddress: "198.51.100.7",
+      });
       expect(result).toMatchObject({
         kind: "published",
         changed: true,
-        post: { status: "published", publishAt: minutes(10).toISOString(), firstPublishedAt: minutes(10).toISOString(), revision: 1 },
+        post: {
+          status: "published",
+          publishAt: minutes(10).toISOString(),
+          firstPublishedAt: minutes(10).toISOString(),
+          revision: 1,
+        },
       });
-      expect(await publishPost(db, post.id, alice, { now: minutes(11) })).toMatchObject({ kind: "published", changed: false });
+      expect(await publishPost(db, post.id, alice, { now: minutes(11) })).toMatchObject({
+        kind: "published",
+        changed: false,
+      });
       expect(await unpublishPost(db, post.id, bob, { now: minutes(20) })).toMatchObject({
         kind: "unpublished",
         post: { status: "unpublished", firstPublishedAt: minutes(10).toISOString() },
@@ -407,7 +525,11 @@ describeEachDatabase("the posts store", (use) => {
       expect(await findPublicPost(db, "published-now", minutes(21))).toEqual({ kind: "gone" });
       const again = await publishPost(db, post.id, alice, { now: minutes(30) });
       expect(again).toMatchObject({
-        post: { status: "published", publishAt: minutes(30).toISOString(), firstPublishedAt: minutes(10).toISOString() },
+        post: {
+          status: "published",
+          publishAt: minutes(30).toISOString(),
+          firstPublishedAt: minutes(10).toISOString(),
+        },
       });
       const entries = (await listAccessLog(db, { kind: "content" })).entries.filter(
         (entry) => entry.detail.postId === post.id,
@@ -427,7 +549,11 @@ describeEachDatabase("the posts store", (use) => {
       const result = await publishPost(db, post.id, alice, { at: minutes(60), now: minutes(1) });
       expect(result).toMatchObject({
         kind: "scheduled",
-        post: { status: "scheduled", publishAt: minutes(60).toISOString(), firstPublishedAt: minutes(60).toISOString() },
+        post: {
+          status: "scheduled",
+          publishAt: minutes(60).toISOString(),
+          firstPublishedAt: minutes(60).toISOString(),
+        },
       });
       const visibleSlugs = async (at: Date) => (await listVisiblePosts(db, at)).map((p) => p.slug);
       expect(await visibleSlugs(minutes(59))).not.toContain("scheduled-post");
@@ -487,7 +613,12 @@ describeEachDatabase("the posts store", (use) => {
           body: "Write the text of the article",
         },
       });
-      const press = await created("A press item", { kind: "press", body: "", excerpt: "Coverage", coverImage: "logo-123" });
+      const press = await created("A press item", {
+        kind: "press",
+        body: "",
+        excerpt: "Coverage",
+        coverImage: "logo-123",
+      });
       expect(await publishPost(db, press.id, alice, { now: T0 })).toEqual({
         kind: "not-ready",
         errors: {
@@ -566,14 +697,14 @@ describeEachDatabase("the posts store", (use) => {
 describe("the posts store's shape", () => {
   it("answers statuses as readers see them, whatever the stored one", async () => {
     const { effectiveStatus } = await import("./post-status.ts");
-    expect(effectiveStatus("scheduled", "2026-12-01T09:00:00.000Z", new Date("2026-12-01T08:59:59.999Z"))).toBe(
-      "scheduled",
-    );
-    expect(effectiveStatus("scheduled", "2026-12-01T09:00:00.000Z", new Date("2026-12-01T09:00:00.000Z"))).toBe(
-      "published",
-    );
-    expect(effectiveStatus("unpublished", "2026-12-01T09:00:00.000Z", new Date("2027-01-01T00:00:00.000Z"))).toBe(
-      "unpublished",
-    );
+    expect(
+      effectiveStatus("scheduled", "2026-12-01T09:00:00.000Z", new Date("2026-12-01T08:59:59.999Z")),
+    ).toBe("scheduled");
+    expect(
+      effectiveStatus("scheduled", "2026-12-01T09:00:00.000Z", new Date("2026-12-01T09:00:00.000Z")),
+    ).toBe("published");
+    expect(
+      effectiveStatus("unpublished", "2026-12-01T09:00:00.000Z", new Date("2027-01-01T00:00:00.000Z")),
+    ).toBe("unpublished");
   });
 });

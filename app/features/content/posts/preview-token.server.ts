@@ -50,8 +50,10 @@ export function verifyPreviewToken(secret: string, token: string, now = new Date
   const postId = Number(match[1]);
   const expiresAtSeconds = Number(match[2]);
   if (!Number.isSafeInteger(postId) || postId < 1) return { ok: false, reason: "malformed" };
-  const given = Buffer.from(match[3] as string, "base64url");
-  const expected = signature(secret, postId, expiresAtSeconds);
+  // Compared as text: base64url has several spellings of the last character's spare bits, and
+  // exactly one token is valid for a post and an expiry.
+  const given = Buffer.from(match[3] as string);
+  const expected = Buffer.from(signature(secret, postId, expiresAtSeconds).toString("base64url"));
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: "forged" };
   if (expiresAtSeconds * 1000 <= now.getTime()) return { ok: false, reason: "expired" };
