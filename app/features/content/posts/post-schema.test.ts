@@ -3,6 +3,7 @@ import {
   checkPostFields,
   MESSAGES,
   newPostFields,
+  type Parsed,
   PostFieldSchemas,
   PublishSchema,
   parsePostCreate,
@@ -15,7 +16,7 @@ import {
 
 const ok = { kind: "article", title: "Hidden costs", body: "Words." };
 
-function errorsOf(body: unknown, parse = parsePostCreate) {
+function errorsOf(body: unknown, parse: (body: unknown) => Parsed<unknown> = parsePostCreate) {
   const result = parse(body);
   return result.success ? {} : result.errors;
 }
