@@ -1,6 +1,5 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
-import type { PublicUser } from "#app/features/auth/users.server.ts";
 import { DEFAULT_BODY_LIMIT, POST_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { type JsonBody, readJsonObject, readLimitedBytes } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
@@ -38,7 +37,7 @@ const invalid = (errors: PostFieldErrors, message = "Please check the highlighte
 export const CONFLICT_MESSAGE =
   "Someone saved this post after you opened it. Nothing was saved: compare your version with theirs, then save again on the latest.";
 
-const actorOf = (user: PublicUser): Actor => ({ id: user.id, username: user.username });
+const actorOf = (user: { id: number; username: string }): Actor => ({ id: user.id, username: user.username });
 
 /** A path's id: digits only, else the post cannot exist (404, not 400: ids are opaque). */
 function idOf(raw: string | undefined): number | null {
@@ -74,7 +73,8 @@ const TEXT_QUERY = z
   .max(100, "Keep the search to 100 characters or fewer")
   .refine((value) => !breaksTextRule(value, "one-line"), "The search may not contain control characters");
 
-const ListQuerySchema = z.strictObject({
+// Unknown parameters are ignored, as the lead list's are (a cache-buster must not fail the call).
+const ListQuerySchema = z.object({
   status: z.enum(POST_STATUSES, `status must be one of ${POST_STATUSES.join(", ")}`).optional(),
   kind: z.enum(POST_KINDS, `kind must be one of ${POST_KINDS.join(", ")}`).optional(),
   q: TEXT_QUERY.optional(),
@@ -233,7 +233,7 @@ export async function handleUnpublishPost(request: Request, context: Context, ra
 
 const REVISION_NUMBER = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const RevisionsQuerySchema = z
-  .strictObject({
+  .object({
     before: REVISION_NUMBER.optional(),
     limit: z.coerce.number().int().min(1).max(100).optional(),
     from: REVISION_NUMBER.optional(),
