@@ -24,6 +24,7 @@ import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { createHashingQueue } from "#app/features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "#app/features/auth/login-throttle.server.ts";
 import { countAdmins, createUser } from "#app/features/auth/users.server.ts";
+import { contentFilesForImport } from "#app/features/content/blog.server.ts";
 import { createImageProcessor } from "#app/features/content/media/image-worker.server.ts";
 import {
   createMediaLibrary,
@@ -31,7 +32,6 @@ import {
   UPLOADS_PER_HOUR,
 } from "#app/features/content/media/media-library.server.ts";
 import { type MediaServices, mediaServicesKey } from "#app/features/content/media/media-services.server.ts";
-import { contentFilesForImport } from "#app/features/content/blog.server.ts";
 import { createPostsService } from "#app/features/content/posts/posts-service.server.ts";
 import { type PostsServices, postsServicesKey } from "#app/features/content/posts/posts-services.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";

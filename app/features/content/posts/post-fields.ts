@@ -29,7 +29,7 @@ export type PostFields = {
   author: string;
   /** The staff account of the author, when there is one. */
   authorUserId: number | null;
-  /** A media library id, or a public path (/press/x.svg) of an imported press logo. */
+  /** A media library image's id ("42"), or a public path (/press/x.svg) of an imported press logo. */
   coverImage: string | null;
   coverAlt: string;
   /** Empty: the title. */

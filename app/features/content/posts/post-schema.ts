@@ -46,7 +46,13 @@ function text(
 /** "" and null mean "none" for the optional fields; forms send "" for an empty box. */
 const blankToNull = (value: unknown) => (value === "" || value === null ? null : value);
 
-const MEDIA_REFERENCE = /^(?:[A-Za-z0-9][A-Za-z0-9_-]{0,63}|\/press\/[a-z0-9-]+\.(?:svg|png|jpe?g|webp))$/;
+/** A media library image's id (migration 026: an integer), or an imported press logo under /press/. */
+const MEDIA_REFERENCE = /^(?:[1-9]\d{0,14}|\/press\/[a-z0-9-]+\.(?:svg|png|jpe?g|webp))$/;
+
+/** The media library id a cover names, or null for a /press/ path. */
+export function mediaIdOf(coverImage: string | null): number | null {
+  return coverImage !== null && /^\d+$/.test(coverImage) ? Number(coverImage) : null;
+}
 
 export const MESSAGES = {
   kind: "Choose whether this is an article or a press item",
@@ -112,7 +118,9 @@ export const PostFieldSchemas = {
     z.int(MESSAGES.authorUserId).positive(MESSAGES.authorUserId).nullable(),
   ),
   coverImage: z.preprocess(
-    blankToNull,
+    // The media API answers ids as numbers; a post keeps them as text beside /press/ paths.
+    (value) =>
+      typeof value === "number" && Number.isSafeInteger(value) ? String(value) : blankToNull(value),
     z
       .string({ error: MESSAGES.coverImage })
       .trim()

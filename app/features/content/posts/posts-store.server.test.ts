@@ -140,6 +140,40 @@ describeEachDatabase("the posts store", (use) => {
       });
     });
 
+    it("takes a cover the media library has, and refuses one it does not", async () => {
+      const { db } = use();
+      const image = await db
+        .insertInto("media")
+        .values({
+          contentHash: "a".repeat(64),
+          mimeType: "image/jpeg",
+          width: 1600,
+          height: 900,
+          alt: "A tower crane at dusk",
+          byteSize: 120_000,
+          createdAt: T0.toISOString(),
+          createdByUserId: alice.id,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const withCover = await createPost(
+        db,
+        draftInput("With a cover", { coverImage: Number(image.id) }),
+        alice,
+        T0,
+      );
+      expect(withCover).toMatchObject({ kind: "created", post: { coverImage: String(image.id) } });
+      const missing = String(Number(image.id) + 1000);
+      expect(await createPost(db, draftInput("Dangling cover", { coverImage: missing }), alice, T0)).toEqual({
+        kind: "invalid",
+        errors: { coverImage: "Choose an image from the media library" },
+      });
+      if (withCover.kind !== "created") return;
+      expect(
+        await updatePost(db, withCover.post.id, changes({ coverImage: missing }), 1, alice, minutes(1)),
+      ).toEqual({ kind: "invalid", errors: { coverImage: "Choose an image from the media library" } });
+    });
+
     it("refuses Press Coverage for an article, and an author account that does not exist", async () => {
       const { db } = use();
       expect(
@@ -617,7 +651,7 @@ describeEachDatabase("the posts store", (use) => {
         kind: "press",
         body: "",
         excerpt: "Coverage",
-        coverImage: "logo-123",
+        coverImage: "/press/site-ledger.svg",
       });
       expect(await publishPost(db, press.id, alice, { now: T0 })).toEqual({
         kind: "not-ready",

@@ -28,6 +28,7 @@ import {
 import {
   checkPostFields,
   MESSAGES,
+  mediaIdOf,
   newPostFields,
   type PostChanges,
   type PostCreateInput,
@@ -89,6 +90,13 @@ async function inTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise
   }
 }
 
+/** Whether the cover names an image the media library has (a /press/ path is a file of the site). */
+async function isKnownCover(db: DbOrTrx, coverImage: string | null): Promise<boolean> {
+  const id = mediaIdOf(coverImage);
+  if (id === null) return true;
+  return Boolean(await db.selectFrom("media").select("id").where("id", "=", id).executeTakeFirst());
+}
+
 /** A staff account id the post may name as its author (an account that exists). */
 async function isKnownUser(db: DbOrTrx, id: number): Promise<boolean> {
   return Boolean(await db.selectFrom("users").select("id").where("id", "=", id).executeTakeFirst());
@@ -109,6 +117,8 @@ export async function createPost(
   if (Object.keys(errors).length > 0) return { kind: "invalid", errors };
   if (draft.authorUserId !== null && !(await isKnownUser(db, draft.authorUserId)))
     return { kind: "invalid", errors: { authorUserId: MESSAGES.authorUserId } };
+  if (!(await isKnownCover(db, draft.coverImage)))
+    return { kind: "invalid", errors: { coverImage: MESSAGES.coverImage } };
   return inTransaction(db, async (trx): Promise<CreateResult> => {
     const version = await takeVersion(trx, now);
     let slug = input.slug;
@@ -215,6 +225,8 @@ async function save(
         !(await isKnownUser(trx, fields.authorUserId))
       )
         throw new Outcome<SaveResult>({ kind: "invalid", errors: { authorUserId: MESSAGES.authorUserId } });
+      if (fields.coverImage !== current.coverImage && !(await isKnownCover(trx, fields.coverImage)))
+        throw new Outcome<SaveResult>({ kind: "invalid", errors: { coverImage: MESSAGES.coverImage } });
       const revision = baseRevision + 1;
       const updated = await writeFields(trx, id, baseRevision, fields, actor, now, version);
       if (!updated) throw new Outcome({ kind: "stale" as const, row });
