@@ -24,6 +24,7 @@ import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { createHashingQueue } from "#app/features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "#app/features/auth/login-throttle.server.ts";
 import { countAdmins, createUser } from "#app/features/auth/users.server.ts";
+import { contentFilesForImport } from "#app/features/content/blog.server.ts";
 import { createImageProcessor } from "#app/features/content/media/image-worker.server.ts";
 import {
   createMediaLibrary,
@@ -31,6 +32,8 @@ import {
   UPLOADS_PER_HOUR,
 } from "#app/features/content/media/media-library.server.ts";
 import { type MediaServices, mediaServicesKey } from "#app/features/content/media/media-services.server.ts";
+import { createPostsService } from "#app/features/content/posts/posts-service.server.ts";
+import { type PostsServices, postsServicesKey } from "#app/features/content/posts/posts-services.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { createLeadIntake } from "#app/features/leads/lead-intake.server.ts";
 import { createOutboxSender } from "#app/features/leads/lead-notification.server.ts";
@@ -273,6 +276,9 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       twoFactorRequired: env.STAFF_2FA_REQUIRED,
     });
     await ensureFirstAdmin(database, env);
+    // Issue 24: the files of content/ become posts on first start (each file once, ADR 025).
+    const posts = createPostsService({ db: database.db, secret });
+    await posts.importContent(contentFilesForImport());
     await reportHstsPreloadList(database, env);
     reportRetentionSettings(env);
     const inFlight = createInFlightTracker();
@@ -445,6 +451,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           }),
         }),
       }),
+      provide<PostsServices>(postsServicesKey, { posts }),
     ];
     return {
       provided,

@@ -135,6 +135,23 @@ describe("request guard (issue 9 point 5)", () => {
     expect(refuseRequest(request("GET"), "/media/1/480-0123456789abcdef.avif")).toBeNull();
   });
 
+  it("takes a post of 100,000 characters on the posts API (issue 24), and no more than that anywhere else", () => {
+    // 100,000 characters of up to 3 bytes each in UTF-8, with the other fields.
+    for (const path of ["/api/admin/posts", "/api/admin/posts/12"]) {
+      expect(bodyLimitFor(path)).toBeGreaterThanOrEqual(300_000 + 16 * 1024);
+      expect(bodyLimitFor(path)).toBeLessThan(1024 * 1024);
+    }
+    expect(bodyLimitFor("/api/admin/posts/12/publish")).toBe(64 * 1024);
+    expect(bodyLimitFor("/api/admin/posts/12/revisions/3/restore")).toBe(64 * 1024);
+    expect(bodyLimitFor("/api/admin/posts/x")).toBe(64 * 1024);
+    const big = request("PATCH", {
+      "content-type": "application/json",
+      "content-length": String(350 * 1024),
+    });
+    expect(declaresTooLargeBody(big, "/api/admin/posts/12")).toBe(false);
+    expect(declaresTooLargeBody(big, "/api/admin/leads/12")).toBe(true);
+  });
+
   it("answers 400 to a malformed Content-Length", () => {
     expect(refuseRequest(request("POST", { "content-length": "-1" }), "/api/login")).toMatchObject({
       status: 400,

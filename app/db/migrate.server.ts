@@ -27,6 +27,7 @@ import * as worklist023 from "./migrations/023-worklist.ts";
 import * as leadIntake024 from "./migrations/024-lead-intake.ts";
 import * as leadListIndexes025 from "./migrations/025-lead-list-indexes.ts";
 import * as media026 from "./migrations/026-media.ts";
+import * as posts027 from "./migrations/027-posts.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   "024-lead-intake": leadIntake024,
   "025-lead-list-indexes": leadListIndexes025,
   "026-media": media026,
+  "027-posts": posts027,
 };
 
 export class MigrationError extends Error {}

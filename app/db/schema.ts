@@ -475,6 +475,88 @@ export interface MediaVariantsTable {
   bytes: Uint8Array;
 }
 
+/** An article or press item of the content studio (migration 027; features/content/posts). */
+export interface PostsTable {
+  id: Generated<number>;
+  kind: "article" | "press";
+  slug: string;
+  title: string;
+  excerpt: Generated<string>;
+  /** Markdown source. */
+  body: Generated<string>;
+  /** JSON array of strings. */
+  tags: Generated<string>;
+  category: string;
+  /** The author's display name. */
+  author: Generated<string>;
+  authorUserId: number | null;
+  /** A media library id, or a public path (/press/x.svg) for imported press logos. */
+  coverImage: string | null;
+  coverAlt: Generated<string>;
+  seoTitle: Generated<string>;
+  seoDescription: Generated<string>;
+  /** Press: the publication. */
+  outlet: Generated<string>;
+  /** Press: the article's https address. */
+  originalUrl: string | null;
+  /** Press: shown first (0/1). */
+  featured: Generated<number>;
+  /** Press: a short line such as "Featured on Page 12". */
+  note: Generated<string>;
+  /** Minutes, as the files state them; null: estimated from the body. */
+  readTime: number | null;
+  /** As staff set it; a 'scheduled' post whose publishAt has passed is published (post-status.ts). */
+  status: "draft" | "scheduled" | "published" | "unpublished";
+  publishAt: string | null;
+  /** The date readers see. */
+  firstPublishedAt: string | null;
+  revision: number;
+  createdAt: string;
+  createdBy: number | null;
+  updatedAt: string;
+  updatedBy: number | null;
+  /** Set by every write, with the posts_version counter's value of that write. */
+  changedAt: string;
+  changeVersion: number;
+}
+
+/** One row: a counter every write to posts takes (under the row's lock), for instances to poll. */
+export interface PostsVersionTable {
+  id: number;
+  version: number;
+  changedAt: string;
+}
+
+export interface PostRevisionsTable {
+  id: Generated<number>;
+  postId: number;
+  revision: number;
+  kind: "create" | "edit" | "autosave" | "restore" | "import";
+  /** For a restore: the revision restored. */
+  restoredFrom: number | null;
+  /** The snapshot's title, for the list of revisions. */
+  title: string;
+  /** The editable fields as JSON (posts/post-fields.ts PostFields). */
+  snapshot: string;
+  savedAt: string;
+  savedBy: number | null;
+  savedByUsername: string | null;
+}
+
+/** An old address of a published post (a slug change), answered with a 301 to its current one. */
+export interface PostRedirectsTable {
+  slug: string;
+  postId: number;
+  createdAt: string;
+}
+
+/** The content/ files imported into posts, each once ("blog/<slug>", "press/<slug>"). */
+export interface PostImportsTable {
+  source: string;
+  postId: number | null;
+  importedAt: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -511,4 +593,9 @@ export interface Database {
   leadImportChanges: LeadImportChangesTable;
   media: MediaTable;
   mediaVariants: MediaVariantsTable;
+  posts: PostsTable;
+  postsVersion: PostsVersionTable;
+  postRevisions: PostRevisionsTable;
+  postRedirects: PostRedirectsTable;
+  postImports: PostImportsTable;
 }

@@ -26,6 +26,11 @@ export const ACCESS_ACTIONS = {
   lead_added: "Added a lead by hand",
   leads_imported: "Imported leads",
   lead_import_undone: "Undid an import",
+  post_published: "Published a post",
+  post_scheduled: "Scheduled a post",
+  post_unpublished: "Unpublished a post",
+  post_restored: "Restored an earlier version of a post",
+  post_deleted: "Deleted a draft post",
 } as const;
 export type AccessAction = keyof typeof ACCESS_ACTIONS;
 
@@ -35,6 +40,7 @@ export const ACCESS_KINDS = {
   exports: ["export", "person_exported"],
   "added-leads": ["lead_added", "leads_imported", "lead_import_undone"],
   erasures: ["lead_erased", "person_erased"],
+  content: ["post_published", "post_scheduled", "post_unpublished", "post_restored", "post_deleted"],
   accounts: [
     "session_ended",
     "sessions_ended",

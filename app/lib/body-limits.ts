@@ -16,6 +16,11 @@ export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024 + 64 * 1024;
  * (MEDIA_MAX_BYTES) with its alt text and the multipart framing.
  */
 export const MEDIA_UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
+/**
+ * A post of the content studio (issue 24): a body of up to 100,000 characters, each up to 3 bytes in
+ * UTF-8 (or 2 as a JSON escape), with the other fields and their form or JSON framing.
+ */
+export const POST_BODY_LIMIT = 384 * 1024;
 /** Any other page action or API call. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -37,10 +42,14 @@ const UPLOAD_LIMITS: ReadonlyMap<string, number> = new Map([
 ]);
 export const UPLOAD_PATHS: ReadonlySet<string> = new Set(UPLOAD_LIMITS.keys());
 
+/** The posts API's create and save: /api/admin/posts and /api/admin/posts/<id>. */
+const POST_PATH = /^\/api\/admin\/posts(?:\/\d{1,15})?$/;
+
 export function bodyLimitFor(path: string): number {
   const route = routePath(path);
   const upload = UPLOAD_LIMITS.get(route);
   if (upload !== undefined) return upload;
+  if (POST_PATH.test(route)) return POST_BODY_LIMIT;
   if (SIGN_IN_PATHS.has(route)) return SIGN_IN_BODY_LIMIT;
   if (LEAD_PATHS.has(route)) return LEAD_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;

@@ -618,6 +618,51 @@ const ROWS: Row[] = [
     ok(200, { body: /<h1[^>]*>Access log<\/h1>/ }),
   ),
   dataRow("GET /admin/access-log.data", () => "/admin/access-log", ok(200, { body: /"entries"/ })),
+  // Issue 24, the content studio's posts API (tests/e2e/roles-matrix.test.ts has the roles): every
+  // change refused cross-site; the matrix names no real post, so an admin gets 400 or 404.
+  apiRow(
+    "GET /api/admin/posts",
+    () => ({ method: "GET", path: "/api/admin/posts?q=hidden" }),
+    ok(200, {
+      body: /^\{"posts":\[\{"id":\d+,"kind":"article","slug":"hidden-costs-poor-contract-management"/,
+    }),
+  ),
+  apiRow(
+    "POST /api/admin/posts",
+    () => ({ method: "POST", path: "/api/admin/posts", json: { kind: "article", title: "" } }),
+    ok(400, { body: /"title":"Give the post a title"/ }),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "PATCH /api/admin/posts/:id",
+    () => ({ method: "PATCH", path: "/api/admin/posts/999999", json: { revision: 1, title: "A title" } }),
+    ok(404, { body: /^\{"message":"No such post\."\}$/ }),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "DELETE /api/admin/posts/:id",
+    () => ({ method: "DELETE", path: "/api/admin/posts/999999" }),
+    ok(404),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "POST /api/admin/posts/:id/publish",
+    () => ({ method: "POST", path: "/api/admin/posts/999999/publish", json: {} }),
+    ok(404),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "POST /api/admin/posts/:id/unpublish",
+    () => ({ method: "POST", path: "/api/admin/posts/999999/unpublish", json: {} }),
+    ok(404),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "POST /api/admin/posts/:id/revisions/:revision/restore",
+    () => ({ method: "POST", path: "/api/admin/posts/999999/revisions/1/restore", json: {} }),
+    ok(404),
+    { crossOrigin: ok(403) },
+  ),
   // Issue 23: leads added by hand and imported from a CSV.
   pageRow(
     "GET /admin/leads/new",

@@ -65,7 +65,7 @@ const ALL: readonly Role[] = ["admin", "sales", "marketing"];
 const ADMIN: readonly Role[] = ["admin"];
 const LEADS: readonly Role[] = ["admin", "sales"];
 const AUDITS: readonly Role[] = ["admin", "marketing"];
-/** The content studio (issue 24): marketing and admin write and publish. */
+/** The content studio (issue 24): marketing and admin write and publish; sales may not even read drafts. */
 const CONTENT: readonly Role[] = ["admin", "marketing"];
 
 const page = (path: string, roles: readonly Role[]): Row => ({
@@ -141,6 +141,15 @@ const ROWS: Row[] = [
   api("GET", "/api/admin/security-audits", AUDITS, { status: 200 }),
   api("POST", "/api/admin/security-audit", AUDITS, { status: 400 }, { url: "" }),
   api("POST", "/api/admin/performance-check", AUDITS, PASSES, { url: "" }),
+  api("GET", "/api/admin/posts", CONTENT, { status: 200 }),
+  api("POST", "/api/admin/posts", CONTENT, { status: 400 }, { kind: "article", title: "" }),
+  api("GET", `/api/admin/posts/${NO_SUCH_ID}`, CONTENT, { status: 404 }),
+  api("PATCH", `/api/admin/posts/${NO_SUCH_ID}`, CONTENT, { status: 404 }, { revision: 1, title: "A title" }),
+  api("DELETE", `/api/admin/posts/${NO_SUCH_ID}`, CONTENT, { status: 404 }),
+  api("POST", `/api/admin/posts/${NO_SUCH_ID}/publish`, CONTENT, { status: 404 }, {}),
+  api("POST", `/api/admin/posts/${NO_SUCH_ID}/unpublish`, CONTENT, { status: 404 }, {}),
+  api("GET", `/api/admin/posts/${NO_SUCH_ID}/revisions`, CONTENT, { status: 404 }),
+  api("POST", `/api/admin/posts/${NO_SUCH_ID}/revisions/1/restore`, CONTENT, { status: 404 }, {}),
   api("GET", "/api/admin/people?email=nobody%40nowhere.example", ADMIN, { status: 404 }),
   api("DELETE", "/api/admin/people?email=nobody%40nowhere.example", ADMIN, { status: 404 }),
   api("GET", "/api/admin/users", ADMIN, { status: 200 }),

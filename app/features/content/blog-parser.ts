@@ -2,23 +2,15 @@ import { Marked, type Tokens } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { formatDisplayDate } from "#app/lib/site/display-date.ts";
+import { BLOG_CATEGORIES, SLUG_PATTERN } from "./content-rules.ts";
 
 // Pure parsing and validation of blog and press markdown files. NOTE: no `import.meta.glob` here, so
 // tests and scripts can use it outside Vite; blog.server.ts feeds it the files at build time.
 
-/** The blog categories of SPEC section 3. */
-export const BLOG_CATEGORIES = [
-  "Press Coverage",
-  "Industry Insights",
-  "Technology",
-  "Best Practices",
-] as const;
-export type BlogCategory = (typeof BLOG_CATEGORIES)[number];
+export { BLOG_CATEGORIES, type BlogCategory } from "./content-rules.ts";
 
 /** Reading speed used to check each article's stated read time. */
 export const WORDS_PER_MINUTE = 230;
-
-const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const BlogFrontmatterSchema = z.strictObject({
   title: z.string().trim().min(1),
@@ -27,7 +19,7 @@ export const BlogFrontmatterSchema = z.strictObject({
   date: z.iso.date({ error: "date must be YYYY-MM-DD" }),
   readTime: z.int().min(1).max(60),
   category: z.enum(BLOG_CATEGORIES),
-  slug: z.string().regex(slugPattern, "slug must be lower-case words joined by hyphens"),
+  slug: z.string().regex(SLUG_PATTERN, "slug must be lower-case words joined by hyphens"),
   draft: z.boolean().default(false),
 });
 export type BlogFrontmatter = z.infer<typeof BlogFrontmatterSchema>;
@@ -147,8 +139,17 @@ export function renderMarkdown(body: string): string {
   return markdown.parse(body, { async: false });
 }
 
+/** An article with the markdown it was rendered from: what the content studio imports (issue 24). */
+export type ArticleSource = Article & { markdown: string };
+
 /** Parses and validates one file of content/blog; throws a ContentError naming the file. */
 export function parseArticle(fileName: string, raw: string): Article {
+  const { markdown: _markdown, ...article } = parseArticleSource(fileName, raw);
+  return article;
+}
+
+/** parseArticle, keeping the markdown body (pages never need it, so it stays out of Article). */
+export function parseArticleSource(fileName: string, raw: string): ArticleSource {
   const { data, body } = splitFrontmatter(fileName, raw);
   const { draft, ...frontmatter } = validate(BlogFrontmatterSchema, fileName, data);
   if (!body.trim()) throw new ContentError(`${fileName}: the article has no body`);
@@ -158,6 +159,7 @@ export function parseArticle(fileName: string, raw: string): Article {
     displayDate: formatDisplayDate(frontmatter.date),
     html: renderMarkdown(body),
     wordCount: countWords(body),
+    markdown: body,
   };
 }
 

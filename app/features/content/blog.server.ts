@@ -1,9 +1,10 @@
 import {
   type Article,
+  type ArticleSource,
   type ArticleSummary,
   byNewestFirst,
   type PressItem,
-  parseArticle,
+  parseArticleSource,
   parsePressItem,
   toSummary,
 } from "./blog-parser.ts";
@@ -26,9 +27,11 @@ function fileLabel(path: string): string {
   return path.replace(/^\//, "");
 }
 
-const allArticles: Article[] = Object.entries(articleFiles)
-  .map(([path, raw]) => parseArticle(fileLabel(path), raw))
+const articleSources: ArticleSource[] = Object.entries(articleFiles)
+  .map(([path, raw]) => parseArticleSource(fileLabel(path), raw))
   .sort(byNewestFirst);
+
+const allArticles: Article[] = articleSources.map(({ markdown: _markdown, ...article }) => article);
 
 const allPressItems: PressItem[] = Object.entries(pressFiles)
   .map(([path, raw]) => parsePressItem(fileLabel(path), raw))
@@ -49,4 +52,12 @@ export function listPressItems(): PressItem[] {
   return allPressItems.filter((item) => !item.draft);
 }
 
-export type { Article, ArticleSummary, PressItem };
+/**
+ * Every file of content/, drafts included, with the articles' markdown: the content studio imports
+ * them into the database on first start (features/content/posts/post-import.server.ts).
+ */
+export function contentFilesForImport(): { articles: ArticleSource[]; pressItems: PressItem[] } {
+  return { articles: articleSources, pressItems: allPressItems };
+}
+
+export type { Article, ArticleSource, ArticleSummary, PressItem };

@@ -3,6 +3,7 @@ import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { authServices } from "#app/features/auth/auth-services.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { isPostAction, postLogAbout, postLogDetail } from "#app/features/content/posts/post-log-words.ts";
 import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";
 import { type AccessEntry, listAccessLog } from "#app/lib/access-log.server.ts";
 import { ACCESS_ACTIONS, ACCESS_KINDS, type AccessKind, isAccessKind } from "#app/lib/access-log.ts";
@@ -22,6 +23,7 @@ const KIND_LABELS: Record<AccessKind, string> = {
   exports: "Exports",
   "added-leads": "Leads added and imported",
   erasures: "Erasures",
+  content: "Publishing and restores",
   accounts: "Accounts and sessions",
   "two-factor": "Two-factor sign-in",
 };
@@ -67,7 +69,7 @@ function describeDetail(entry: AccessEntry): string | null {
     case "staff_created":
       return detail.role === undefined ? null : roleWords(detail.role);
     default:
-      return null;
+      return isPostAction(entry.action) ? postLogDetail(entry.action, detail) : null;
   }
 }
 
@@ -92,7 +94,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: entry.id,
       what: describeAction(entry),
       failed: entry.action === "sign_in_failed",
-      about: entry.subject ?? (entry.leadId !== null ? `lead #${entry.leadId}` : null),
+      about:
+        entry.subject ??
+        (entry.leadId !== null
+          ? `lead #${entry.leadId}`
+          : isPostAction(entry.action)
+            ? postLogAbout(entry.detail)
+            : null),
       who: entry.actor ?? (entry.action === "sign_in_failed" ? "unknown account" : "command line"),
       when: formatDateTime(entry.occurredAt),
       occurredAt: entry.occurredAt,
@@ -110,9 +118,10 @@ export default function AccessLog({ loaderData }: Route.ComponentProps) {
         title="Access log"
         description={
           <>
-            Who signed in or tried to, who exported or erased leads, and every change to staff accounts,
-            two-factor sign-in and sessions, newest first. Entries are kept {keptDays} days. Leads are named
-            by number and addresses only by their network.
+            Who signed in or tried to, who exported or erased leads, who published, scheduled, unpublished or
+            restored a post, and every change to staff accounts, two-factor sign-in and sessions, newest
+            first. Entries are kept {keptDays} days. Leads are named by number and addresses only by their
+            network.
           </>
         }
       />

@@ -1,10 +1,11 @@
 import { authServices } from "#app/features/auth/auth-services.server.ts";
-import { isAccessKind, listAccessLog } from "#app/lib/access-log.server.ts";
+import { ACCESS_KINDS, isAccessKind, listAccessLog } from "#app/lib/access-log.server.ts";
 import { methodNotAllowed } from "#app/lib/http.server.ts";
 import { requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/access-log";
 
-// Issue 13: GET /api/admin/access-log?kind=&before= — the staff access log, newest first, 50 a page.
+// Issue 13: GET /api/admin/access-log?kind=&before= — the staff access log, newest first, 50 a page
+// (kind `content`: publishing, scheduling, unpublishing, restoring and deleting posts, issue 24).
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireApiPermission(request, context, "accessLog.read");
   const url = new URL(request.url);
@@ -12,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const before = url.searchParams.get("before");
   if (kind !== null && kind !== "" && !isAccessKind(kind))
     return Response.json(
-      { message: "kind must be one of sign-ins, exports, erasures, accounts." },
+      { message: `kind must be one of ${Object.keys(ACCESS_KINDS).join(", ")}.` },
       { status: 400 },
     );
   const beforeId = before === null ? undefined : Number(before);

@@ -1,0 +1,86 @@
+import type { PostKind } from "./post-fields.ts";
+import { type ImportableContent, importContentFiles } from "./post-import.server.ts";
+import {
+  findPublicPost,
+  listVisiblePosts,
+  nextScheduledAt,
+  postsChangedSince,
+  publishPost,
+  readPostsVersion,
+  unpublishPost,
+} from "./post-publishing.server.ts";
+import { diffRevisions, getRevision, listRevisions, restoreRevision } from "./post-revisions.server.ts";
+import type { Actor, Db } from "./post-rows.server.ts";
+import type { PostChanges, PostCreateInput } from "./post-schema.ts";
+import {
+  autosavePost,
+  createPost,
+  deleteDraft,
+  getPost,
+  getPostBySlug,
+  listPosts,
+  type PostListQuery,
+  updatePost,
+} from "./posts-store.server.ts";
+import { createPreviewToken, previewPath, verifyPreviewToken } from "./preview-token.server.ts";
+
+// The content studio's posts as one service (issue 24), bound to the database, the app secret and a
+// clock: what the composition root puts into the request context (Services.posts), for the JSON
+// API, the editor's pages and the public pages alike. Each method is the store function of the same
+// name with `db` and the clock filled in; tests call the store functions directly.
+
+export type PostsServiceOptions = {
+  db: Db;
+  /** The app secret (signs preview links). */
+  secret: string;
+  /** Now, for every read and write; tests pass a fixed one. */
+  clock?: () => Date;
+};
+
+type Client = { clientAddress?: string | null };
+
+export function createPostsService({ db, secret, clock = () => new Date() }: PostsServiceOptions) {
+  return {
+    create: (input: PostCreateInput, actor: Actor | null) => createPost(db, input, actor, clock()),
+    update: (id: number, changes: PostChanges, baseRevision: number, actor: Actor | null) =>
+      updatePost(db, id, changes, baseRevision, actor, clock()),
+    autosave: (id: number, changes: PostChanges, baseRevision: number, actor: Actor | null) =>
+      autosavePost(db, id, changes, baseRevision, actor, clock()),
+    get: (id: number) => getPost(db, id, clock()),
+    getBySlug: (slug: string) => getPostBySlug(db, slug, clock()),
+    list: (query: PostListQuery = {}) => listPosts(db, query, clock()),
+    deleteDraft: (id: number, actor: Actor | null, { clientAddress }: Client = {}) =>
+      deleteDraft(db, id, actor, { now: clock(), clientAddress }),
+    publish: (
+      id: number,
+      actor: Actor | null,
+      { at = null, clientAddress }: Client & { at?: Date | null } = {},
+    ) => publishPost(db, id, actor, { at, now: clock(), clientAddress }),
+    unpublish: (id: number, actor: Actor | null, { clientAddress }: Client = {}) =>
+      unpublishPost(db, id, actor, { now: clock(), clientAddress }),
+    listRevisions: (id: number, page: { before?: number; limit?: number } = {}) =>
+      listRevisions(db, id, page),
+    getRevision: (id: number, revision: number) => getRevision(db, id, revision),
+    diffRevisions: (id: number, from: number, to: number) => diffRevisions(db, id, from, to),
+    restoreRevision: (
+      id: number,
+      revision: number,
+      actor: Actor | null,
+      { clientAddress, baseRevision }: Client & { baseRevision?: number } = {},
+    ) => restoreRevision(db, id, revision, actor, { now: clock(), clientAddress, baseRevision }),
+    /** A fresh private preview link's path for the post (valid 7 days). */
+    previewUrl: (id: number) => previewPath(createPreviewToken(secret, id, clock())),
+    /** Which post a preview token opens, if it is genuine and unexpired. */
+    verifyPreview: (token: string) => verifyPreviewToken(secret, token, clock()),
+    // For the public pages and the instances' refresh (the lead engineer's publishing work):
+    listVisible: (at = clock(), options: { kind?: PostKind } = {}) => listVisiblePosts(db, at, options),
+    findPublic: (slug: string, at = clock()) => findPublicPost(db, slug, at),
+    nextScheduledAt: (at = clock()) => nextScheduledAt(db, at),
+    version: () => readPostsVersion(db),
+    changedSince: (version: number) => postsChangedSince(db, version),
+    /** Imports the files of content/ not imported before (start-up). */
+    importContent: (content: ImportableContent) => importContentFiles(db, content, clock()),
+  };
+}
+
+export type PostsService = ReturnType<typeof createPostsService>;
