@@ -1,0 +1,111 @@
+import { Marked, type Tokens } from "marked";
+import type { ResponsiveImageSource } from "#app/components/site/responsive-image.tsx";
+
+// The body of a studio post, markdown to HTML (issue 24): one renderer for the public page, the
+// preview link and the editor's live preview, so what the author sees is what readers get. It runs
+// in the browser too (no server imports).
+//
+// Author input is data, not code: raw HTML (a <script>, an <iframe>, an event attribute) is shown
+// as text, never passed through; links keep only relative, http(s) and mailto targets (no
+// `javascript:`, `data:` or `vbscript:`), and a link that leaves the site gets rel="noopener"; images
+// come only from the media library (`![alt](media:12)`), drawn as a responsive <picture> with their
+// width and height so the page does not shift. Any other image source (another site, a data: URL)
+// is dropped with its alt text kept: the page's CSP would block it anyway, and it would let an
+// author track readers.
+
+/** An image of the media library as the renderer needs it (the API's answer fits). */
+export type PostImage = ResponsiveImageSource;
+
+/** How wide a body image is shown: the article column (max-w-3xl) or the screen. */
+export const BODY_IMAGE_SIZES = "(min-width: 768px) 720px, 100vw";
+
+const MEDIA_REFERENCE = /^media:([1-9]\d{0,14})$/;
+
+const htmlEscapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => htmlEscapes[char] ?? char);
+}
+
+/** Relative links, fragments, http(s) and mailto only. */
+export function isSafeLinkTarget(href: string): boolean {
+  const value = href.trim();
+  if (/^(?:\/(?!\/)|#|\.{1,2}\/|\?)/.test(value)) return true;
+  // A relative path without a scheme ("pricing", "docs/x"): no colon before the first slash.
+  if (/^[^:/?#]+(?:[/?#]|$)/.test(value) && !value.includes(":")) return true;
+  return /^(?:https?:\/\/|mailto:)/i.test(value);
+}
+
+const isExternal = (href: string) => /^(?:https?:)?\/\//i.test(href.trim());
+
+/** The media ids a body refers to, in order, each once: what a page must load to draw it. */
+export function mediaIdsIn(markdown: string): number[] {
+  const ids = new Set<number>();
+  for (const match of markdown.matchAll(/!\[[^\]]*\]\(\s*<?media:([1-9]\d{0,14})>?/g)) {
+    const id = Number(match[1]);
+    if (Number.isSafeInteger(id)) ids.add(id);
+  }
+  return [...ids];
+}
+
+const srcSet = (variants: PostImage["variants"]) =>
+  [...variants]
+    .sort((a, b) => a.width - b.width)
+    .map((variant) => `${escapeHtml(variant.url)} ${variant.width}w`)
+    .join(", ");
+
+/** The same markup as <ResponsiveImage> (app/components/site/responsive-image.tsx), as a string. */
+export function pictureHtml(image: PostImage, alt: string, sizes = BODY_IMAGE_SIZES): string {
+  const of = (...formats: string[]) => image.variants.filter((variant) => formats.includes(variant.format));
+  const fallback = of("jpeg", "png");
+  const largest = [...fallback].sort((a, b) => b.width - a.width)[0];
+  const source = (type: string, variants: PostImage["variants"]) =>
+    variants.length > 0
+      ? `<source type="${type}" srcset="${srcSet(variants)}" sizes="${escapeHtml(sizes)}">`
+      : "";
+  return (
+    `<picture>${source("image/avif", of("avif"))}${source("image/webp", of("webp"))}` +
+    `<img src="${escapeHtml(largest?.url ?? "")}"${fallback.length > 0 ? ` srcset="${srcSet(fallback)}"` : ""}` +
+    ` sizes="${escapeHtml(sizes)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(alt)}"` +
+    ` loading="lazy" decoding="async" class="h-auto max-w-full"></picture>`
+  );
+}
+
+function createRenderer(images: ReadonlyMap<number, PostImage>) {
+  return new Marked({
+    gfm: true,
+    renderer: {
+      html({ text, block }: Tokens.HTML | Tokens.Tag) {
+        return block ? `<p>${escapeHtml(text.trim())}</p>\n` : escapeHtml(text);
+      },
+      link(token) {
+        const inner = this.parser.parseInline(token.tokens);
+        if (!isSafeLinkTarget(token.href)) return inner;
+        const title = token.title ? ` title="${escapeHtml(token.title)}"` : "";
+        const rel = isExternal(token.href) ? ' rel="noopener"' : "";
+        return `<a href="${escapeHtml(token.href.trim())}"${title}${rel}>${inner}</a>`;
+      },
+      image(token) {
+        const reference = MEDIA_REFERENCE.exec(token.href.trim());
+        const image = reference ? images.get(Number(reference[1])) : undefined;
+        if (!image) return token.text ? `<span>${escapeHtml(token.text)}</span>` : "";
+        // The alt text written in the body wins; an empty one falls back to the library's.
+        return pictureHtml(image, token.text || image.alt);
+      },
+    },
+  });
+}
+
+/** Markdown to HTML for a post's body; `images` are the media library's images it refers to. */
+export function renderPostMarkdown(
+  markdown: string,
+  images: ReadonlyMap<number, PostImage> = new Map(),
+): string {
+  return createRenderer(images).parse(markdown, { async: false });
+}
