@@ -13,6 +13,7 @@ export default [
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("blog", "routes/blog/blog-index.tsx"),
     route("blog/:slug", "routes/blog/blog-post.tsx"),
+    route("preview/:token", "routes/blog/post-preview.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
   // The back office (SPEC sections 2 and 6): server-rendered per request, never prerendered. The

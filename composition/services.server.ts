@@ -34,6 +34,10 @@ import {
 import { type MediaServices, mediaServicesKey } from "#app/features/content/media/media-services.server.ts";
 import { createPostsService } from "#app/features/content/posts/posts-service.server.ts";
 import { type PostsServices, postsServicesKey } from "#app/features/content/posts/posts-services.server.ts";
+import {
+  createPublishedSite,
+  type PublishedSite,
+} from "#app/features/content/published/published-site.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { createLeadIntake } from "#app/features/leads/lead-intake.server.ts";
 import { createOutboxSender } from "#app/features/leads/lead-notification.server.ts";
@@ -173,6 +177,11 @@ export type Services = {
    */
   pageViews: PageViewCounter;
   /**
+   * What readers see of the content studio's posts (issue 24): server/published-pages.ts keeps each
+   * page it rendered for the current generation. Its check runs with the background work.
+   */
+  publishedSite: Pick<PublishedSite, "generation" | "onChange">;
+  /**
    * Starts what runs beside the requests: the outbox worker, which always delivers webhooks and also
    * emails new leads when SMTP_URL is set, and the pruning of dead rows. server.ts calls it once;
    * tests leave it alone and drive the outbox themselves. A method rather than an export because
@@ -279,6 +288,20 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     // Issue 24: the files of content/ become posts on first start (each file once, ADR 025).
     const posts = createPostsService({ db: database.db, secret });
     await posts.importContent(contentFilesForImport());
+    const media = createMediaLibrary({
+      db: database.db,
+      processor: createImageProcessor(),
+      uploadLimiter: createRateLimiter(database.db, {
+        limit: UPLOADS_PER_HOUR,
+        windowMs: UPLOAD_WINDOW_MS,
+      }),
+    });
+    // What readers see, checked once a second on every instance (started with the background work).
+    const publishedSite = createPublishedSite({
+      db: database.db,
+      image: (id) => media.get(id),
+      logger: { error: logError },
+    });
     await reportHstsPreloadList(database, env);
     reportRetentionSettings(env);
     const inFlight = createInFlightTracker();
@@ -382,9 +405,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       void rollup.run();
       void purge.run();
       const outbox = startOutbox();
+      publishedSite.start();
       return {
         async stop() {
           clearInterval(prune);
+          publishedSite.stop();
           await leadAttribution.stop();
           await rollup.stop();
           await purge.stop();
@@ -441,17 +466,8 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
       provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
-      provide<MediaServices>(mediaServicesKey, {
-        media: createMediaLibrary({
-          db: database.db,
-          processor: createImageProcessor(),
-          uploadLimiter: createRateLimiter(database.db, {
-            limit: UPLOADS_PER_HOUR,
-            windowMs: UPLOAD_WINDOW_MS,
-          }),
-        }),
-      }),
-      provide<PostsServices>(postsServicesKey, { posts }),
+      provide<MediaServices>(mediaServicesKey, { media }),
+      provide<PostsServices>(postsServicesKey, { posts, site: publishedSite }),
     ];
     return {
       provided,
@@ -461,6 +477,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       leads,
       leadAdmin,
       pageViews,
+      publishedSite,
       startBackgroundWork,
       whenIdle: inFlight.whenIdle,
       readiness: () => checkReadiness(database.db),

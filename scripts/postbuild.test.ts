@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes, urlPathFor } from "./postbuild.ts";
+import { inlineScriptHashes } from "../server/page-javascript.ts";
+import { urlPathFor } from "./postbuild.ts";
 
 const sha = (text: string) => `sha256-${createHash("sha256").update(text).digest("base64")}`;
 

@@ -9,13 +9,14 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { deckFileName } from "../app/features/investor-deck/deck-content.ts";
 import { site } from "../app/lib/site/site.ts";
 import { IMMUTABLE, REVALIDATE, SHORT } from "../server/cache-control.ts";
+import { withPageCss } from "../server/page-css.ts";
+import { inlineScriptHashes } from "../server/page-javascript.ts";
 import {
   type Encoding,
   STATIC_MANIFEST_FILE,
   type StaticEntry,
   type StaticManifest,
 } from "../server/static-manifest.ts";
-import { withPageCss } from "./lib/page-css.ts";
 import type { SizeCache } from "./lib/page-weight.ts";
 
 const buildDir = join(import.meta.dirname, "..", "build");
@@ -72,22 +73,6 @@ export function urlPathFor(relativeFile: string): string {
   if (posix === "index.html") return "/";
   if (posix.endsWith("/index.html")) return `/${posix.slice(0, -"/index.html".length)}`;
   return `/${posix}`;
-}
-
-/** SHA-256 CSP hashes of the inline executable scripts of an HTML document. */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)) {
-    const attributes = match[1] ?? "";
-    const body = match[2] ?? "";
-    if (/\ssrc=/i.test(attributes) || body.length === 0) continue;
-    // JSON-LD and other data blocks never execute, so CSP does not apply to them.
-    const type = /\stype=["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
-    if (type && type !== "module" && type !== "text/javascript" && type !== "application/javascript")
-      continue;
-    hashes.add(`sha256-${createHash("sha256").update(body, "utf8").digest("base64")}`);
-  }
-  return [...hashes];
 }
 
 function cacheControlFor(urlPath: string, contentType: string): string {

@@ -1,9 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { type RouterContext, RouterContextProvider, type ServerBuild } from "react-router";
+import {
+  createRequestHandler as createAppHandler,
+  type RouterContext,
+  RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
 import type { Env } from "../app/env.server.ts";
 import { MEDIA_PATH_PREFIX } from "../app/features/content/media/media-urls.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
@@ -12,6 +18,8 @@ import type { Services as AppServices } from "../composition/services.server.ts"
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
 import { clientAddress } from "./client-address.ts";
 import { answerMetrics, describeMetricsAccess, METRICS_PATH, metricsAccess } from "./metrics-endpoint.ts";
+import { createPageCssCutter } from "./page-css-worker.ts";
+import { createPublishedPages } from "./published-pages.ts";
 import {
   declaresTooLargeBody,
   originFormTarget,
@@ -191,6 +199,24 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   };
   const staticHttp = new StaticFiles(buildDir, headersPlain, false, pageCookie(false));
   const staticHttps = new StaticFiles(buildDir, headersHttps, true, pageCookie(true));
+  // The content studio's pages (issue 24): rendered once per change of the published posts, then
+  // served from memory like the files above.
+  const renderApp = createAppHandler(build, env.NODE_ENV);
+  const cssCutter = createPageCssCutter(join(buildDir, "client"));
+  const publishedPages = createPublishedPages({
+    render(path) {
+      const context = new RouterContextProvider();
+      context.set(cspNonceContext, "");
+      provideServices(context, services.provided);
+      context.set(clientAddressContext, "127.0.0.1");
+      return renderApp(new Request(new URL(path, "http://published.invalid")), context);
+    },
+    generation: services.publishedSite.generation,
+    cutCss: (html, path) => cssCutter.cut(html, path),
+    baseHeaders: { plain: headersPlain, https: headersHttps },
+    pageCookie: { plain: pageCookie(false), https: pageCookie(true) },
+    logger: { error: (message) => console.error(message) },
+  });
   const configuredUrl = env.PUBLIC_URL?.replace(/\/+$/, "");
   if (configuredUrl && configuredUrl !== staticHttp.publicUrl) {
     console.warn(
@@ -445,6 +471,23 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
         recordRequest(path, method, res.statusCode, requestId, started);
         return;
       }
+      if (publishedPages.handles(method, path)) {
+        const served = () => {
+          if (!publishedPages.serve(req, res, path, https, ["X-Request-Id", requestId], onPage)) return false;
+          recordRequest(path, method, res.statusCode, requestId, started);
+          return true;
+        };
+        if (served()) return;
+        // The first request since the published posts changed: rendered once for everyone waiting,
+        // then sent from memory; a page the app answers otherwise (a 301, a 410) goes to it below.
+        void publishedPages.prepare(path).then((kept) => {
+          if (res.destroyed || res.headersSent || (kept && served())) return;
+          res.setHeader("X-Request-Id", requestId);
+          recordOnFinish();
+          answerWithApp(req, res, https, countable);
+        });
+        return;
+      }
       res.setHeader("X-Request-Id", requestId);
       recordOnFinish();
     }
@@ -466,6 +509,11 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
       res.end();
       return;
     }
+    answerWithApp(req, res, https, countable);
+  };
+
+  /** Express and React Router answer; a public page they render is counted once it is sent. */
+  const answerWithApp = (req: IncomingMessage, res: ServerResponse, https: boolean, countable: boolean) => {
     if (countable) {
       res.once("finish", () => {
         const status = res.statusCode;

@@ -11,7 +11,9 @@ import {
 
 // Headers as a flat [name, value, name, value, …] array: Node writes it without re-reading an object.
 type Variant = { body: Buffer; headers: string[]; notModifiedHeaders: string[] };
-type LoadedFile = { etag: string; html: boolean; identity: Variant; br?: Variant; gzip?: Variant };
+/** A file with every response prepared: its bodies (plain and precompressed) and their headers. */
+export type PreparedFile = { etag: string; html: boolean; identity: Variant; br?: Variant; gzip?: Variant };
+type LoadedFile = PreparedFile;
 
 const SUBMITTED_QUERY = /[?&]submitted=/;
 
@@ -71,21 +73,7 @@ export class StaticFiles {
     // that page with its success message instead of the prerendered copy.
     if (file.html && queryStart !== -1 && SUBMITTED_QUERY.test(url.slice(queryStart))) return false;
 
-    const variant = pickVariant(file, req.headers["accept-encoding"]);
-    const cookie = file.html ? this.#pageCookie?.(req) : undefined;
-    const extra = cookie ? [...extraHeaders, "Set-Cookie", cookie] : extraHeaders;
-    if (req.headers["if-none-match"] === file.etag) {
-      res.writeHead(
-        304,
-        extra.length > 0 ? [...variant.notModifiedHeaders, ...extra] : variant.notModifiedHeaders,
-      );
-      res.end();
-      if (file.html) onPage?.();
-      return true;
-    }
-    res.writeHead(200, extra.length > 0 ? [...variant.headers, ...extra] : variant.headers);
-    res.end(req.method === "HEAD" ? undefined : variant.body);
-    if (file.html) onPage?.();
+    sendPrepared(req, res, file, extraHeaders, this.#pageCookie, onPage);
     return true;
   }
 }
@@ -97,6 +85,28 @@ function loadFile(
   https: boolean,
 ): LoadedFile {
   const path = join(clientDir, entry.file);
+  return prepareFile(
+    entry,
+    {
+      identity: readFileSync(path),
+      br: entry.encodings.includes("br") ? readFileSync(`${path}.br`) : undefined,
+      gzip: entry.encodings.includes("gzip") ? readFileSync(`${path}.gz`) : undefined,
+    },
+    baseHeaders,
+    https,
+  );
+}
+
+/**
+ * A file's responses with their headers assembled once: the build's files (above) and the pages the
+ * server renders from the published posts (published-pages.ts) alike.
+ */
+export function prepareFile(
+  entry: Pick<StaticEntry, "contentType" | "cacheControl" | "etag" | "scriptHashes" | "headers">,
+  bodies: { identity: Buffer; br?: Buffer; gzip?: Buffer },
+  baseHeaders: Record<string, string>,
+  https: boolean,
+): PreparedFile {
   const common: Record<string, string> = {
     ...baseHeaders,
     "Content-Type": entry.contentType,
@@ -107,7 +117,7 @@ function loadFile(
   if (entry.contentType.startsWith("text/html")) {
     common["Content-Security-Policy"] = contentSecurityPolicy({ hashes: entry.scriptHashes ?? [] }, https);
   }
-  if (entry.encodings.length > 0) common.Vary = "Accept-Encoding";
+  if (bodies.br || bodies.gzip) common.Vary = "Accept-Encoding";
   const variant = (body: Buffer, encoding?: Encoding): Variant => {
     const headers = { ...common, ...(encoding ? { "Content-Encoding": encoding } : {}) };
     return {
@@ -116,14 +126,40 @@ function loadFile(
       notModifiedHeaders: Object.entries(headers).flat(),
     };
   };
-  const file: LoadedFile = {
+  const file: PreparedFile = {
     etag: entry.etag,
     html: entry.contentType.startsWith("text/html"),
-    identity: variant(readFileSync(path)),
+    identity: variant(bodies.identity),
   };
-  if (entry.encodings.includes("br")) file.br = variant(readFileSync(`${path}.br`), "br");
-  if (entry.encodings.includes("gzip")) file.gzip = variant(readFileSync(`${path}.gz`), "gzip");
+  if (bodies.br) file.br = variant(bodies.br, "br");
+  if (bodies.gzip) file.gzip = variant(bodies.gzip, "gzip");
   return file;
+}
+
+/** Writes a prepared file (or 304 when the browser has it), with `extraHeaders` and the page cookie. */
+export function sendPrepared(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: PreparedFile,
+  extraHeaders: readonly string[],
+  pageCookie: PageCookie | undefined,
+  onPage: (() => void) | undefined,
+): void {
+  const variant = pickVariant(file, req.headers["accept-encoding"]);
+  const cookie = file.html ? pageCookie?.(req) : undefined;
+  const extra = cookie ? [...extraHeaders, "Set-Cookie", cookie] : extraHeaders;
+  if (req.headers["if-none-match"] === file.etag) {
+    res.writeHead(
+      304,
+      extra.length > 0 ? [...variant.notModifiedHeaders, ...extra] : variant.notModifiedHeaders,
+    );
+    res.end();
+    if (file.html) onPage?.();
+    return;
+  }
+  res.writeHead(200, extra.length > 0 ? [...variant.headers, ...extra] : variant.headers);
+  res.end(req.method === "HEAD" ? undefined : variant.body);
+  if (file.html) onPage?.();
 }
 
 const acceptedEncodings = new Map<string, ReadonlySet<string>>();

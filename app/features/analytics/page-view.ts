@@ -63,6 +63,8 @@ const EXCLUDED_PREFIXES = [
   "/admin",
   "/api",
   "/investor-deck-pdf",
+  // A draft's private preview link (issue 24): sent for review, never a visitor's page.
+  "/preview/",
   "/health",
   "/healthz",
   "/readyz",

@@ -18,11 +18,25 @@ export const staticPublicPaths = [
 ] as const;
 
 /** Files produced at build time next to the pages. */
-const generatedFiles = ["/investor-deck-pdf", "/sitemap.xml", "/robots.txt", "/rss.xml"];
+const generatedFiles = ["/investor-deck-pdf", "/robots.txt"];
 
 /**
- * Slugs of the published articles: the markdown file names under content/blog (the parser checks
- * that each frontmatter slug matches its file name). Drafts are left out, so they are not prerendered.
+ * What the content studio publishes (issue 24): rendered by the server from the database, kept in
+ * memory until the published posts change (server/published-pages.ts), never prerendered.
+ */
+export const PUBLISHED_PATHS = ["/blog", "/rss.xml", "/sitemap.xml"] as const;
+
+/** Is `path` one of the pages the server renders from the published posts? */
+export function isPublishedPath(path: string): boolean {
+  return (
+    (PUBLISHED_PATHS as readonly string[]).includes(path) || /^\/blog\/[a-z0-9]+(?:-[a-z0-9]+)*$/.test(path)
+  );
+}
+
+/**
+ * Slugs of the articles in content/blog, the files imported as posts on first start (the parser
+ * checks that each frontmatter slug matches its file name). Drafts are left out. Their addresses do
+ * not change with the import: the page measurements and tests still visit them.
  */
 export function listBlogSlugs(contentDir = join(process.cwd(), "content", "blog")): string[] {
   return readdirSync(contentDir)
@@ -33,7 +47,7 @@ export function listBlogSlugs(contentDir = join(process.cwd(), "content", "blog"
     .sort();
 }
 
-/** Every path the build prerenders: public pages, articles, and the generated files. */
+/** Every path the build prerenders: the public pages but the blog, and the generated files. */
 export function listPublicPaths(): string[] {
-  return [...staticPublicPaths, ...listBlogSlugs().map((slug) => `/blog/${slug}`), ...generatedFiles];
+  return [...staticPublicPaths.filter((path) => !isPublishedPath(path)), ...generatedFiles];
 }

@@ -1,10 +1,11 @@
 import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import { ResponsiveImage } from "#app/components/site/responsive-image.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import type { ArticleSummary, PressItem } from "#app/features/content/blog.server.ts";
-import { listArticles, listPressItems } from "#app/features/content/blog.server.ts";
 import { getMeta } from "#app/features/content/meta.ts";
+import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import type { PublicArticle, PublicPressItem } from "#app/features/content/published/public-posts.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/blog-index";
@@ -31,8 +32,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
     ],
   });
 
-export function loader() {
-  return { articles: listArticles(), press: listPressItems() };
+// The posts come from the content studio (issue 24): what is published at this moment, on every
+// instance (published-site.server.ts). The server keeps the rendered page until that changes.
+export async function loader({ context }: Route.LoaderArgs) {
+  const { site: published } = await postsServices(context);
+  const { articles, press } = await published.listing();
+  return { articles, press };
 }
 
 function Badge({ children, tone = "brand" }: { children: string; tone?: "brand" | "accent" }) {
@@ -49,19 +54,31 @@ function Badge({ children, tone = "brand" }: { children: string; tone?: "brand" 
   );
 }
 
-function PressCard({ item }: { item: PressItem }) {
+function PressMark({ item }: { item: PublicPressItem }) {
+  const cover = item.cover;
+  if (cover?.kind === "media")
+    return (
+      <ResponsiveImage image={cover.image} alt={item.publication} sizes="320px" className="h-20 w-auto" />
+    );
+  if (!cover) return <span className="text-2xl font-bold text-brand">{item.publication}</span>;
+  return (
+    <img
+      src={cover.src}
+      alt={item.publication}
+      width={320}
+      height={120}
+      loading="lazy"
+      decoding="async"
+      className="h-20 w-auto"
+    />
+  );
+}
+
+function PressCard({ item }: { item: PublicPressItem }) {
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-xl border border-line bg-white shadow-sm">
       <div className="flex items-center justify-center bg-surface-muted p-6">
-        <img
-          src={item.image}
-          alt={item.publication}
-          width={320}
-          height={120}
-          loading="lazy"
-          decoding="async"
-          className="h-20 w-auto"
-        />
+        <PressMark item={item} />
       </div>
       <div className="flex flex-1 flex-col p-6">
         <div className="flex flex-wrap items-center gap-3 text-sm text-ink-muted">
@@ -92,7 +109,7 @@ function PressCard({ item }: { item: PressItem }) {
   );
 }
 
-function ArticleCard({ article }: { article: ArticleSummary }) {
+function ArticleCard({ article }: { article: PublicArticle }) {
   return (
     <article className="relative flex h-full flex-col rounded-xl border border-line bg-white p-6 shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
       <div>

@@ -1,9 +1,12 @@
-import { data, isRouteErrorResponse, Link } from "react-router";
+import type { ReactNode } from "react";
+import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import { Breadcrumb } from "#app/components/site/breadcrumb.tsx";
 import { RelatedPages } from "#app/components/site/related-pages.tsx";
+import { ResponsiveImage } from "#app/components/site/responsive-image.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { getArticle } from "#app/features/content/blog.server.ts";
 import { getMeta, OG_IMAGE_PATH } from "#app/features/content/meta.ts";
+import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import type { PublicArticlePage } from "#app/features/content/published/public-posts.ts";
 import { ShareCard } from "#app/features/content/share-card.tsx";
 import { absoluteUrl, publicUrl } from "#app/lib/site/public-url.ts";
 import { site } from "#app/lib/site/site.ts";
@@ -11,13 +14,19 @@ import type { Route } from "./+types/blog-post";
 
 const NOT_FOUND_TITLE = "Article Not Found";
 const NOT_FOUND_TEXT = "The article you're looking for doesn't exist.";
+const GONE_TITLE = "Article Removed";
+const GONE_TEXT = "This article is no longer published.";
 
 export const meta: Route.MetaFunction = ({ loaderData, params }) => {
   const path = `/blog/${params.slug}`;
   if (!loaderData) {
     return getMeta({ title: NOT_FOUND_TITLE, description: NOT_FOUND_TEXT, path, noIndex: true });
   }
-  const { article } = loaderData;
+  return articleMeta(loaderData.article, path);
+};
+
+/** Canonical, Open Graph and JSON-LD `Article` of an article's page (also its preview's, unindexed). */
+export function articleMeta(article: PublicArticlePage, path: string, { noIndex = false } = {}) {
   const url = absoluteUrl(path);
   const organization = {
     "@type": "Organization",
@@ -25,11 +34,18 @@ export const meta: Route.MetaFunction = ({ loaderData, params }) => {
     url: `${publicUrl}/`,
     logo: { "@type": "ImageObject", url: absoluteUrl("/logo.svg") },
   };
+  const cover =
+    article.cover?.kind === "media"
+      ? [...article.cover.image.variants]
+          .filter((variant) => variant.format === "jpeg" || variant.format === "png")
+          .sort((a, b) => b.width - a.width)[0]?.url
+      : undefined;
   return getMeta({
-    title: article.title,
-    description: article.excerpt,
+    title: article.seoTitle || article.title,
+    description: article.seoDescription || article.excerpt,
     path,
     type: "article",
+    noIndex,
     jsonLd: [
       {
         "@context": "https://schema.org",
@@ -37,31 +53,42 @@ export const meta: Route.MetaFunction = ({ loaderData, params }) => {
         headline: article.title,
         description: article.excerpt,
         datePublished: article.date,
-        dateModified: article.date,
+        dateModified: article.modifiedAt.slice(0, 10),
         articleSection: article.category,
         wordCount: article.wordCount,
         inLanguage: "en-GB",
-        image: absoluteUrl(OG_IMAGE_PATH),
-        author: organization,
+        image: absoluteUrl(cover ?? OG_IMAGE_PATH),
+        author: article.author ? { "@type": "Person", name: article.author } : organization,
         publisher: organization,
         mainEntityOfPage: { "@type": "WebPage", "@id": url },
         url,
       },
     ],
   });
-};
+}
 
-export function loader({ params }: Route.LoaderArgs) {
-  const article = getArticle(params.slug);
-  if (!article) throw data(null, { status: 404 });
-  return { article };
+// The article as published in the content studio at this moment (issue 24): an old address sends
+// readers on (301), an unpublished one says it is gone (410). The server keeps the rendered page
+// until the published posts change.
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { site: published } = await postsServices(context);
+  const found = await published.article(params.slug);
+  if (found.kind === "moved") throw redirect(`/blog/${found.slug}`, 301);
+  if (found.kind === "gone") throw data(null, { status: 410 });
+  if (found.kind !== "article") throw data(null, { status: 404 });
+  return { article: found.page };
 }
 
 export default function BlogPost({ loaderData }: Route.ComponentProps) {
-  const { article } = loaderData;
+  return <ArticleView article={loaderData.article} />;
+}
+
+/** An article's page; the preview link shows a draft with it too. */
+export function ArticleView({ article, preview }: { article: PublicArticlePage; preview?: ReactNode }) {
   const url = absoluteUrl(`/blog/${article.slug}`);
   return (
     <>
+      {preview}
       <article>
         <header className="bg-brand text-white">
           <div className="mx-auto max-w-3xl px-4 py-14 sm:px-6 md:py-20">
@@ -75,6 +102,12 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
               <time dateTime={article.date}>{article.displayDate}</time>
               <span aria-hidden="true">·</span>
               <span>{article.readTime} min read</span>
+              {article.author ? (
+                <>
+                  <span aria-hidden="true">·</span>
+                  <span>By {article.author}</span>
+                </>
+              ) : null}
             </div>
             <h1 className="mt-5 text-4xl font-bold tracking-tight text-balance md:text-5xl">
               {article.title}
@@ -84,8 +117,24 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
         </header>
 
         <div className="mx-auto max-w-3xl px-4 py-14 sm:px-6">
-          {/* Our own markdown, rendered at build time with raw HTML escaped (blog-parser.ts). */}
-          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: trusted, escaped markdown output. */}
+          {article.cover ? (
+            <figure className="mb-10 overflow-hidden rounded-xl">
+              {article.cover.kind === "media" ? (
+                <ResponsiveImage
+                  image={article.cover.image}
+                  alt={article.cover.alt}
+                  sizes="(min-width: 768px) 720px, 100vw"
+                  loading="eager"
+                  fetchPriority="high"
+                  className="w-full"
+                />
+              ) : (
+                <img src={article.cover.src} alt={article.cover.alt} className="h-auto w-full" />
+              )}
+            </figure>
+          ) : null}
+          {/* The author's markdown, rendered by post-markdown.ts: raw HTML escaped, unsafe links dropped. */}
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: escaped markdown output (post-markdown.ts). */}
           <div className="prose-body" dangerouslySetInnerHTML={{ __html: article.html }} />
 
           <div className="mt-14 rounded-2xl bg-brand-soft p-8">
@@ -120,14 +169,19 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const gone = isRouteErrorResponse(error) && error.status === 410;
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <section className="mx-auto max-w-2xl px-4 py-24 text-center sm:px-6">
       <h1 className="text-4xl font-bold tracking-tight">
-        {notFound ? NOT_FOUND_TITLE : "Something went wrong"}
+        {notFound ? NOT_FOUND_TITLE : gone ? GONE_TITLE : "Something went wrong"}
       </h1>
       <p className="mt-4 text-lg text-ink-muted">
-        {notFound ? NOT_FOUND_TEXT : "We couldn't load this article. Please try again in a moment."}
+        {notFound
+          ? NOT_FOUND_TEXT
+          : gone
+            ? GONE_TEXT
+            : "We couldn't load this article. Please try again in a moment."}
       </p>
       <Button asChild className="mt-10">
         <Link to="/blog">Back to Blog</Link>

@@ -1,20 +1,24 @@
-import { listArticles } from "#app/features/content/blog.server.ts";
+import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
 import { buildRssFeed } from "#app/features/content/rss.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import { site } from "#app/lib/site/site.ts";
+import type { Route } from "./+types/rss";
 
 // Feed readers poll often; an hour keeps them current after a publish without hammering the server.
-// (The build also prerenders /rss.xml as a static file, which server.ts serves with its own headers.)
+// The articles published in the content studio at this moment (issue 24); the server keeps the feed
+// until they change.
 const RSS_CACHE_CONTROL = "public, max-age=3600";
 
-export function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const { site: published } = await postsServices(context);
+  const { articles } = await published.listing();
   const xml = buildRssFeed({
     title: `${site.productName} Blog`,
     link: absoluteUrl("/blog"),
     description: `Articles from ${site.company.legalName} on contract management for construction businesses: JCT and NEC contracts, variations, payment, notices and retention.`,
     selfUrl: absoluteUrl("/rss.xml"),
     language: "en-gb",
-    items: listArticles().map((article) => ({
+    items: articles.map((article) => ({
       title: article.title,
       link: absoluteUrl(`/blog/${article.slug}`),
       date: article.date,

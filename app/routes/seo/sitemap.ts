@@ -1,26 +1,27 @@
-import { listArticles } from "#app/features/content/blog.server.ts";
-import { listBlogSlugs, staticPublicPaths } from "#app/features/content/public-paths.ts";
+import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import { staticPublicPaths } from "#app/features/content/public-paths.ts";
 import { buildSitemap, type SitemapEntry } from "#app/features/content/sitemap.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
+import type { Route } from "./+types/sitemap";
 
-// Crawlers fetch the sitemap rarely; an hour is plenty. (The build prerenders /sitemap.xml as a
-// static file, which server.ts serves with its own headers.)
+// Crawlers fetch the sitemap rarely; an hour is plenty. It lists the articles published in the
+// content studio at this moment (issue 24); the server keeps it until they change.
 const SITEMAP_CACHE_CONTROL = "public, max-age=3600";
 
-export function loader() {
-  // NOTE: article paths come from the same list the build prerenders (file names under content/blog),
-  // so the sitemap never names a page that was not built; the dates come from the frontmatter.
-  const articleDates = new Map(listArticles().map((article) => [article.slug, article.date]));
-  const newestArticle = [...articleDates.values()].sort().at(-1);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { site: published } = await postsServices(context);
+  const { articles, newestDate } = await published.listing();
   const entries: SitemapEntry[] = [
     ...staticPublicPaths.map((path) => ({
       loc: absoluteUrl(path),
-      lastmod: path === "/blog" ? newestArticle : undefined,
+      lastmod: path === "/blog" ? (newestDate ?? undefined) : undefined,
     })),
-    ...listBlogSlugs().map((slug) => ({
-      loc: absoluteUrl(`/blog/${slug}`),
-      lastmod: articleDates.get(slug),
-    })),
+    ...[...articles]
+      .sort((a, b) => a.slug.localeCompare(b.slug))
+      .map((article) => ({
+        loc: absoluteUrl(`/blog/${article.slug}`),
+        lastmod: article.modifiedAt.slice(0, 10),
+      })),
   ];
   return new Response(buildSitemap(entries), {
     headers: {

@@ -98,7 +98,7 @@ export function fieldColumns(fields: PostFields) {
   };
 }
 
-function parseTags(text: string): string[] {
+export function parseTags(text: string): string[] {
   try {
     const value: unknown = JSON.parse(text);
     return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === "string") : [];
@@ -107,7 +107,7 @@ function parseTags(text: string): string[] {
   }
 }
 
-function asCategory(value: string): BlogCategory {
+export function asCategory(value: string): BlogCategory {
   return (BLOG_CATEGORIES as readonly string[]).includes(value)
     ? (value as BlogCategory)
     : "Industry Insights";

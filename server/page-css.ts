@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import postcss, { type Container } from "postcss";
 import selectorParser from "postcss-selector-parser";
-import { javascriptForPage, type SizeCache } from "./page-weight.ts";
+import { javascriptForPage, type SizeCache } from "./page-javascript.ts";
 
 const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/;
 
