@@ -12,6 +12,8 @@ export default [
     route("investor-deck", "routes/site/investor-deck.tsx"),
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("blog", "routes/blog/blog-index.tsx"),
+    // The older articles, ARTICLES_PER_PAGE a page (the same module as /blog).
+    route("blog/page/:page", "routes/blog/blog-index.tsx", { id: "routes/blog/blog-older" }),
     route("blog/:slug", "routes/blog/blog-post.tsx"),
     route("preview/:token", "routes/blog/post-preview.tsx"),
     route("*", "routes/site/not-found.tsx"),

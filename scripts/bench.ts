@@ -18,6 +18,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../app/db/database.server.ts";
+import { STATIC_MANIFEST_FILE, type StaticManifest } from "../server/static-manifest.ts";
 import { processTreeCpuSeconds } from "./lib/process-cpu.ts";
 import { runMain } from "./lib/run-main.ts";
 import { type RunningServer, startServer } from "./lib/server-process.ts";
@@ -77,6 +78,17 @@ type Autocannon = (options: {
   requests?: { setupRequest(request: AutocannonRequest): AutocannonRequest }[];
 }) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+/** The prerendered page a studio page is compared with when --path is not a file of the build. */
+const PRERENDERED_REFERENCE = "/problem";
+
+/** Is `path` a file of the build (a prerendered page or an asset), as the static manifest lists them? */
+function isBuildFile(path: string): boolean {
+  const manifest = JSON.parse(
+    readFileSync(join(checkout, "build", STATIC_MANIFEST_FILE), "utf8"),
+  ) as StaticManifest;
+  return (path.split("?")[0] as string) in manifest.entries;
+}
 
 type Target = { name: string; baseUrl: string; note: string; pid?: number; databaseUrl?: string };
 type Measurement = {
@@ -490,7 +502,7 @@ async function main(): Promise<number> {
   const options = parseOptions();
   if (options.checkout) checkout = options.checkout;
   ensureBuild(checkout);
-  const targetsCount = NGINX ? 4 : 3;
+  const targetsCount = (NGINX ? 4 : 3) + 1;
   // Watchdog: start-up, warm-up and measurement of each target, plus a generous margin.
   const budgetMs = (targetsCount * (options.warmup + options.duration + 30) + 30) * 1000;
   const watchdog = setTimeout(() => {
@@ -525,20 +537,41 @@ async function main(): Promise<number> {
     if (analytics === "on" && app.databaseUrl) storedViews = await storedPageViews(app.databaseUrl);
   }
 
+  // A page the content studio publishes (issue 24) is no file of the build: the floor and nginx
+  // serve a prerendered page instead, and server.ts serves that one too, in the same run, so the
+  // two pages' costs compare.
+  const prerendered = isBuildFile(options.path);
+  const referencePath = prerendered ? options.path : PRERENDERED_REFERENCE;
+  if (!prerendered) {
+    const app = await startAppServer("off");
+    const reference = await measure(app, referencePath, options);
+    results.push({ ...reference, target: `server.ts, analytics off, prerendered ${referencePath}` });
+    await stopAppServer();
+  }
   {
     const floor = await startNodeFloor();
-    results.push(await measure(floor, options.path, options));
+    results.push(await measure(floor, referencePath, options));
     for (const child of [...children]) await stopChild(child);
   }
   if (NGINX) {
     const nginx = await startNginx(NGINX);
-    results.push(await measure(nginx, options.path, options));
+    results.push(await measure(nginx, referencePath, options));
     for (const child of [...children]) await stopChild(child);
   }
   clearTimeout(watchdog);
 
   console.log(table(results));
   console.log("");
+  if (!prerendered) {
+    const studio = results[0];
+    const page = results.find((r) => r.target.includes("prerendered"));
+    if (studio && page)
+      console.log(
+        `${options.path} is served from the published pages (rendered once, kept in memory); the floor and nginx rows measure ${referencePath}.\n` +
+          `- server CPU per request, ${options.path} / prerendered ${referencePath}: ${fixed((cpuPerRequest(studio) / cpuPerRequest(page)) * 100, 0)} % ` +
+          `(${(studio.bodyBytes / 1024).toFixed(1)} KB against ${(page.bodyBytes / 1024).toFixed(1)} KB on the wire)\n`,
+      );
+  }
   for (const r of results)
     console.log(`- ${r.target}: ${r.note}; ${r.totalRequests.toLocaleString("en-GB")} requests`);
 

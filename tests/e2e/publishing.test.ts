@@ -150,6 +150,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
           await waitFor(server, "/sitemap.xml", (_, body) => body.includes(`/blog/${slug}</loc>`));
         }
 
+        // Older articles go to /blog/page/2 and on (24 a page): with these few there is no page 2.
+        const first = await fetch(`${servers[0]?.url}/blog/page/1`, { redirect: "manual" });
+        expect([first.status, first.headers.get("location")]).toEqual([301, "/blog"]);
+        expect((await fetch(`${servers[0]?.url}/blog/page/2`)).status).toBe(404);
+
         // A new address: the old one answers 301 to it on every instance.
         const post = await api("GET", `/api/admin/posts/${id}`);
         const moved = await api("PATCH", `/api/admin/posts/${id}`, {

@@ -29,7 +29,8 @@ export const PUBLISHED_PATHS = ["/blog", "/rss.xml", "/sitemap.xml"] as const;
 /** Is `path` one of the pages the server renders from the published posts? */
 export function isPublishedPath(path: string): boolean {
   return (
-    (PUBLISHED_PATHS as readonly string[]).includes(path) || /^\/blog\/[a-z0-9]+(?:-[a-z0-9]+)*$/.test(path)
+    (PUBLISHED_PATHS as readonly string[]).includes(path) ||
+    /^\/blog\/(?:[a-z0-9]+(?:-[a-z0-9]+)*|page\/[1-9]\d{0,4})$/.test(path)
   );
 }
 

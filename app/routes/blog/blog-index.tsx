@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { ResponsiveImage } from "#app/components/site/responsive-image.tsx";
 import { Section } from "#app/components/site/section.tsx";
@@ -10,11 +10,16 @@ import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/blog-index";
 
+/** Articles per page of the blog: the newest on /blog, older ones on /blog/page/2 and on. */
+export const ARTICLES_PER_PAGE = 24;
+
+const pagePath = (page: number) => (page === 1 ? "/blog" : `/blog/page/${page}`);
+
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   getMeta({
-    title: "Blog",
+    title: loaderData && loaderData.page > 1 ? `Blog, page ${loaderData.page}` : "Blog",
     description: `Practical articles on construction contract management (JCT and NEC, variations, payment notices, retention) and press coverage of ${site.productName}.`,
-    path: "/blog",
+    path: pagePath(loaderData?.page ?? 1),
     jsonLd: [
       {
         "@context": "https://schema.org",
@@ -34,10 +39,23 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 
 // The posts come from the content studio (issue 24): what is published at this moment, on every
 // instance (published-site.server.ts). The server keeps the rendered page until that changes.
-export async function loader({ context }: Route.LoaderArgs) {
+// /blog shows the newest ARTICLES_PER_PAGE articles and the press coverage; /blog/page/2 and on, the
+// older articles (this module serves both routes).
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const raw = (params as { page?: string }).page;
+  const page = raw === undefined ? 1 : Number(raw);
+  if (raw !== undefined && page === 1) throw redirect("/blog", 301);
   const { site: published } = await postsServices(context);
   const { articles, press } = await published.listing();
-  return { articles, press };
+  const pages = Math.max(1, Math.ceil(articles.length / ARTICLES_PER_PAGE));
+  if (!Number.isSafeInteger(page) || page < 1 || page > pages) throw data(null, { status: 404 });
+  const start = (page - 1) * ARTICLES_PER_PAGE;
+  return {
+    page,
+    pages,
+    articles: articles.slice(start, start + ARTICLES_PER_PAGE),
+    press: page === 1 ? press : [],
+  };
 }
 
 function Badge({ children, tone = "brand" }: { children: string; tone?: "brand" | "accent" }) {
@@ -137,8 +155,34 @@ function ArticleCard({ article }: { article: PublicArticle }) {
   );
 }
 
+function Pagination({ page, pages }: { page: number; pages: number }) {
+  if (pages === 1) return null;
+  const link = "inline-flex items-center gap-2 font-semibold text-brand underline-offset-4 hover:underline";
+  return (
+    <nav aria-label="Older and newer articles" className="mt-10 flex items-center justify-between gap-4">
+      {page > 1 ? (
+        <Link to={pagePath(page - 1)} className={link}>
+          <span aria-hidden="true">←</span> Newer articles
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="text-sm text-ink-muted">
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <Link to={pagePath(page + 1)} className={link}>
+          Older articles <span aria-hidden="true">→</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
 export default function BlogIndex({ loaderData }: Route.ComponentProps) {
-  const { articles, press } = loaderData;
+  const { articles, press, page, pages } = loaderData;
   return (
     <>
       <PageHero
@@ -148,15 +192,17 @@ export default function BlogIndex({ loaderData }: Route.ComponentProps) {
         intro={`Practical guidance on JCT and NEC contracts, variations, payment notices and retention for UK construction businesses, and what the trade press is saying about ${site.productName}.`}
       />
 
-      <Section id="press" title="Featured Press Coverage">
-        <ul className="grid gap-6 md:grid-cols-2">
-          {press.map((item) => (
-            <li key={item.slug}>
-              <PressCard item={item} />
-            </li>
-          ))}
-        </ul>
-      </Section>
+      {press.length > 0 ? (
+        <Section id="press" title="Featured Press Coverage">
+          <ul className="grid gap-6 md:grid-cols-2">
+            {press.map((item) => (
+              <li key={item.slug}>
+                <PressCard item={item} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
 
       <Section
         id="articles"
@@ -171,6 +217,7 @@ export default function BlogIndex({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+        <Pagination page={page} pages={pages} />
 
         <aside
           aria-labelledby="stay-updated"

@@ -8,6 +8,8 @@ import type { Route } from "./+types/rss";
 // The articles published in the content studio at this moment (issue 24); the server keeps the feed
 // until they change.
 const RSS_CACHE_CONTROL = "public, max-age=3600";
+/** The newest articles a feed carries: readers poll it for what is new, not the archive. */
+const RSS_ITEMS = 50;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { site: published } = await postsServices(context);
@@ -18,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     description: `Articles from ${site.company.legalName} on contract management for construction businesses: JCT and NEC contracts, variations, payment, notices and retention.`,
     selfUrl: absoluteUrl("/rss.xml"),
     language: "en-gb",
-    items: articles.map((article) => ({
+    items: articles.slice(0, RSS_ITEMS).map((article) => ({
       title: article.title,
       link: absoluteUrl(`/blog/${article.slug}`),
       date: article.date,
