@@ -8,7 +8,8 @@
 // Lighthouse is ~176 MB, so it lives in its own package (tools/lighthouse, installed here with
 // `npm ci` on first use) and never in the app's dependencies.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -21,6 +22,7 @@ import {
 } from "./lib/page-weight.ts";
 import { runMain, wasInterrupted } from "./lib/run-main.ts";
 import { type RunningServer, startServer as startBuiltServer } from "./lib/server-process.ts";
+import { publishStudioPost, STUDIO_POST_SLUG } from "./lib/studio-post.ts";
 import {
   ensureBuild,
   isPrerendered,
@@ -161,8 +163,16 @@ async function loadLighthouse(): Promise<{ lighthouse: LighthouseFn; launcher: C
 let server: RunningServer | undefined;
 let chrome: LaunchedChrome | undefined;
 
+let databaseDir: string | undefined;
+
+/** The production build on a database of its own, with a post published through the content studio. */
 async function startServer(): Promise<string> {
-  server = await startBuiltServer();
+  databaseDir = mkdtempSync(join(tmpdir(), "lighthouse-"));
+  const databaseUrl = join(databaseDir, "lighthouse.sqlite");
+  server = await startBuiltServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: "error" });
+  await publishStudioPost(server.url, databaseUrl);
+  // Each instance sees a publish within a second (published-site.server.ts).
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
   return server.url;
 }
 
@@ -170,6 +180,8 @@ async function stopServer(): Promise<void> {
   const running = server;
   server = undefined;
   await running?.stop();
+  if (databaseDir) rmSync(databaseDir, { recursive: true, force: true });
+  databaseDir = undefined;
 }
 
 function stopChrome(): void {
@@ -499,7 +511,8 @@ async function main(): Promise<number> {
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 20)
     throw new Error(`--runs must be 1..20, got ${values.runs}`);
-  const allPages = publicPages(root);
+  // Every public page, and an article published through the content studio (issue 24).
+  const allPages = [...publicPages(root), `/blog/${STUDIO_POST_SLUG}`];
   const pages = values.pages
     ? values.pages
         .split(",")
