@@ -106,7 +106,9 @@ export async function handleDelete(request: Request, context: Context, rawId: st
   const id = parseMediaId(rawId);
   if (id === null) return notFound();
   const { media } = await mediaServices(context);
-  return (await media.remove(id)) ? new Response(null, { status: 204 }) : notFound();
+  const removed = await media.remove(id);
+  if (removed.kind === "in-use") return json({ message: removed.message }, 409);
+  return removed.kind === "deleted" ? new Response(null, { status: 204 }) : notFound();
 }
 
 /**

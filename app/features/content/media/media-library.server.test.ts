@@ -182,12 +182,69 @@ describeEachDatabase("media library", (use) => {
     });
     if (!result.ok) throw new Error(result.message);
     const before = await count();
-    expect(await media.remove(result.media.id)).toBe(true);
+    expect(await media.remove(result.media.id)).toEqual({ kind: "deleted" });
     expect(await count()).toEqual({ media: before.media - 1, variants: before.variants - 3 });
     for (const variant of result.media.variants)
       expect(await variantBytes(media, variant.url)).toBeUndefined();
     expect(await media.get(result.media.id)).toBeUndefined();
-    expect(await media.remove(result.media.id)).toBe(false);
+    expect(await media.remove(result.media.id)).toEqual({ kind: "not-found" });
+  });
+
+  it("keeps an image a post shows, as its cover or in its body, and says which post", async () => {
+    const media = library();
+    const userId = await staffId("media-keeper");
+    const upload = async () => {
+      const result = await media.upload(await makeImage("png", { width: 300, height: 200 }), {
+        alt: "Kept",
+        userId,
+      });
+      if (!result.ok) throw new Error(result.message);
+      return result.media.id;
+    };
+    const cover = await upload();
+    const inBody = await upload();
+    const now = new Date().toISOString();
+    const post = (slug: string, coverImage: string | null, body: string) => ({
+      kind: "article" as const,
+      slug,
+      title: `Post ${slug}`,
+      excerpt: "",
+      body,
+      tags: "[]",
+      category: "Industry Insights",
+      author: "",
+      coverImage,
+      coverAlt: "",
+      seoTitle: "",
+      seoDescription: "",
+      outlet: "",
+      originalUrl: null,
+      featured: 0,
+      note: "",
+      readTime: null,
+      status: "draft" as const,
+      revision: 1,
+      createdAt: now,
+      updatedAt: now,
+      changedAt: now,
+      changeVersion: 1,
+    });
+    await use()
+      .db.insertInto("posts")
+      .values(post("with-cover", String(cover), "Text."))
+      .execute();
+    await use()
+      .db.insertInto("posts")
+      .values(post("with-image", null, `Look: ![a crane](media:${inBody})`))
+      .execute();
+    expect(await media.remove(cover)).toEqual({
+      kind: "in-use",
+      message: "This image is used by “Post with-cover”. Remove it from that post first.",
+    });
+    expect((await media.remove(inBody)).kind).toBe("in-use");
+    expect(await media.get(cover)).toBeDefined();
+    await use().db.deleteFrom("posts").where("slug", "in", ["with-cover", "with-image"]).execute();
+    expect(await media.remove(cover)).toEqual({ kind: "deleted" });
   });
 
   it("refuses with the person's message and stores nothing", async () => {

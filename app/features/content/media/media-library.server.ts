@@ -111,6 +111,8 @@ export function toMediaItem(media: StoredMedia): MediaItem {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
+export type RemoveResult = { kind: "deleted" } | { kind: "not-found" } | { kind: "in-use"; message: string };
+
 export type MediaLibraryOptions = {
   db: Kysely<Database>;
   processor: ImageProcessor;
@@ -226,12 +228,30 @@ export function createMediaLibrary({
     },
 
     /**
-     * Deletes an image and its variants. NOTE: posts do not exist yet (issue 24's editor comes
-     * later), so nothing is checked for use: a post that shows a deleted image shows a broken one.
-     * The editor's store should refuse (409) or warn once posts reference media.
+     * Deletes an image and its variants, unless a post shows it (as its cover, or in its body as
+     * `media:<id>`): a published page would show a broken image. Revisions are not counted: restoring
+     * an old one that used a deleted image shows its alt text.
      */
-    async remove(id: number): Promise<boolean> {
-      return deleteMedia(db, id);
+    async remove(id: number): Promise<RemoveResult> {
+      const users = await db
+        .selectFrom("posts")
+        .select(["title"])
+        .where((eb) =>
+          eb.or([
+            eb("coverImage", "=", String(id)),
+            eb("body", "like", `%(media:${id})%`),
+            eb("body", "like", `%(media:${id} %`),
+          ]),
+        )
+        .orderBy("title")
+        .limit(5)
+        .execute();
+      if (users.length > 0)
+        return {
+          kind: "in-use",
+          message: `This image is used by ${users.map((post) => `“${post.title}”`).join(", ")}. Remove it from ${users.length === 1 ? "that post" : "those posts"} first.`,
+        };
+      return (await deleteMedia(db, id)) ? { kind: "deleted" } : { kind: "not-found" };
     },
 
     /**
