@@ -2,9 +2,9 @@ import { data, isRouteErrorResponse, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import { ArticleView, articleMeta } from "#app/features/content/published/article-page.tsx";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import type { Route } from "./+types/post-preview";
-import { ArticleView, articleMeta } from "./blog-post.tsx";
 
 // A draft's private preview link (issue 24): the post as its page will show it, for whoever has the
 // link (no sign-in, so it can be sent for review) until it expires. Never indexed (noindex in the
