@@ -27,6 +27,8 @@ export type PublishedPagesOptions = {
   render(path: string): Promise<Response>;
   /** The published posts' generation: a page rendered for an older one is not served. */
   generation(): number;
+  /** Called with each new generation: the list pages kept before are rendered again at once. */
+  onChange?(listener: () => void): void;
   /** The stylesheet cut of page-css.ts, off the event loop. */
   cutCss(html: string, path: string): Promise<string>;
   baseHeaders: { plain: Record<string, string>; https: Record<string, string> };
@@ -40,6 +42,7 @@ const MAX_PAGES = 5_000;
 export function createPublishedPages({
   render,
   generation,
+  onChange,
   cutCss,
   baseHeaders,
   pageCookie,
@@ -102,6 +105,38 @@ export function createPublishedPages({
     return page && page.generation === generation() ? page : undefined;
   };
 
+  function prepareOnce(path: string): Promise<boolean> {
+    if (fresh(path)) return Promise.resolve(true);
+    let pending = rendering.get(path);
+    if (!pending) {
+      pending = fill(path)
+        .catch((error: Error) => {
+          logger.error(`Rendering ${path} for the published pages failed: ${error.message}`);
+          return false;
+        })
+        .finally(() => rendering.delete(path));
+      rendering.set(path, pending);
+    }
+    return pending;
+  }
+
+  // After a change, the pages every visitor meets first (the blog's list pages, the feed, the
+  // sitemap) are rendered again straight away, one after the other, if they had been asked for:
+  // the next reader does not wait for them. Articles are rendered when first asked for.
+  let refreshing = false;
+  onChange?.(() => {
+    if (refreshing) return;
+    refreshing = true;
+    const paths = [...kept.keys()].filter((path) => !/^\/blog\/(?!page\/)/.test(path));
+    void (async () => {
+      try {
+        for (const path of paths) await prepareOnce(path);
+      } finally {
+        refreshing = false;
+      }
+    })();
+  });
+
   return {
     /** Is this a request for one of the published pages (GET or HEAD of their paths, any query)? */
     handles(method: string, path: string): boolean {
@@ -132,20 +167,7 @@ export function createPublishedPages({
      * Renders the page once for every request waiting on it. Resolves true when it is kept (serve()
      * now sends it), false when the app should answer this request itself; never rejects.
      */
-    prepare(path: string): Promise<boolean> {
-      if (fresh(path)) return Promise.resolve(true);
-      let pending = rendering.get(path);
-      if (!pending) {
-        pending = fill(path)
-          .catch((error: Error) => {
-            logger.error(`Rendering ${path} for the published pages failed: ${error.message}`);
-            return false;
-          })
-          .finally(() => rendering.delete(path));
-        rendering.set(path, pending);
-      }
-      return pending;
-    },
+    prepare: prepareOnce,
     /** How many pages are kept (for tests and the metrics). */
     get size(): number {
       return kept.size;

@@ -113,16 +113,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
 
         const published = Date.now();
         expect((await api("POST", `/api/admin/posts/${id}/publish`, {})).status).toBe(200);
-        for (const server of servers) {
-          const took = await waitFor(
-            server,
-            `/blog/${slug}`,
-            (response) => response.status === 200,
-            WITHIN_MS,
-            published,
-          );
-          expect(took).toBeLessThanOrEqual(WITHIN_MS);
-        }
+        // Every instance asked at once, as each one's readers would.
+        const took = await Promise.all(
+          servers.map((server) =>
+            waitFor(server, `/blog/${slug}`, (response) => response.status === 200, WITHIN_MS, published),
+          ),
+        );
+        for (const ms of took) expect(ms).toBeLessThanOrEqual(WITHIN_MS);
         for (const server of servers) {
           const page = await fetch(`${server.url}/blog/${slug}`);
           const html = await page.text();
@@ -215,15 +212,14 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(scheduled.body.status).toBe("scheduled");
         for (const server of servers) expect((await fetch(`${server.url}/blog/${slug}`)).status).toBe(404);
         // Nothing is written when its time comes: each instance sees the moment pass.
+        // Every instance asked at once, as each one's readers would.
+        const took = await Promise.all(
+          servers.map((server) =>
+            waitFor(server, `/blog/${slug}`, (response) => response.status === 200, WITHIN_MS, at.getTime()),
+          ),
+        );
+        for (const ms of took) expect(ms).toBeLessThanOrEqual(WITHIN_MS);
         for (const server of servers) {
-          const took = await waitFor(
-            server,
-            `/blog/${slug}`,
-            (response) => response.status === 200,
-            WITHIN_MS,
-            at.getTime(),
-          );
-          expect(took).toBeLessThanOrEqual(WITHIN_MS);
           await waitFor(
             server,
             "/rss.xml",
