@@ -10,11 +10,11 @@ import {
 } from "#app/features/analytics/analytics-services.server.ts";
 import { createDailySalts } from "#app/features/analytics/daily-salt.server.ts";
 import { createLeadAttribution } from "#app/features/analytics/lead-attribution.server.ts";
+import { pageTrafficSince } from "#app/features/analytics/page-traffic.server.ts";
 import {
   createPageViewCounter,
   type PageViewCounter,
 } from "#app/features/analytics/page-view-counter.server.ts";
-import { pageTrafficSince } from "#app/features/analytics/page-traffic.server.ts";
 import { createRollupJob } from "#app/features/analytics/rollup.server.ts";
 import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-services.server.ts";
 import { createAuditSlots } from "#app/features/audits/audit-slots.server.ts";

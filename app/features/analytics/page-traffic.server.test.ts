@@ -47,7 +47,13 @@ describeEachDatabase("views and leads of pages since a day", (use) => {
       .executeTakeFirstOrThrow();
     await db()
       .insertInto("leadAttributions")
-      .values({ leadId: Number(id), submittedAt: createdAt, status: "linked", channel: "Direct", ...attribution })
+      .values({
+        leadId: Number(id),
+        submittedAt: createdAt,
+        status: "linked",
+        channel: "Direct",
+        ...attribution,
+      })
       .execute();
   }
 
