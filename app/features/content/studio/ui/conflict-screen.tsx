@@ -101,7 +101,7 @@ export function ConflictScreen({
 
 export function VersionText({ title, text, id }: { title: string; text: string; id: string }) {
   return (
-    <section aria-labelledby={`${id}-title`} className="grid min-w-0 gap-2">
+    <div className="grid min-w-0 gap-2">
       <h3 id={`${id}-title`} className="font-semibold">
         {title}
       </h3>
@@ -112,6 +112,6 @@ export function VersionText({ title, text, id }: { title: string; text: string; 
         rows={12}
         className="block w-full resize-y rounded-lg border border-line bg-surface-muted px-3 py-2 font-mono text-sm leading-6"
       />
-    </section>
+    </div>
   );
 }

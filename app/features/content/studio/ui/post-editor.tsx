@@ -109,6 +109,8 @@ export function PostEditor({
       setValues(data.values);
       setAutosave({ kind: "idle" });
       setAutosaveErrors({});
+      // The conflict is settled: saved over, or the latest taken.
+      setConflict(null);
     }
   }
   const [seenAction, setSeenAction] = useState(actionData);
