@@ -236,7 +236,13 @@ async function saveValues(
     if (created.kind === "invalid") return invalid(created.errors);
     return { ok: true, post: created.post, changed: true, created: true };
   }
-  const parsed = parsePostPatch({ ...input, revision: Number(form.get("revision") ?? Number.NaN) });
+  // An address left empty keeps the one the post has (a new post's is suggested from its title).
+  const { slug, ...rest } = input;
+  const parsed = parsePostPatch({
+    ...rest,
+    ...(values.slug.trim() ? { slug } : {}),
+    revision: Number(form.get("revision") ?? Number.NaN),
+  });
   if (!parsed.success) {
     if (parsed.errors.revision)
       return {
@@ -314,6 +320,8 @@ export async function postEditorAction(
   const values = readEditorValues(form);
   const services = await postsServices(context);
   const clientAddress = context.get(clientAddressContext);
+  // A post that does not exist (erased, or a wrong number) is that, whatever the form says.
+  if (id !== "new" && !(await services.posts.get(id))) throw notFound();
 
   if (intent === "preview") {
     const { media } = await mediaServices(context);
