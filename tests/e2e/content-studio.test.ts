@@ -192,7 +192,9 @@ describe("writing, autosave, images, saving and scheduling", () => {
         .poll(() => preview.locator("img").getAttribute("src"), WAIT)
         .toMatch(new RegExp(`^/media/${inlineId}/`));
 
-      await page.getByRole("textbox", { name: "Summary" }).fill("Why retention slips away, and how to get it back on time.");
+      await page
+        .getByRole("textbox", { name: "Summary" })
+        .fill("Why retention slips away, and how to get it back on time.");
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await page.getByText("Saved.").waitFor();
       const saved = await postRow(id);
@@ -309,18 +311,18 @@ describe("two editors on one post", () => {
       await expect(fields.innerText()).resolves.toMatch(
         /Title\s+Adjudication in 28 days: a survival guide\s+Adjudication in 28 days/,
       );
-      await expect(eddie.page.getByRole("region", { name: "Text", exact: true }).textContent()).resolves.toContain(
-        "Added: The responding party has days, not weeks.",
-      );
+      await expect(
+        eddie.page.getByRole("region", { name: "Text", exact: true }).textContent(),
+      ).resolves.toContain("Added: The responding party has days, not weeks.");
       await expectNoA11yViolations(eddie.page);
       expect(Number((await postRow(id)).revision)).toBe(2);
 
       // Edit theirs: their title in the form, his text beside it to copy from.
       await eddie.page.getByRole("button", { name: "Edit their version" }).click();
       await eddie.page.getByRole("heading", { name: "You are editing their version" }).waitFor();
-      await expect(eddie.page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(
-        "Adjudication in 28 days: a survival guide",
-      );
+      await expect
+        .poll(() => eddie.page.getByLabel("Title", { exact: true }).inputValue(), WAIT)
+        .toBe("Adjudication in 28 days: a survival guide");
       const mine = await eddie.page.getByLabel("Your text (not saved)").inputValue();
       expect(mine).toContain("The responding party has days, not weeks.");
       await eddie.page.locator("#body").fill(mine);
@@ -329,19 +331,24 @@ describe("two editors on one post", () => {
       expect(await postRow(id)).toMatchObject({
         title: "Adjudication in 28 days: a survival guide",
         body: expect.stringContaining("The responding party has days, not weeks."),
-        revision: 3,
       });
 
-      // Mara's page is now the stale one: she changes the summary; Eddie saves his over hers.
-      await eddie.page.getByRole("textbox", { name: "Summary" }).fill("Both parties, day by day.");
+      // Mara's page is now the stale one: her summary is refused, and she saves hers over his.
       await mara.page.getByRole("textbox", { name: "Summary" }).fill("A calendar for the 28 days.");
       await mara.page.getByRole("button", { name: "Save", exact: true }).click();
       await mara.page.getByRole("heading", { name: "Someone else changed this post" }).waitFor();
       await mara.page.getByRole("button", { name: "Save mine over theirs" }).click();
       await mara.page.getByText("Saved.").waitFor();
-      expect(await postRow(id)).toMatchObject({ excerpt: "A calendar for the 28 days.", revision: 4 });
+      const overwritten = await postRow(id);
+      // Hers as a whole: her title and summary, and the text as she had it.
+      expect(overwritten).toMatchObject({
+        title: "Adjudication in 28 days: a survival guide",
+        excerpt: "A calendar for the 28 days.",
+        body: "Adjudication is fast.\n\nThe referring party sets the pace.",
+      });
 
-      // Eddie's unsaved summary now meets Mara's save: he throws his away and gets hers.
+      // Eddie's summary now meets Mara's save: he throws his away and gets hers, text and all.
+      await eddie.page.getByRole("textbox", { name: "Summary" }).fill("Both parties, day by day.");
       await eddie.page.getByRole("button", { name: "Save", exact: true }).click();
       await eddie.page.getByRole("heading", { name: "Someone else changed this post" }).waitFor();
       await eddie.page.getByRole("link", { name: "Discard mine" }).click();
@@ -349,7 +356,17 @@ describe("two editors on one post", () => {
         .poll(() => eddie.page.getByRole("textbox", { name: "Summary" }).inputValue(), WAIT)
         .toBe("A calendar for the 28 days.");
       await expect.poll(() => saveState(eddie.page), WAIT).toBe("All changes saved");
-      expect(Number((await postRow(id)).revision)).toBe(4);
+      expect(await postRow(id)).toMatchObject({
+        excerpt: "A calendar for the 28 days.",
+        revision: overwritten.revision,
+      });
+      // Nothing anyone saved is lost: Eddie's paragraph is in the revisions.
+      const kept = await database.db
+        .selectFrom("postRevisions")
+        .select("snapshot")
+        .where("postId", "=", id)
+        .execute();
+      expect(kept.some((revision) => revision.snapshot.includes("The responding party has days"))).toBe(true);
     } finally {
       await mara.close();
       await eddie.close();
@@ -416,7 +433,10 @@ describe("without JavaScript", () => {
   it("creates and saves a post, shows the server's preview, picks a cover and publishes it", async () => {
     // An image in the library to choose as the cover.
     const upload = new FormData();
-    upload.set("file", new File([await makeImage("png", { width: 400, height: 300 })], "plan.png"));
+    upload.set(
+      "file",
+      new File([new Uint8Array(await makeImage("png", { width: 400, height: 300 }))], "plan.png"),
+    );
     upload.set("alt", "A site plan");
     const uploaded = await fetch(`${server.url}/api/admin/media`, {
       method: "POST",
