@@ -112,7 +112,7 @@ export default function ContentRevisions({ loaderData, actionData }: Route.Compo
                 <th scope="col" className="hidden px-3 py-3 font-semibold md:table-cell">
                   Title then
                 </th>
-                <th scope="col" className="px-3 py-3 text-right font-semibold">
+                <th scope="col" className="hidden px-3 py-3 text-right font-semibold sm:table-cell">
                   <span className="sr-only">Restore</span>
                 </th>
               </tr>
@@ -158,17 +158,19 @@ export default function ContentRevisions({ loaderData, actionData }: Route.Compo
                       <time dateTime={revision.savedAt}>{revision.when}</time>
                     </p>
                     <p className="mt-1 break-words md:hidden">{revision.title}</p>
+                    {revision.current ? null : (
+                      <RestoreLink
+                        here={here}
+                        compare={compare}
+                        revision={revision.revision}
+                        className="mt-1 inline-block sm:hidden"
+                      />
+                    )}
                   </td>
                   <td className="hidden px-3 py-3 break-words md:table-cell">{revision.title}</td>
-                  <td className="px-3 py-3 text-right">
+                  <td className="hidden px-3 py-3 text-right sm:table-cell">
                     {revision.current ? null : (
-                      <Link
-                        to={`${here}?from=${compare.from ?? ""}&to=${compare.to ?? ""}&restore=${revision.revision}`}
-                        className="font-semibold whitespace-nowrap text-brand underline underline-offset-2"
-                        aria-label={`Restore revision ${revision.revision}`}
-                      >
-                        Restore…
-                      </Link>
+                      <RestoreLink here={here} compare={compare} revision={revision.revision} />
                     )}
                   </td>
                 </tr>
@@ -205,6 +207,29 @@ export default function ContentRevisions({ loaderData, actionData }: Route.Compo
         )}
       </section>
     </div>
+  );
+}
+
+/** The first step of a restore: this page again, asking to confirm (the same with and without JavaScript). */
+function RestoreLink({
+  here,
+  compare,
+  revision,
+  className,
+}: {
+  here: string;
+  compare: { from: number | null; to: number | null };
+  revision: number;
+  className?: string;
+}) {
+  return (
+    <Link
+      to={`${here}?from=${compare.from ?? ""}&to=${compare.to ?? ""}&restore=${revision}`}
+      className={cn("font-semibold whitespace-nowrap text-brand underline underline-offset-2", className)}
+      aria-label={`Restore revision ${revision}`}
+    >
+      Restore…
+    </Link>
   );
 }
 

@@ -33,7 +33,9 @@ describe("the editor's preview", () => {
   test("shows a library image from its file, and leaves an unknown one as its words", () => {
     const html = renderPostPreview("![A crane on site](media:12)", images);
     expect(html).toContain("<picture>");
-    expect(html).toMatch(/<img src="\/media\/12\/960-0123456789abcdef\.jpg"[^>]* width="960" height="540" alt="A crane on site"/);
+    expect(html).toMatch(
+      /<img src="\/media\/12\/960-0123456789abcdef\.jpg"[^>]* width="960" height="540" alt="A crane on site"/,
+    );
     const unknown = renderPostPreview("![Gone](media:99)", images);
     expect(unknown).not.toContain("<img");
     expect(unknown).toContain("Gone");

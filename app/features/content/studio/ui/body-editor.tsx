@@ -125,7 +125,7 @@ export function BodyEditor({
             spellCheck
             aria-invalid={error ? true : undefined}
             aria-describedby={[describedBy, errorId].filter(Boolean).join(" ") || undefined}
-            className="block min-h-[28rem] w-full resize-y rounded-lg border border-ink-muted bg-white px-4 py-3 font-mono text-[15px] leading-7 text-ink focus-visible:border-brand focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand aria-invalid:border-2 aria-invalid:border-danger xl:h-[calc(100dvh-16rem)]"
+            className="block min-h-[28rem] w-full resize-y rounded-lg border border-ink-muted bg-white px-4 py-3 text-base leading-7 text-ink focus-visible:border-brand focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand aria-invalid:border-2 aria-invalid:border-danger xl:h-[calc(100dvh-16rem)]"
           />
           {error ? (
             <p id={errorId} className="mt-1.5 text-sm font-semibold text-danger">

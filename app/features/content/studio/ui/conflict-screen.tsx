@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -25,6 +26,12 @@ export function ConflictScreen({
   const who = conflict.latestBy
     ? `${conflict.latestBy.by} saved it at ${conflict.latestBy.at}`
     : "It was saved";
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The screen replaces the editor where the person was: start them at its top, read its title.
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+    heading.current?.focus();
+  }, []);
   const yours = (
     <>
       {EDITOR_FIELDS.map((field) => (
@@ -36,7 +43,12 @@ export function ConflictScreen({
   return (
     <section aria-labelledby="conflict-title" className="grid gap-6">
       <div className="grid gap-2">
-        <h1 id="conflict-title" className="text-2xl font-bold tracking-tight sm:text-3xl">
+        <h1
+          id="conflict-title"
+          ref={heading}
+          tabIndex={-1}
+          className="text-2xl font-bold tracking-tight focus:outline-none sm:text-3xl"
+        >
           Someone else changed this post
         </h1>
         <Banner tone="error">
@@ -91,10 +103,12 @@ export function ConflictScreen({
         />
       </section>
 
-      <div className="grid gap-4 lg:grid-cols-2">
-        <VersionText title="Their text (saved)" text={conflict.latest.body} id="theirs" />
-        <VersionText title="Your text (not saved)" text={conflict.yours.body} id="yours" />
-      </div>
+      {conflict.latest.body !== conflict.yours.body ? (
+        <div className="grid gap-4 lg:grid-cols-2">
+          <VersionText title="Their text (saved)" text={conflict.latest.body} id="theirs" />
+          <VersionText title="Your text (not saved)" text={conflict.yours.body} id="yours" />
+        </div>
+      ) : null}
     </section>
   );
 }

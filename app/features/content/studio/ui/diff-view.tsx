@@ -33,39 +33,60 @@ export function PostDiffView({
   return (
     <div className="grid min-w-0 gap-6">
       {fields.length > 0 ? (
-        <div className="min-w-0 overflow-x-auto rounded-lg border border-line">
-          <table className="w-full min-w-[32rem] text-left text-sm">
-            <caption className="sr-only">Fields that differ</caption>
-            <thead className="bg-surface-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Field
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  {beforeLabel}
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  {afterLabel}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {fields.map((change) => (
-                <tr key={change.field} className="align-top">
-                  <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap">
-                    {change.label}
+        <>
+          {/* A phone reads each field's change as a block; wider screens as a table. */}
+          <ul aria-label="Fields that differ" className="grid gap-2 sm:hidden">
+            {fields.map((change) => (
+              <li
+                key={change.field}
+                className="grid gap-1 rounded-lg border border-line bg-white p-3 text-sm"
+              >
+                <p className="font-semibold">{change.label}</p>
+                <p className="break-words text-ink-muted">
+                  <span className="font-semibold">{beforeLabel}: </span>
+                  {fieldValueText(change.field, change.before)}
+                </p>
+                <p className="break-words">
+                  <span className="font-semibold">{afterLabel}: </span>
+                  {fieldValueText(change.field, change.after)}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden min-w-0 overflow-x-auto rounded-lg border border-line sm:block">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Fields that differ</caption>
+              <thead className="bg-surface-muted">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Field
                   </th>
-                  <td className="px-3 py-2 break-words text-ink-muted">
-                    <del className="no-underline">{fieldValueText(change.field, change.before)}</del>
-                  </td>
-                  <td className="px-3 py-2 break-words">
-                    <ins className="no-underline">{fieldValueText(change.field, change.after)}</ins>
-                  </td>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    {beforeLabel}
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    {afterLabel}
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-line">
+                {fields.map((change) => (
+                  <tr key={change.field} className="align-top">
+                    <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap">
+                      {change.label}
+                    </th>
+                    <td className="px-3 py-2 break-words text-ink-muted">
+                      <del className="no-underline">{fieldValueText(change.field, change.before)}</del>
+                    </td>
+                    <td className="px-3 py-2 break-words">
+                      <ins className="no-underline">{fieldValueText(change.field, change.after)}</ins>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       ) : null}
       {body.hunks.length > 0 ? (
         <section aria-label="Text" className="min-w-0">

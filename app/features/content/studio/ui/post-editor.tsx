@@ -519,22 +519,27 @@ function EditorBar({
   const status = data.post?.status ?? "draft";
   return (
     <div className="sticky top-14 z-20 border-b border-line bg-white/95 backdrop-blur wide:top-0">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 sm:px-6">
+      {/* On a phone: back and the buttons on one line, the post's state in a short line below. */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6">
         <Link
           to={CONTENT_PATH}
-          className="inline-flex h-11 items-center gap-1 font-semibold text-brand underline-offset-2 hover:underline"
+          className="inline-flex h-11 min-w-11 items-center gap-1 font-semibold text-brand underline-offset-2 hover:underline"
         >
-          <span aria-hidden="true">←</span> Content
+          <span aria-hidden="true">←</span>
+          {/* On a phone the arrow alone, so the buttons fit beside it. */}
+          <span className="max-sm:sr-only">Content</span>
         </Link>
-        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1">
+        <div className="order-last flex w-full min-w-0 items-center gap-x-3 overflow-hidden whitespace-nowrap md:order-none md:overflow-visible md:w-auto md:flex-1 md:flex-wrap md:gap-y-1 md:whitespace-normal">
           <h1 className="sr-only">{data.post ? `Edit “${data.values.title}”` : "New post"}</h1>
-          <PostStatusBadge status={status} />
+          <PostStatusBadge status={status} className="shrink-0" />
           {data.post?.status === "scheduled" && data.post.publishAtText ? (
-            <span className="text-sm text-ink-muted">Goes live {data.post.publishAtText}</span>
+            <span className="min-w-0 truncate text-sm text-ink-muted md:whitespace-normal">
+              Goes live {data.post.publishAtText}
+            </span>
           ) : null}
           <SaveState hydrated={hydrated} dirty={dirty} autosave={autosave} live={live} isNew={!data.post} />
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
           {hydrated ? null : (
             <Button type="submit" name="intent" value="preview" variant="ghost">
               {previewing ? "Previewing…" : "Preview"}
@@ -588,7 +593,13 @@ function SaveState({
   else if (autosave.kind === "saved") text = `Saved at ${autosave.at}`;
   else if (!isNew) text = "All changes saved";
   return (
-    <p role="status" aria-live="polite" className={cn("text-sm", tone)} data-save-state>
+    <p
+      role="status"
+      aria-live="polite"
+      title={typeof text === "string" ? text : undefined}
+      className={cn("min-w-0 truncate text-sm md:whitespace-normal", tone)}
+      data-save-state
+    >
       {text}
     </p>
   );

@@ -128,9 +128,9 @@ function TitleCell({ post }: { post: PostListRow }) {
       >
         {post.title}
       </Link>
-      <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-ink-muted">
+      <p className="mt-1 flex min-w-0 items-center gap-2 text-sm text-ink-muted">
         <PostKindBadge kind={post.kind} />
-        <span className="break-all">
+        <span className="min-w-0 truncate" title={post.kind === "press" ? undefined : `/blog/${post.slug}`}>
           {post.kind === "press" && post.outlet ? post.outlet : `/blog/${post.slug}`}
         </span>
       </p>
@@ -214,42 +214,42 @@ export function PostTable({ posts }: { posts: PostListRow[] }) {
         </table>
       </div>
 
-      <ul aria-label="Posts" className="grid gap-3 lg:hidden">
+      <ul aria-label="Posts" className="grid grid-cols-1 gap-3 lg:hidden">
         {posts.map((post) => (
           <li
             key={post.id}
             data-post-id={post.id}
-            className="grid gap-2 rounded-xl border border-line bg-white p-4 shadow-sm"
+            className="grid min-w-0 grid-cols-1 gap-1.5 rounded-xl border border-line bg-white p-4 shadow-sm"
           >
             <div className="flex items-start justify-between gap-3">
               <TitleCell post={post} />
               <PostStatusBadge status={post.status} className="shrink-0" />
             </div>
-            <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-              <div>
-                <dt className="text-ink-muted">Author</dt>
-                <dd className="break-words">{post.author || "Clausebridge"}</dd>
-              </div>
-              <div>
-                <dt className="text-ink-muted">Published</dt>
-                <dd>
-                  <When post={post} />
-                </dd>
-              </div>
-              <div>
-                <dt className="text-ink-muted">Views, {TRAFFIC_DAYS} days</dt>
-                <dd>
-                  <Traffic value={post.views} label="" />
-                </dd>
-              </div>
-              <div>
-                <dt className="text-ink-muted">Leads, {TRAFFIC_DAYS} days</dt>
-                <dd>
-                  <Traffic value={post.leads} label="" />
-                </dd>
-              </div>
-            </dl>
-            <p className="text-xs text-ink-muted">
+            <p className="text-sm">
+              <span>{post.author || "Clausebridge"}</span>
+              <span aria-hidden="true" className="px-1.5 text-ink-muted">
+                ·
+              </span>
+              <When post={post} />
+            </p>
+            <p className="text-sm text-ink-muted">
+              {post.views === null ? (
+                "Read on the publication's site"
+              ) : (
+                <>
+                  <span className="font-semibold text-ink tabular-nums">
+                    {post.views.toLocaleString("en-GB")}
+                  </span>{" "}
+                  views,{" "}
+                  <span className="font-semibold text-ink tabular-nums">
+                    {(post.leads ?? 0).toLocaleString("en-GB")}
+                  </span>{" "}
+                  leads in {TRAFFIC_DAYS} days
+                </>
+              )}
+              <span aria-hidden="true" className="px-1.5">
+                ·
+              </span>
               Edited <time dateTime={post.updatedAt}>{post.updated}</time>
             </p>
           </li>

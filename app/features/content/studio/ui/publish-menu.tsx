@@ -88,7 +88,7 @@ export function PublishMenu({
                 {status === "scheduled" ? "Change the time" : "Or schedule it for"}
               </label>
               <p id="publishAt-hint" className="text-sm text-ink-muted">
-                UK time (London), 24-hour clock.
+                In UK time (London), whatever this computer's clock says.
               </p>
               <input
                 key={scheduleDefault}
