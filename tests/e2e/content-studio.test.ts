@@ -281,6 +281,33 @@ describe("writing, autosave, images, saving and scheduling", () => {
   }, 60_000);
 });
 
+describe("deleting", () => {
+  it("deletes a draft nobody saw after asking, and says so on the list", async () => {
+    const id = await createPost({ kind: "article", title: "A draft written by mistake" });
+    const { page, close } = await open(`/admin/content/${id}`);
+    try {
+      await page.getByRole("link", { name: "Delete this draft…" }).click();
+      await page.getByRole("heading", { name: "Delete this draft?" }).waitFor();
+      await page.getByRole("button", { name: "Delete the draft" }).click();
+      await page.waitForURL(/\/admin\/content\?notice=deleted$/);
+      await page.getByText("Draft deleted, with its revisions.").waitFor();
+      expect(
+        await database.db.selectFrom("posts").select("id").where("id", "=", id).executeTakeFirst(),
+      ).toBeUndefined();
+      const logged = await database.db
+        .selectFrom("accessLog")
+        .select("detail")
+        .where("action", "=", "post_deleted")
+        .execute();
+      expect(logged.map((entry) => JSON.parse(entry.detail ?? "{}"))).toContainEqual(
+        expect.objectContaining({ postId: id, title: "A draft written by mistake" }),
+      );
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("two editors on one post", () => {
   it("a stale save gets the conflict screen with both versions; each way out keeps the right words", async () => {
     const id = await createPost({

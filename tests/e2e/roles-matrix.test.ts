@@ -141,6 +141,7 @@ const ROWS: Row[] = [
   post(`/admin/content/${IMPORTED_POST}`, { intent: "preview", body: "# Preview" }, CONTENT),
   post(`/admin/content/${IMPORTED_POST}`, { intent: "autosave", revision: "0", title: "" }, CONTENT),
   post(`/admin/content/${NO_SUCH_ID}`, { intent: "unpublish", revision: "1" }, CONTENT),
+  post(`/admin/content/${NO_SUCH_ID}`, { intent: "delete" }, CONTENT),
   post(
     `/admin/content/${IMPORTED_POST}/revisions`,
     { intent: "restore", revision: String(NO_SUCH_ID), current: "1" },

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link } from "react-router";
+import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Pagination } from "#app/components/back-office/pagination.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -20,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Content({ loaderData }: Route.ComponentProps) {
-  const { filters, posts, total, everything, page, pageCount, counts } = loaderData;
+  const { filters, posts, total, everything, page, pageCount, counts, deleted } = loaderData;
   const filtered = Boolean(filters.q || filters.kind || filters.status);
   return (
     <div className="mx-auto grid max-w-7xl grid-cols-1 gap-5 px-4 py-8 sm:px-6">
@@ -38,6 +39,8 @@ export default function Content({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
+
+      {deleted ? <Banner tone="success">Draft deleted, with its revisions.</Banner> : null}
 
       {everything === 0 ? (
         <div className="rounded-xl border border-line bg-white px-6 py-14 text-center shadow-sm">

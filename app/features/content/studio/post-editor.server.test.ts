@@ -317,6 +317,29 @@ describeEachDatabase("the post editor's form", (use) => {
     expect((await posts.get(Number(id)))?.body).toBe("First words, more.");
   });
 
+  it("deletes a draft nobody saw, after its confirmation step, and refuses to delete a published post", async () => {
+    const created = await send("new", { intent: "save", title: "A draft to throw away" });
+    const id = String(idFrom(created.location));
+    const asking = await loadPostEditor(new Request(`${ORIGIN}/admin/content/${id}?delete`), context(), id);
+    expect(asking).toMatchObject({ deletable: true, confirmDelete: true });
+    expect(await send(id, { intent: "delete" })).toMatchObject({
+      status: 302,
+      location: "/admin/content?notice=deleted",
+    });
+    expect(await posts.get(Number(id))).toBeUndefined();
+
+    const live = await send("new", { intent: "publish", title: "Live", excerpt: "Read it.", body: "Text." });
+    const liveId = String(idFrom(live.location));
+    expect(live.location).toBe(`/admin/content/${liveId}?notice=published`);
+    expect(
+      (await loadPostEditor(new Request(`${ORIGIN}/admin/content/${liveId}?delete`), context(), liveId))
+        .deletable,
+    ).toBe(false);
+    const refused = await send(liveId, { intent: "delete" });
+    expect(refused).toMatchObject({ status: 409, data: { kind: "refused" } });
+    expect((await posts.get(Number(liveId)))?.status).toBe("published");
+  });
+
   it("answers 404 for a post that does not exist, and starts a new press item when asked", async () => {
     for (const id of ["987654", "abc", "0"])
       await expect(

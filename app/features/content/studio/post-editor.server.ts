@@ -27,14 +27,15 @@ import {
   valuesOf,
 } from "./post-form.ts";
 import { mediaIdsIn, type PreviewImage } from "./post-preview.ts";
-import { type EditorNotice, editorPath, readNotice, withNotice } from "./studio-paths.ts";
+import { CONTENT_PATH, type EditorNotice, editorPath, readNotice, withNotice } from "./studio-paths.ts";
 
 // The post editor's server side (issue 24): /admin/content/new and /admin/content/<id>. The page is
 // one form; every button posts it with an `intent`, so it works the same without JavaScript:
 // `save`, `publish`, `schedule` (with `publishAt` in UK time) and `unpublish` save what is typed
 // first (on the revision the page was opened on: a newer one is a conflict, answered 409 with both
 // versions), then do what they say and redirect back with a notice. `preview` saves nothing and
-// answers the typed text rendered; `merge` answers the conflict's "keep editing on theirs". With
+// answers the typed text rendered; `merge` answers the conflict's "keep editing on theirs";
+// `delete` deletes a draft readers never saw (after the page's confirmation step). With
 // JavaScript the editor also posts `autosave` (a draft's automatic save, which stays on the page).
 
 type Context = Readonly<RouterContextProvider>;
@@ -51,7 +52,6 @@ const MAX_SCHEDULE_MS = 5 * 366 * 86_400_000;
 export const EDITOR_MESSAGES = {
   scheduleInPast: "Choose a time in the future, or publish it now",
   scheduleTooFar: "Choose a time within the next five years",
-  notReady: "The post is saved, but it needs a few things before it can go live:",
   invalid: "Nothing was saved: please check the highlighted fields.",
   unknownIntent: "That button does nothing here. Reload the page and try again.",
   revision: "This page is out of date. Reload it and make your change again.",
@@ -171,6 +171,9 @@ export async function loadPostEditor(request: Request, context: Context, rawId: 
     scheduleDefault:
       post?.status === "scheduled" && post.publishAt ? toLondonLocal(post.publishAt) : nextHour(),
     notice,
+    /** A draft readers never saw can be deleted (after `?delete` asks to confirm). */
+    deletable: post ? post.status === "draft" && post.firstPublishedAt === null : false,
+    confirmDelete: url.searchParams.has("delete"),
     /** After a refused publication: what the post still needs, by field. */
     problems: post && notice === "not-ready" ? publishProblems(post) : {},
   };
@@ -351,6 +354,14 @@ export async function postEditorAction(
       savedAt: saved.post.updatedAt,
       savedAtText: formatTime(saved.post.updatedAt),
     });
+  }
+
+  if (intent === "delete" && id !== "new") {
+    const result = await services.posts.deleteDraft(id, actor, { clientAddress });
+    if (result.kind === "not-found") throw notFound();
+    if (result.kind === "refused")
+      return data<EditorActionData>({ kind: "refused", message: result.message, values }, { status: 409 });
+    throw redirect(withNotice(CONTENT_PATH, "deleted"));
   }
 
   if (!["save", "overwrite", "publish", "schedule", "unpublish"].includes(intent))

@@ -36,14 +36,15 @@ export async function loadPostList(request: Request, context: Context) {
     articles.map((post) => articlePath(post.slug)),
     since,
   );
-  const everything = await (filters.q || filters.kind || filters.status
-    ? posts.list({ pageSize: 1 }).then((all) => all.total)
-    : list.total);
+  // Posts of any kind or status: none at all is a first visit, not an empty search.
+  const everything =
+    filters.q || filters.kind || filters.status ? (await posts.list({ pageSize: 1 })).total : list.total;
   return {
     filters,
     total: list.total,
-    /** Posts of any kind or status: none at all is a first visit, not an empty search. */
     everything,
+    /** A draft was just deleted (the editor's redirect says so). */
+    deleted: new URL(request.url).searchParams.get("notice") === "deleted",
     page: filters.page,
     pageCount,
     counts: Object.fromEntries(

@@ -20,6 +20,7 @@ export const EDITOR_NOTICES = [
   "restored",
   "unchanged",
   "not-ready",
+  "deleted",
 ] as const;
 export type EditorNotice = (typeof EDITOR_NOTICES)[number];
 export const NOTICE_PARAM = "notice";

@@ -8,8 +8,9 @@ import { Field } from "#app/components/ui/field.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
+import { PRESS_CATEGORY } from "../../content-rules.ts";
 import { diffPosts } from "../../posts/post-diff.ts";
-import { POST_FIELD_LABELS, POST_LIMITS } from "../../posts/post-fields.ts";
+import { DEFAULT_ARTICLE_CATEGORY, POST_FIELD_LABELS, POST_LIMITS } from "../../posts/post-fields.ts";
 import type { PostFieldErrors } from "../../posts/post-schema.ts";
 import { suggestSlug } from "../../posts/post-slug.ts";
 import type { ConflictData, EditorActionData, EditorLoaderData } from "../post-editor.server.ts";
@@ -58,6 +59,8 @@ const NOTICES: Record<EditorNotice, { tone: "success" | "error" | "info"; text: 
   unscheduled: { tone: "success", text: "Schedule cancelled: it is a draft again." },
   restored: { tone: "success", text: "Revision restored, as a new revision: this is it." },
   "not-ready": { tone: "error", text: "Saved, but not published: it still needs what is marked below." },
+  // Said on the list, where a deleted draft's page sends you.
+  deleted: { tone: "success", text: "Draft deleted." },
 };
 
 function actionValues(action: EditorActionData | undefined): EditorValues | null {
@@ -189,6 +192,9 @@ export function PostEditor({
   function update(change: Partial<EditorValues>) {
     setValues((current) => {
       const next = { ...current, ...change };
+      // An article is never in Press Coverage: a press item turned into an article takes the default.
+      if (change.kind === "article" && next.category === PRESS_CATEGORY)
+        next.category = DEFAULT_ARTICLE_CATEGORY;
       if (change.title !== undefined && slugFollows)
         next.slug = change.title.trim() ? suggestSlug(change.title) : "";
       return next;
@@ -246,6 +252,28 @@ export function PostEditor({
           <ProblemList errors={errors} />
         ) : null}
         {merging ? <MergePanel data={data} yours={merging} /> : null}
+        {data.confirmDelete && data.deletable && data.post ? (
+          <section
+            aria-labelledby="delete-title"
+            className="grid gap-3 rounded-xl border border-danger bg-red-50 p-4 sm:p-6"
+          >
+            <h2 id="delete-title" className="text-lg font-semibold text-danger">
+              Delete this draft?
+            </h2>
+            <p className="leading-7">
+              It has never been published, so nobody has seen it. The draft and all its revisions are removed
+              for good.
+            </p>
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" name="intent" value="delete" variant="danger">
+                Delete the draft
+              </Button>
+              <Button asChild variant="outline">
+                <Link to={editorPath(data.post.id)}>Keep it</Link>
+              </Button>
+            </div>
+          </section>
+        ) : null}
 
         <div className="grid gap-4">
           <div className="grid gap-1">
@@ -470,6 +498,14 @@ export function PostEditor({
                 >
                   Revisions
                 </Link>
+                {data.deletable ? (
+                  <Link
+                    to={`${editorPath(data.post.id)}?delete`}
+                    className="mt-2 font-semibold text-danger underline underline-offset-2"
+                  >
+                    Delete this draft…
+                  </Link>
+                ) : null}
               </div>
             </SectionCard>
           ) : null}

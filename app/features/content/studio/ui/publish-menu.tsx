@@ -58,7 +58,8 @@ export function PublishMenu({
                 rel="noopener"
                 className="text-sm font-semibold text-brand underline underline-offset-2"
               >
-                View it on the site<span className="sr-only"> (opens in a new tab)</span>
+                {post.kind === "press" ? "Read it at the publication" : "View it on the site"}
+                <span className="sr-only"> (opens in a new tab)</span>
               </Link>
             ) : null}
             <div className="border-t border-line pt-4">
