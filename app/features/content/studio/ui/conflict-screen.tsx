@@ -23,9 +23,7 @@ export function ConflictScreen({
   /** The script forgets your version before the page reloads the latest. */
   onDiscard?: () => void;
 }) {
-  const who = conflict.latestBy
-    ? `${conflict.latestBy.by} saved it at ${conflict.latestBy.at}`
-    : "It was saved";
+  const who = conflict.latestBy ? `Last saved by ${conflict.latestBy.by} on ${conflict.latestBy.at}.` : "";
   const heading = useRef<HTMLHeadingElement>(null);
   // The screen replaces the editor where the person was: start them at its top, read its title.
   useEffect(() => {
@@ -52,7 +50,7 @@ export function ConflictScreen({
           Someone else changed this post
         </h1>
         <Banner tone="error">
-          {conflict.message} {who}.
+          {conflict.message} {who}
         </Banner>
       </div>
 
