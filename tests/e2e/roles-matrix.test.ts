@@ -139,7 +139,6 @@ const ROWS: Row[] = [
   post(`/admin/content/${IMPORTED_POST}`, { intent: "save", revision: "0", title: "" }, CONTENT),
   post(`/admin/content/${IMPORTED_POST}`, { intent: "schedule", revision: "1", publishAt: "soon" }, CONTENT),
   post(`/admin/content/${IMPORTED_POST}`, { intent: "preview", body: "# Preview" }, CONTENT),
-  post(`/admin/content/${IMPORTED_POST}`, { intent: "autosave", revision: "0", title: "" }, CONTENT),
   post(`/admin/content/${NO_SUCH_ID}`, { intent: "unpublish", revision: "1" }, CONTENT),
   post(`/admin/content/${NO_SUCH_ID}`, { intent: "delete" }, CONTENT),
   post(

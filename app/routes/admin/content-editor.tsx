@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { isRouteErrorResponse, Link } from "react-router";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import {
   type EditorActionData,
@@ -28,11 +28,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request);
   return postEditorAction(request, context, params.id, requirePermission(context, "content.publish"));
-}
-
-/** An autosave changes nothing the page shows but its own state: no reload of the post behind it. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formData?.get("intent") === "autosave" ? false : defaultShouldRevalidate;
 }
 
 export default function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,11 +1,4 @@
-import {
-  isRouteErrorResponse,
-  Link,
-  Outlet,
-  type ShouldRevalidateFunctionArgs,
-  useLocation,
-  useRouteLoaderData,
-} from "react-router";
+import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
@@ -53,11 +46,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     }
   }
   return { user, counts };
-}
-
-/** The content studio's autosave (every few seconds while someone types) changes nothing in the shell. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formData?.get("intent") === "autosave" ? false : defaultShouldRevalidate;
 }
 
 /** The search finds people by name and email: only for the roles that may read the leads. */

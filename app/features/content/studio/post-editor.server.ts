@@ -1,9 +1,8 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { formatDateTime, formatTime } from "#app/lib/format-date.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { mediaServices } from "../media/media-services.server.ts";
-import { diffPosts } from "../posts/post-diff.ts";
 import type { PostFields } from "../posts/post-fields.ts";
 import type { Actor, Post } from "../posts/post-rows.server.ts";
 import {
@@ -18,6 +17,7 @@ import type { PostsService } from "../posts/posts-service.server.ts";
 import { type PostsServices, postsServices, type StaffAuthor } from "../posts/posts-services.server.ts";
 import { PREVIEW_TTL_MS } from "../posts/preview-token.server.ts";
 import { fromLondonLocal, londonZoneName, toLondonLocal } from "./london-time.ts";
+import { CONFLICT_MESSAGE, type ConflictData, conflictDifferences } from "./post-conflict.ts";
 import {
   type EditorValues,
   EMPTY_VALUES,
@@ -36,7 +36,7 @@ import { CONTENT_PATH, type EditorNotice, editorPath, readNotice, withNotice } f
 // versions), then do what they say and redirect back with a notice. `preview` saves nothing and
 // answers the typed text rendered; `merge` answers the conflict's "keep editing on theirs";
 // `delete` deletes a draft readers never saw (after the page's confirmation step). With
-// JavaScript the editor also posts `autosave` (a draft's automatic save, which stays on the page).
+// JavaScript the editor also saves a draft by itself, through the posts API (ui/autosave.ts).
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -180,19 +180,7 @@ export async function loadPostEditor(request: Request, context: Context, rawId: 
 }
 export type EditorLoaderData = Awaited<ReturnType<typeof loadPostEditor>>;
 
-/** Both sides of a refused save, as the conflict screen shows them. */
-export type ConflictData = {
-  kind: "conflict";
-  message: string;
-  /** What was typed, to post again or copy from. */
-  yours: EditorValues;
-  latest: EditorValues;
-  latestRevision: number;
-  /** Who saved the latest, when. */
-  latestBy: { by: string; at: string } | null;
-  /** From theirs to yours: what saving yours would change. */
-  differences: ReturnType<typeof diffPosts>;
-};
+export type { ConflictData } from "./post-conflict.ts";
 
 export type EditorActionData =
   | {
@@ -204,11 +192,7 @@ export type EditorActionData =
   | { kind: "refused"; message: string; values: EditorValues }
   | { kind: "preview"; values: EditorValues; images: PreviewImage[] }
   | { kind: "merge"; yours: EditorValues }
-  | { kind: "autosaved"; id: number; revision: number; savedAt: string; savedAtText: string; slug: string }
   | ConflictData;
-
-export const CONFLICT_MESSAGE =
-  "Someone else saved this post while you were editing. Nothing of yours was saved yet: compare the two versions and choose what to keep.";
 
 type SaveOutcome =
   | { ok: true; post: Post; changed: boolean; created: boolean }
@@ -221,7 +205,6 @@ async function saveValues(
   form: URLSearchParams,
   values: EditorValues,
   actor: Actor,
-  { autosave = false } = {},
 ): Promise<SaveOutcome> {
   const staff = await services.staffAuthors();
   const input = { ...schemaInput(values), authorUserId: authorAccount(values.author, staff) };
@@ -258,9 +241,7 @@ async function saveValues(
     return invalid(parsed.errors);
   }
   const { revision, autosave: _autosave, ...changes } = parsed.data;
-  const result = autosave
-    ? await services.posts.autosave(id, changes as PostChanges, revision, actor)
-    : await services.posts.update(id, changes as PostChanges, revision, actor);
+  const result = await services.posts.update(id, changes as PostChanges, revision, actor);
   switch (result.kind) {
     case "saved":
       return { ok: true, post: result.post, changed: result.changed, created: false };
@@ -299,8 +280,8 @@ async function conflictData(
     yours: values,
     latest: valuesOf(latest),
     latestRevision: latest.revision,
-    latestBy: saved ? { by: saved.by, at: saved.at } : null,
-    differences: diffPosts(latest, yours),
+    latestBy: { by: saved?.by ?? null, at: saved?.at ?? formatDateTime(latest.updatedAt) },
+    differences: conflictDifferences(latest, yours),
   };
 }
 
@@ -331,30 +312,6 @@ export async function postEditorAction(
     return data<EditorActionData>({ kind: "preview", values, images: await imagesFor(media, values) });
   }
   if (intent === "merge") return data<EditorActionData>({ kind: "merge", yours: values });
-
-  if (intent === "autosave") {
-    // A draft without a title is not worth keeping yet: the script does not send one.
-    if (id === "new" && !values.title.trim())
-      return data<EditorActionData>(
-        {
-          kind: "invalid",
-          message: EDITOR_MESSAGES.invalid,
-          errors: { title: "Give the post a title" },
-          values,
-        },
-        { status: 400 },
-      );
-    const saved = await saveValues(services, id, form, values, actor, { autosave: true });
-    if (!saved.ok) return saved.response;
-    return data<EditorActionData>({
-      kind: "autosaved",
-      id: saved.post.id,
-      revision: saved.post.revision,
-      slug: saved.post.slug,
-      savedAt: saved.post.updatedAt,
-      savedAtText: formatTime(saved.post.updatedAt),
-    });
-  }
 
   if (intent === "delete" && id !== "new") {
     const result = await services.posts.deleteDraft(id, actor, { clientAddress });

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import type { ConflictData } from "../post-editor.server.ts";
+import type { ConflictData } from "../post-conflict.ts";
 import { EDITOR_FIELDS } from "../post-form.ts";
 import { PostDiffView } from "./diff-view.tsx";
 
@@ -23,7 +23,9 @@ export function ConflictScreen({
   /** The script forgets your version before the page reloads the latest. */
   onDiscard?: () => void;
 }) {
-  const who = conflict.latestBy ? `Last saved by ${conflict.latestBy.by} on ${conflict.latestBy.at}.` : "";
+  const who = conflict.latestBy.by
+    ? `Last saved by ${conflict.latestBy.by} on ${conflict.latestBy.at}.`
+    : `Last saved on ${conflict.latestBy.at}.`;
   const heading = useRef<HTMLHeadingElement>(null);
   // The screen replaces the editor where the person was: start them at its top, read its title.
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import { Form, Link, useFetcher, useNavigate, useNavigation } from "react-router";
+import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { AlertDialog, AlertDialogCancel, AlertDialogContent } from "#app/components/ui/alert-dialog.tsx";
@@ -13,7 +13,8 @@ import { diffPosts } from "../../posts/post-diff.ts";
 import { DEFAULT_ARTICLE_CATEGORY, POST_FIELD_LABELS, POST_LIMITS } from "../../posts/post-fields.ts";
 import type { PostFieldErrors } from "../../posts/post-schema.ts";
 import { suggestSlug } from "../../posts/post-slug.ts";
-import type { ConflictData, EditorActionData, EditorLoaderData } from "../post-editor.server.ts";
+import type { ConflictData } from "../post-conflict.ts";
+import type { EditorActionData, EditorLoaderData } from "../post-editor.server.ts";
 import { ARTICLE_CATEGORIES, type EditorValues, fieldsOfValues, sameValues } from "../post-form.ts";
 import type { PreviewImage } from "../post-preview.ts";
 import {
@@ -23,6 +24,7 @@ import {
   NEW_POST_PATH,
   revisionsPath,
 } from "../studio-paths.ts";
+import { AUTOSAVE_MESSAGES, autosaveDraft } from "./autosave.ts";
 import { BodyEditor } from "./body-editor.tsx";
 import { ConflictScreen, VersionText } from "./conflict-screen.tsx";
 import { CoverField } from "./cover-field.tsx";
@@ -80,7 +82,6 @@ export function PostEditor({
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const autosaver = useFetcher<EditorActionData>();
   const loaderBase: Base = {
     id: data.post?.id ?? null,
     revision: data.post?.revision ?? null,
@@ -98,7 +99,7 @@ export function PostEditor({
   );
   const [autosave, setAutosave] = useState<AutosaveState>({ kind: "idle" });
   const [autosaveErrors, setAutosaveErrors] = useState<PostFieldErrors>({});
-  const sent = useRef<EditorValues | null>(null);
+  const [autosaving, setAutosaving] = useState(false);
   const allowLeave = useRef(false);
 
   // A new version from the server (a save, a restore, another's save after "discard"): the form
@@ -139,45 +140,47 @@ export function PostEditor({
   const action = base.id ? editorPath(base.id) : NEW_POST_PATH;
   const blocker = useLeaveWarning(dirty && hydrated, allowLeave);
 
-  // Autosave: a draft saves itself 3 s after the last change (once it has a title).
+  // Autosave: a draft saves itself 3 s after the last change (once it has a title), through the
+  // posts API (autosave.ts); never a live post, never while a form of the page is on its way.
   const submitting = navigation.state !== "idle";
+  const baseRef = useRef(base);
+  baseRef.current = base;
   useEffect(() => {
-    if (!hydrated || !dirty || live || conflict || submitting || autosaver.state !== "idle") return;
+    if (!hydrated || !dirty || live || conflict || submitting || autosaving) return;
     if (base.id === null && !values.title.trim()) return;
-    const timer = setTimeout(() => {
-      const form = new FormData();
-      form.set("intent", "autosave");
-      if (base.revision !== null) form.set("revision", String(base.revision));
-      for (const [name, value] of Object.entries(values)) form.set(name, value);
-      sent.current = values;
+    const sentValues = values;
+    const sentBase = base;
+    const timer = setTimeout(async () => {
+      setAutosaving(true);
       setAutosave({ kind: "saving" });
-      autosaver.submit(form, { method: "post", action });
+      const answer = await autosaveDraft(sentValues, sentBase);
+      setAutosaving(false);
+      // The page moved on meanwhile (a reload of the latest): this answer is about an older state.
+      if (baseRef.current.id !== sentBase.id || baseRef.current.revision !== sentBase.revision) return;
+      switch (answer.kind) {
+        case "saved": {
+          const savedValues = { ...sentValues, slug: sentValues.slug || answer.slug };
+          setBase({ id: answer.id, revision: answer.revision, values: savedValues });
+          setValues((current) => (current.slug ? current : { ...current, slug: answer.slug }));
+          setAutosave({ kind: "saved", at: answer.savedAtText });
+          setAutosaveErrors({});
+          break;
+        }
+        case "conflict":
+          setConflict(answer.conflict);
+          setAutosave({ kind: "idle" });
+          break;
+        case "invalid":
+          setAutosave({ kind: "failed", message: AUTOSAVE_MESSAGES.invalid });
+          setAutosaveErrors(answer.errors);
+          break;
+        case "failed":
+          setAutosave({ kind: "failed", message: answer.message });
+          break;
+      }
     }, AUTOSAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [hydrated, dirty, live, conflict, submitting, autosaver, base, values, action]);
-
-  // What the autosave answered.
-  const [seenAutosave, setSeenAutosave] = useState(autosaver.data);
-  if (autosaver.state === "idle" && seenAutosave !== autosaver.data) {
-    setSeenAutosave(autosaver.data);
-    const answer = autosaver.data;
-    if (answer?.kind === "autosaved") {
-      const savedValues = { ...(sent.current ?? values) };
-      if (!savedValues.slug) savedValues.slug = answer.slug;
-      setBase({ id: answer.id, revision: answer.revision, values: savedValues });
-      if (!values.slug) setValues((current) => ({ ...current, slug: answer.slug }));
-      setAutosave({ kind: "saved", at: answer.savedAtText });
-      setAutosaveErrors({});
-    } else if (answer?.kind === "conflict") {
-      setConflict(answer);
-      setAutosave({ kind: "idle" });
-    } else if (answer?.kind === "invalid") {
-      setAutosave({ kind: "failed", message: "Not saved automatically: check the marked fields." });
-      setAutosaveErrors(answer.errors);
-    } else if (answer?.kind === "refused") {
-      setAutosave({ kind: "failed", message: answer.message });
-    }
-  }
+  }, [hydrated, dirty, live, conflict, submitting, autosaving, base, values]);
 
   // A new draft's first autosave gave it an address: the page moves there without reloading.
   useEffect(() => {
@@ -239,7 +242,7 @@ export function PostEditor({
         hydrated={hydrated}
         autosave={autosave}
         live={live}
-        busy={submitting || autosaver.state !== "idle"}
+        busy={submitting || autosaving}
         scheduleError={errors.publishAt}
       />
 
