@@ -37,6 +37,11 @@ export default [
       route("admin/people", "routes/admin/people.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
       route("admin/search", "routes/admin/search.tsx"),
+      // The content studio (issue 24). One editor route for a new post (`new`) and an existing one,
+      // so the page stays mounted when the first autosave turns /new into the post's own address.
+      route("admin/content", "routes/admin/content.tsx"),
+      route("admin/content/:id", "routes/admin/content-editor.tsx"),
+      route("admin/content/:id/revisions", "routes/admin/content-revisions.tsx"),
     ]),
     // Public: the person opening a set-password link has no password yet.
     route("admin/set-password/:token", "routes/admin/set-password.tsx"),

@@ -10,6 +10,7 @@ import {
 } from "#app/features/analytics/analytics-services.server.ts";
 import { createDailySalts } from "#app/features/analytics/daily-salt.server.ts";
 import { createLeadAttribution } from "#app/features/analytics/lead-attribution.server.ts";
+import { pageTrafficSince } from "#app/features/analytics/page-traffic.server.ts";
 import {
   createPageViewCounter,
   type PageViewCounter,
@@ -23,6 +24,7 @@ import { type AuthServices, authServicesKey } from "#app/features/auth/auth-serv
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { createHashingQueue } from "#app/features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "#app/features/auth/login-throttle.server.ts";
+import { listStaff } from "#app/features/auth/staff.server.ts";
 import { countAdmins, createUser } from "#app/features/auth/users.server.ts";
 import { contentFilesForImport } from "#app/features/content/blog.server.ts";
 import { createImageProcessor } from "#app/features/content/media/image-worker.server.ts";
@@ -467,7 +469,17 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
       provide<MediaServices>(mediaServicesKey, { media }),
-      provide<PostsServices>(postsServicesKey, { posts, site: publishedSite }),
+      provide<PostsServices>(postsServicesKey, {
+        posts,
+        site: publishedSite,
+        // The studio's list shows each post's views and leads; analytics owns them (ADR 026).
+        pageTraffic: (paths, since) => pageTrafficSince(database.db, paths, since),
+        staffAuthors: async () =>
+          (await listStaff(database.db))
+            .filter((member) => !member.disabled && member.role !== null)
+            .map(({ id, username }) => ({ id, username })),
+        publicUrl: env.PUBLIC_URL,
+      }),
     ];
     return {
       provided,

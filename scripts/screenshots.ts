@@ -4,7 +4,8 @@
 // saves full-page PNGs (and, on phones, screen-sized parts) of the dashboard, the spam view, two
 // leads, the API keys, staff, webhooks, search, people, audit, account, access log, "Add a lead" and
 // "Import leads" pages, the phone menu open and the
-// search answering as someone types; then seeds a year of page views and leads
+// search answering as someone types, and the content studio (list, new post, editor, revisions,
+// the conflict screen); then seeds a year of page views and leads
 // (scripts/lib/analytics-seed.ts, rolled up as production would) and saves /admin/analytics for 12
 // months and for today. For looking at the screens while building them; not part of the test suite.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +15,7 @@ import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { openDatabase } from "../app/db/database.server.ts";
 import { rollUpExpiredDays } from "../app/features/analytics/rollup.server.ts";
+import { makeImage } from "../app/features/content/media/testing/image-fixtures.ts";
 import { createAccount, signIn } from "../tests/e2e/support/accounts.ts";
 import { seedAnalytics } from "./lib/analytics-seed.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "./lib/chromium.ts";
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
         ["/admin/leads/import", "lead-import"],
       ]);
       await shootShellStates(browser, running.url, cookie, out);
+      await shootContentStudio(browser, running.url, cookie, out);
       const database = openDatabase(databaseUrl, { poolSize: 1 });
       try {
         const now = new Date();
@@ -189,6 +192,141 @@ async function shootShellStates(
       .first()
       .waitFor();
     await page.screenshot({ path: join(out, `search-combobox-${width}.png`) });
+    await context.close();
+  }
+}
+
+/**
+ * The content studio (issue 24): a few posts in every state, one with a cover and an image in its
+ * text, a colleague's edits to compare; then the list, a new post, the editor, the revisions with
+ * their differences, and the conflict screen a stale save gets.
+ */
+async function shootContentStudio(
+  browser: import("playwright-core").Browser,
+  url: string,
+  cookie: string,
+  out: string,
+): Promise<void> {
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        Cookie: cookie,
+        Origin: url,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const upload = async (alt: string, width: number, height: number) => {
+    const form = new FormData();
+    form.set("file", new File([new Uint8Array(await makeImage("jpeg", { width, height }))], "photo.jpg"));
+    form.set("alt", alt);
+    const response = await fetch(`${url}/api/admin/media`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: url },
+      body: form,
+    });
+    if (!response.ok) throw new Error(`upload: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { id: number }).id;
+  };
+  const cover = await upload("A tower crane over a half-built office block at dusk", 1600, 900);
+  const inline = await upload("The site office, with the programme pinned to the wall", 1200, 800);
+  const retention = await api("POST", "/api/admin/posts", {
+    kind: "article",
+    title: "Retention: the money you already earned",
+    excerpt: "Why retention slips away on most projects, and a simple routine that gets it back on time.",
+    tags: ["retention", "cash flow", "JCT"],
+    author: "Mara Okafor",
+    category: "Best Practices",
+    coverImage: cover,
+    coverAlt: "A tower crane over a half-built office block at dusk",
+    body: [
+      "Retention is money you have already earned. On most projects 3 to 5% of every payment is held back, and a surprising share of it is never asked for again.",
+      "",
+      "## Why it slips",
+      "",
+      "The release dates sit in the contract, not in anyone's calendar. **Practical completion** triggers the first half; the end of the defects period the second. Miss either notice and the money waits.",
+      "",
+      `![The site office, with the programme pinned to the wall](media:${inline})`,
+      "",
+      "## A routine that works",
+      "",
+      "- Put both release dates in the project calendar the day the contract is signed.",
+      "- Send the request a week before each date, citing the clause.",
+      "- Keep the evidence: the certificate, the defects list signed off.",
+      "",
+      "> The best time to chase retention is before it is due.",
+    ].join("\n"),
+  });
+  const year = new Date().getUTCFullYear() + 1;
+  await api("POST", `/api/admin/posts/${retention.id}/publish`, { at: `${year}-03-02T09:00:00Z` });
+  await api("POST", "/api/admin/posts", {
+    kind: "article",
+    title: "Adjudication in 28 days: a survival guide",
+    body: "Adjudication is fast. The referring party sets the pace.",
+  });
+  await api("POST", "/api/admin/posts", {
+    kind: "press",
+    title: "Clausebridge named one of ten construction tech start-ups to watch",
+    outlet: "Construction Weekly",
+    originalUrl: "https://www.example.com/construction-weekly/ten-to-watch",
+  });
+  // A colleague's edits to the imported article: something to compare in its revisions.
+  const list = await api("GET", "/api/admin/posts?q=hidden%20costs");
+  const hidden = (list.posts as { id: number; revision: number }[])[0];
+  if (!hidden) throw new Error("the imported article is missing");
+  const article = await api("GET", `/api/admin/posts/${hidden.id}`);
+  const body = String(article.body);
+  await api("PATCH", `/api/admin/posts/${hidden.id}`, {
+    revision: hidden.revision,
+    title: "The Hidden Costs of Poor Contract Management (2026 update)",
+    // A paragraph added after the first one.
+    body: body.replace("\n\n", "\n\nUpdated for 2026 with the latest figures from the industry surveys.\n\n"),
+  });
+  const [name, value] = cookie.split(";")[0]?.split("=") ?? [];
+  for (const width of [1280, 375]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    await context.addCookies([{ name: name ?? "", value: value ?? "", url }]);
+    const page = await context.newPage();
+    const shots: [string, string][] = [
+      ["/admin/content", "content"],
+      ["/admin/content/new", "content-new"],
+      [`/admin/content/${retention.id}`, "content-editor"],
+      [`/admin/content/${hidden.id}/revisions`, "content-revisions"],
+    ];
+    for (const [path, file] of shots) {
+      await page.goto(`${url}${path}`);
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: join(out, `${file}-${width}.png`), fullPage: true });
+    }
+    // The editor's first screen as the person sees it, at the top of the page.
+    await page.goto(`${url}/admin/content/${retention.id}`);
+    await page.waitForLoadState("networkidle");
+    if (width < 768) {
+      await page.getByRole("button", { name: "Preview", exact: true }).click();
+      await page.screenshot({ path: join(out, `content-editor-preview-${width}.png`) });
+    } else {
+      await page.locator("summary", { hasText: "Scheduled" }).click();
+      await page.screenshot({ path: join(out, `content-editor-publish-${width}.png`) });
+    }
+    // A stale save: the page opened, a colleague saved, then this page saves.
+    await page.goto(`${url}/admin/content/${hidden.id}`);
+    await page.waitForLoadState("networkidle");
+    const current = await api("GET", `/api/admin/posts/${hidden.id}`);
+    await api("PATCH", `/api/admin/posts/${hidden.id}`, {
+      revision: current.revision,
+      excerpt: `Revised by a colleague at ${width} px.`,
+    });
+    await page
+      .getByRole("textbox", { name: "Summary" })
+      .fill("Seven warning signs, and what good practice looks like.");
+    await page.getByRole("button", { name: "Update" }).click();
+    await page.getByRole("heading", { name: "Someone else changed this post" }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(out, `content-conflict-${width}.png`), fullPage: true });
     await context.close();
   }
 }

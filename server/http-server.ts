@@ -13,7 +13,7 @@ import {
 import type { Env } from "../app/env.server.ts";
 import { MEDIA_PATH_PREFIX } from "../app/features/content/media/media-urls.ts";
 import { issueTimeToken, needsTimeToken, timeTokenCookie } from "../app/features/leads/time-token.server.ts";
-import { LEAD_BODY_LIMIT } from "../app/lib/body-limits.ts";
+import { bodyLimitFor, LEAD_BODY_LIMIT } from "../app/lib/body-limits.ts";
 import type { Services as AppServices } from "../composition/services.server.ts";
 import { PRIVATE_NO_STORE } from "./cache-control.ts";
 import { clientAddress } from "./client-address.ts";
@@ -524,6 +524,21 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
         if (typeof type === "string" && type.startsWith("text/html")) countPage(req, https, status === 404);
       });
     }
+    // NOTE: React Router's adapter starts reading a body as soon as it wraps the request, and stops
+    // when nobody takes it (a page that sends a signed-out caller to sign in, an API call refused
+    // 401): the rest of the body then stays in the connection, and a keep-alive connection (nginx's
+    // to this server) hangs on the next request it carries. Once the answer is out, a body declared
+    // within the route's limit is read to its end and dropped. One declared larger (answered 413
+    // unread by the route's reader) and one without a length keep their handling
+    // (app/lib/http.server.ts): nothing over a limit is ever read.
+    const declared = Number(req.headers["content-length"]);
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (req.headers["content-length"] !== undefined && declared <= bodyLimitFor(path))
+      res.once("finish", () => {
+        if (req.complete) return;
+        req.removeAllListeners("data");
+        req.resume();
+      });
     app(req, res);
   };
 

@@ -152,6 +152,17 @@ describe("request guard (issue 9 point 5)", () => {
     expect(declaresTooLargeBody(big, "/api/admin/leads/12")).toBe(true);
   });
 
+  it("takes the editor's form of a 100,000-character body URL-encoded (up to 9 bytes a character)", () => {
+    for (const path of ["/admin/content/new", "/admin/content/12", "/admin/content/12.data"]) {
+      expect(bodyLimitFor(path)).toBeGreaterThanOrEqual(900_000 + 32 * 1024);
+      expect(bodyLimitFor(path)).toBeLessThanOrEqual(1024 * 1024);
+    }
+    // The list and the revisions page post nothing large.
+    expect(bodyLimitFor("/admin/content")).toBe(64 * 1024);
+    expect(bodyLimitFor("/admin/content/12/revisions")).toBe(64 * 1024);
+    expect(bodyLimitFor("/admin/content/x")).toBe(64 * 1024);
+  });
+
   it("answers 400 to a malformed Content-Length", () => {
     expect(refuseRequest(request("POST", { "content-length": "-1" }), "/api/login")).toMatchObject({
       status: 400,

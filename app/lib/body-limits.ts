@@ -21,6 +21,12 @@ export const MEDIA_UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
  * UTF-8 (or 2 as a JSON escape), with the other fields and their form or JSON framing.
  */
 export const POST_BODY_LIMIT = 384 * 1024;
+/**
+ * The content studio's editor pages (issue 24): a post's fields sent as a form. URL-encoding makes a
+ * character of the 100,000-character body up to 9 bytes ("—" is "%E2%80%94"), so a body the API
+ * takes in 384 KB can need about 900 KB here.
+ */
+export const POST_FORM_BODY_LIMIT = 1024 * 1024;
 /** Any other page action or API call. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -45,11 +51,15 @@ export const UPLOAD_PATHS: ReadonlySet<string> = new Set(UPLOAD_LIMITS.keys());
 /** The posts API's create and save: /api/admin/posts and /api/admin/posts/<id>. */
 const POST_PATH = /^\/api\/admin\/posts(?:\/\d{1,15})?$/;
 
+/** The editor's pages: /admin/content/new and /admin/content/<id>. */
+const POST_PAGE_PATH = /^\/admin\/content\/(?:new|\d{1,15})$/;
+
 export function bodyLimitFor(path: string): number {
   const route = routePath(path);
   const upload = UPLOAD_LIMITS.get(route);
   if (upload !== undefined) return upload;
   if (POST_PATH.test(route)) return POST_BODY_LIMIT;
+  if (POST_PAGE_PATH.test(route)) return POST_FORM_BODY_LIMIT;
   if (SIGN_IN_PATHS.has(route)) return SIGN_IN_BODY_LIMIT;
   if (LEAD_PATHS.has(route)) return LEAD_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;

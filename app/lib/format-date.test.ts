@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { formatCalendarDay, formatDate, formatDateTime, formatShortCalendarDay } from "./format-date.ts";
+import {
+  formatCalendarDay,
+  formatDate,
+  formatDateTime,
+  formatShortCalendarDay,
+  formatTime,
+} from "./format-date.ts";
 
 describe("formatDateTime", () => {
   test("short month, day, year, hour and minute in UK time, with plain spaces", () => {
@@ -17,6 +23,8 @@ describe("the back office's other date forms, in the same style", () => {
   test("with seconds, a date alone, and calendar days that no zone moves", () => {
     expect(formatDateTime("2026-11-21T10:05:07.000Z", { seconds: true })).toBe("Nov 21, 2026, 10:05:07 AM");
     expect(formatDate("2026-07-01T23:30:00.000Z")).toBe("Jul 2, 2026");
+    expect(formatTime("2026-07-01T09:42:30.000Z")).toBe("10:42 AM");
+    expect(formatTime("2026-12-01T09:42:30.000Z")).toBe("9:42 AM");
     expect(formatCalendarDay("2026-11-25")).toBe("Nov 25, 2026");
     expect(formatShortCalendarDay("2026-01-01")).toBe("Jan 1");
     expect(formatCalendarDay("not a day")).toBe("not a day");

@@ -19,6 +19,7 @@ const dateTimeSecondsFormat = new Intl.DateTimeFormat("en-US", {
   timeZone: ZONE,
 });
 const dateFormat = new Intl.DateTimeFormat("en-US", { ...dateParts, timeZone: ZONE });
+const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: ZONE });
 /** Calendar days (analytics report days, YYYY-MM-DD) are UTC days: no zone may move them. */
 const dayFormat = new Intl.DateTimeFormat("en-US", { ...dateParts, timeZone: "UTC" });
 const shortDayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -36,6 +37,12 @@ export function formatDateTime(iso: string, { seconds = false } = {}): string {
   const date = parse(iso);
   if (!date) return iso;
   return plainSpaces((seconds ? dateTimeSecondsFormat : dateTimeFormat).format(date));
+}
+
+/** "10:05 AM" (UK time): a moment of today, such as when a draft was last saved. */
+export function formatTime(iso: string): string {
+  const date = parse(iso);
+  return date ? plainSpaces(timeFormat.format(date)) : iso;
 }
 
 /** "Nov 21, 2026" (the UK date of an instant). */

@@ -82,6 +82,10 @@ describe("sectionFor", () => {
     ["/admin/access-log", "accessLog.read"],
     ["/admin/people", "people.dataRequests"],
     ["/admin/account", "account.self"],
+    ["/admin/content", "content.publish"],
+    ["/admin/content/new", "content.publish"],
+    ["/admin/content/12", "content.publish"],
+    ["/admin/content/12/revisions", "content.publish"],
   ])("%s needs %s", (path, permission) => {
     expect(sectionFor(path)?.permission).toBe(permission);
   });
@@ -104,6 +108,8 @@ describe("where people land after signing in", () => {
   it("follows `next` only to a page the role may open", () => {
     expect(landingPath("marketing", "/admin/dashboard")).toBe("/admin/analytics");
     expect(landingPath("marketing", "/admin/audit")).toBe("/admin/audit");
+    expect(landingPath("marketing", "/admin/content/3")).toBe("/admin/content/3");
+    expect(landingPath("sales", "/admin/content")).toBe("/admin/dashboard");
     expect(landingPath("sales", "/admin/leads/3?tab=notes")).toBe("/admin/leads/3?tab=notes");
     expect(landingPath("sales", "/admin/staff")).toBe("/admin/dashboard");
     expect(landingPath("admin", "https://evil.example/admin/staff")).toBe("/admin/dashboard");

@@ -109,6 +109,11 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/people", label: "People", permission: "people.dataRequests" },
   { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
   { path: "/admin/audit", label: "Audits", permission: "audits.use" },
+  // The content studio (issue 24): the list, a new post, a post's editor and its revisions.
+  { path: "/admin/content", label: "Content", permission: "content.publish" },
+  { path: "/admin/content/new", label: "New post", permission: "content.publish" },
+  { path: "/admin/content/:id", label: "Post", permission: "content.publish" },
+  { path: "/admin/content/:id/revisions", label: "Revisions", permission: "content.publish" },
   { path: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { path: "/admin/api-keys", label: "API keys", permission: "apiKeys.manage" },
   { path: "/admin/webhooks", label: "Webhooks", permission: "webhooks.manage" },

@@ -663,6 +663,39 @@ const ROWS: Row[] = [
     ok(404),
     { crossOrigin: ok(403) },
   ),
+  // The studio's pages and their forms: nothing posted by another site runs, nothing stored on a
+  // refused form (a post without a title; a post that does not exist).
+  pageRow(
+    "GET /admin/content",
+    () => ({ method: "GET", path: "/admin/content" }),
+    "%2Fadmin%2Fcontent",
+    ok(200, { body: /<h1[^>]*>Content<\/h1>/ }),
+  ),
+  pageRow(
+    "GET /admin/content/new",
+    () => ({ method: "GET", path: "/admin/content/new" }),
+    "%2Fadmin%2Fcontent%2Fnew",
+    ok(200, { body: /<h1[^>]*>New post<\/h1>/ }),
+  ),
+  dataRow("GET /admin/content.data", () => "/admin/content", ok(200, { body: /"filters"/ })),
+  pageRow(
+    "POST /admin/content/new (save form)",
+    () => ({ method: "POST", path: "/admin/content/new", form: { intent: "save", title: "" } }),
+    "%2Fadmin%2Fcontent%2Fnew",
+    ok(400, { body: /Give the post a title/ }),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/content/:id (unpublish form)",
+    () => ({
+      method: "POST",
+      path: "/admin/content/999999",
+      form: { intent: "unpublish", revision: "1" },
+    }),
+    "%2Fadmin%2Fcontent%2F999999",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
   // Issue 23: leads added by hand and imported from a CSV.
   pageRow(
     "GET /admin/leads/new",

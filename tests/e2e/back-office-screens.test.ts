@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { makeImage } from "../../app/features/content/media/testing/image-fixtures.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
@@ -36,6 +37,8 @@ let leadEmail = "";
 let setPasswordPath = "";
 /** The import page at its mapping step: a CSV uploaded (issue 23), with a merge and row errors. */
 let importDraftPath = "";
+/** A studio post with a cover and an image in its text, edited once (issue 24). */
+let postId = 0;
 
 async function api(path: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}${path}`, {
@@ -142,6 +145,38 @@ beforeAll(async () => {
     new URL(uploaded.headers.get("location") ?? "", server.url).pathname +
     new URL(uploaded.headers.get("location") ?? "", server.url).search;
   if (!importDraftPath.includes("draft=")) throw new Error(`upload answered ${uploaded.status}`);
+  // A studio post with a cover and an image in its text, scheduled, then edited: every part of the
+  // editor and a difference in its revisions.
+  const image = new FormData();
+  image.set(
+    "file",
+    new File([new Uint8Array(await makeImage("jpeg", { width: 800, height: 450 }))], "crane.jpg"),
+  );
+  image.set("alt", "A tower crane over a half-built office block");
+  const imageAnswer = await fetch(`${server.url}/api/admin/media`, {
+    method: "POST",
+    headers: { Origin: server.url, Cookie: session },
+    body: image,
+  });
+  const mediaId = Number(((await imageAnswer.json()) as { id: number }).id);
+  const created = await api("/api/admin/posts", "POST", {
+    kind: "article",
+    title: "Retention: the money you already earned, and how to get it back on time every time",
+    excerpt: "Why retention slips away on most projects.",
+    tags: ["retention", "cash flow"],
+    author: "Alexandra Kowalczyk-Fitzgerald",
+    coverImage: mediaId,
+    coverAlt: "A tower crane over a half-built office block",
+    body: `Retention is money you have earned.\n\n## Why it slips\n\n![The site office](media:${mediaId})\n\n- Put both release dates in the calendar.`,
+  });
+  postId = Number(created.id);
+  await api(`/api/admin/posts/${postId}`, "PATCH", {
+    revision: 1,
+    title: "Retention: the money you already earned, and how to ask for it on time",
+  });
+  await api(`/api/admin/posts/${postId}/publish`, "POST", {
+    at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  });
   // The page views are written in batches: wait until both are stored.
   for (let attempt = 0; attempt < 50; attempt++) {
     const rows = await database.db.selectFrom("analyticsPageViews").select("id").execute();
@@ -238,6 +273,22 @@ const SCREENS: Screen[] = [
     name: "search",
     path: () => "/admin/search?q=Lead",
     ready: (page) => page.getByRole("heading", { level: 2, name: "People" }).waitFor(WAIT),
+  },
+  { name: "content", path: () => "/admin/content", ready: heading("Content") },
+  {
+    name: "new post",
+    path: () => "/admin/content/new",
+    ready: (page) => page.getByRole("textbox", { name: "Title", exact: true }).waitFor(WAIT),
+  },
+  {
+    name: "post editor",
+    path: () => `/admin/content/${postId}`,
+    ready: (page) => page.locator("[data-preview] picture").waitFor({ state: "attached", ...WAIT }),
+  },
+  {
+    name: "post revisions",
+    path: () => `/admin/content/${postId}/revisions`,
+    ready: (page) => page.getByRole("heading", { name: "What changed from revision 1 to 2" }).waitFor(WAIT),
   },
   {
     name: "simple viewer",

@@ -163,3 +163,51 @@ describe("health checks for load balancers (issue 13)", () => {
     expect(response.status).toBe(405);
   });
 });
+
+describe("a keep-alive connection after a body nobody read", () => {
+  // A proxy (nginx) sends many requests over one connection to the app. A page that answers before
+  // reading the body (a signed-out caller sent to sign in) must leave the connection ready for the
+  // next request, however large the body was within its route's limit (the post editor takes 1 MB).
+  it("answers the next request on the same connection", async () => {
+    const { request, Agent } = await import("node:http");
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(baseUrl);
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const outgoing = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method,
+            path,
+            agent,
+            headers: body
+              ? {
+                  "Content-Type": "application/x-www-form-urlencoded",
+                  "Content-Length": String(Buffer.byteLength(body)),
+                }
+              : {},
+          },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, socket: outgoing.socket }));
+          },
+        );
+        outgoing.setTimeout(10_000, () => outgoing.destroy(new Error(`${method} ${path} timed out`)));
+        outgoing.on("error", reject);
+        outgoing.end(body);
+      });
+    try {
+      const body = new URLSearchParams({ intent: "save", body: "—".repeat(60_000) }).toString();
+      expect(body.length).toBeGreaterThan(500_000);
+      const first = await send("POST", "/admin/content/new", body);
+      expect(first.status).toBe(302);
+      const second = await send("GET", "/healthz");
+      expect(second.status).toBe(200);
+      // The same connection carried both.
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+});

@@ -32,6 +32,8 @@ const ACCOUNTS = {
 const LEAD_SECRETS = ["Rosa Rolesmatrix", "rosa.rolesmatrix@secret-lead.example", "+44 20 7946 0777"];
 const NO_SUCH_ID = 987654;
 const NO_SUCH_SESSION = "0123456789abcdef01234567";
+/** A post every server has: the first file of content/, imported at start-up. */
+const IMPORTED_POST = 1;
 
 const CALLERS = [
   "anonymous",
@@ -113,6 +115,11 @@ const ROWS: Row[] = [
   page("/admin/leads/new", LEADS),
   page("/admin/leads/import", LEADS),
   page("/admin/search", LEADS),
+  // The content studio's pages (issue 24); post 1 is the first imported from content/ at start-up.
+  page("/admin/content", CONTENT),
+  page("/admin/content/new", CONTENT),
+  page(`/admin/content/${IMPORTED_POST}`, CONTENT),
+  page(`/admin/content/${IMPORTED_POST}/revisions`, CONTENT),
   // Their forms (the intents), with targets that do not exist or values that are refused.
   post("/admin/dashboard", { intent: "status", id: String(NO_SUCH_ID), status: "contacted" }, LEADS),
   post("/admin/dashboard", { intent: "bulk", ids: String(NO_SUCH_ID), do: "spam" }, LEADS),
@@ -126,6 +133,19 @@ const ROWS: Row[] = [
   post("/admin/webhooks", { intent: "delete", id: String(NO_SUCH_ID) }, ADMIN),
   post("/admin/account", { intent: "end", handle: NO_SUCH_SESSION }, ALL),
   post("/admin/leads/new", { fullName: "" }, LEADS),
+  // The studio's forms: a post without a title, a save on a revision that never was, a time that
+  // is no time, a preview, a restore of a revision that does not exist.
+  post("/admin/content/new", { intent: "save", title: "" }, CONTENT),
+  post(`/admin/content/${IMPORTED_POST}`, { intent: "save", revision: "0", title: "" }, CONTENT),
+  post(`/admin/content/${IMPORTED_POST}`, { intent: "schedule", revision: "1", publishAt: "soon" }, CONTENT),
+  post(`/admin/content/${IMPORTED_POST}`, { intent: "preview", body: "# Preview" }, CONTENT),
+  post(`/admin/content/${NO_SUCH_ID}`, { intent: "unpublish", revision: "1" }, CONTENT),
+  post(`/admin/content/${NO_SUCH_ID}`, { intent: "delete" }, CONTENT),
+  post(
+    `/admin/content/${IMPORTED_POST}/revisions`,
+    { intent: "restore", revision: String(NO_SUCH_ID), current: "1" },
+    CONTENT,
+  ),
   // The JSON API.
   api("GET", "/api/admin/leads", LEADS, { status: 200 }),
   api("GET", "/api/admin/leads/export", LEADS, { status: 200 }),

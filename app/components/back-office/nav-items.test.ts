@@ -6,7 +6,17 @@ describe("the back office's sections", () => {
     const all = NAV_ITEMS.map((item) => item.permission);
     expect(
       visibleNavItems({ username: "sam", roleLabel: "Admin", permissions: all }).map((item) => item.label),
-    ).toEqual(["Leads", "People", "Analytics", "Audits", "Staff", "API keys", "Webhooks", "Access log"]);
+    ).toEqual([
+      "Leads",
+      "People",
+      "Analytics",
+      "Audits",
+      "Content",
+      "Staff",
+      "API keys",
+      "Webhooks",
+      "Access log",
+    ]);
     expect(new Set(NAV_ITEMS.map((item) => item.permission)).size).toBe(NAV_ITEMS.length);
     expect(visibleNavItems({ username: "pat", roleLabel: "No role", permissions: [] })).toEqual([]);
     expect(
@@ -15,7 +25,15 @@ describe("the back office's sections", () => {
         roleLabel: "Marketing",
         permissions: ["leads.counts", "analytics.read", "audits.use", "content.publish", "account.self"],
       }).map((item) => item.label),
-    ).toEqual(["Analytics", "Audits"]);
+    ).toEqual(["Analytics", "Audits", "Content"]);
+    // Sales works the leads and reads analytics: no content studio.
+    expect(
+      visibleNavItems({
+        username: "sol",
+        roleLabel: "Sales",
+        permissions: ["leads.read", "leads.write", "leads.export", "leads.counts", "analytics.read"],
+      }).map((item) => item.label),
+    ).toEqual(["Leads", "Analytics"]);
   });
 
   it("mark the current one: a lead belongs to Leads, the spam view is its own, search is none", () => {
@@ -25,5 +43,9 @@ describe("the back office's sections", () => {
     expect(currentNavTarget("/admin/access-log", "")).toBe("/admin/access-log");
     expect(currentNavTarget("/admin/account", "")).toBe("/admin/account");
     expect(currentNavTarget("/admin/search", "?q=x")).toBeNull();
+    // A post's editor and its revisions belong to Content.
+    expect(currentNavTarget("/admin/content", "?status=draft")).toBe("/admin/content");
+    expect(currentNavTarget("/admin/content/new", "")).toBe("/admin/content");
+    expect(currentNavTarget("/admin/content/12/revisions", "")).toBe("/admin/content");
   });
 });

@@ -11,6 +11,7 @@ export type Permission =
   | "people.dataRequests"
   | "analytics.read"
   | "audits.use"
+  | "content.publish"
   | "staff.manage"
   | "apiKeys.manage"
   | "webhooks.manage"
@@ -37,6 +38,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "People", to: "/admin/people", permission: "people.dataRequests", group: "work" },
   { label: "Analytics", to: "/admin/analytics", permission: "analytics.read", group: "work" },
   { label: "Audits", to: "/admin/audit", permission: "audits.use", group: "work" },
+  {
+    label: "Content",
+    to: "/admin/content",
+    permission: "content.publish",
+    group: "work",
+    alsoCurrentFor: /^\/admin\/content\//,
+  },
   { label: "Staff", to: "/admin/staff", permission: "staff.manage", group: "admin" },
   { label: "API keys", to: "/admin/api-keys", permission: "apiKeys.manage", group: "admin" },
   { label: "Webhooks", to: "/admin/webhooks", permission: "webhooks.manage", group: "admin" },
