@@ -203,7 +203,6 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   // served from memory like the files above.
   const renderApp = createAppHandler(build, env.NODE_ENV);
   const cssCutter = createPageCssCutter(join(buildDir, "client"));
-  cssCutter.warm();
   const publishedPages = createPublishedPages({
     render(path) {
       const context = new RouterContextProvider();
@@ -213,7 +212,13 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
       return renderApp(new Request(new URL(path, "http://published.invalid")), context);
     },
     generation: services.publishedSite.generation,
-    onChange: (listener) => void services.publishedSite.onChange(listener),
+    onChange: (listener) =>
+      void services.publishedSite.onChange((generation) => {
+        // The first change after start-up loads the stylesheet worker before the first page needs it
+        // (a server whose posts never change never starts it).
+        if (generation > 1) cssCutter.warm();
+        listener();
+      }),
     cutCss: (html, path) => cssCutter.cut(html, path),
     baseHeaders: { plain: headersPlain, https: headersHttps },
     pageCookie: { plain: pageCookie(false), https: pageCookie(true) },

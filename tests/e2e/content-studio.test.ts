@@ -381,12 +381,19 @@ describe("two editors on one post", () => {
       const mine = await eddie.page.getByLabel("Your text (not saved)").inputValue();
       expect(mine).toContain("The responding party has days, not weeks.");
       await eddie.page.locator("#body").fill(mine);
+      // What is sent is what he typed (the form shows their version until then).
+      await expect.poll(() => eddie.page.locator("#body").inputValue(), WAIT).toBe(mine);
       await eddie.page.getByRole("button", { name: "Save", exact: true }).click();
       await eddie.page.getByText("Saved.").waitFor();
-      expect(await postRow(id)).toMatchObject({
-        title: "Adjudication in 28 days: a survival guide",
-        body: expect.stringContaining("The responding party has days, not weeks."),
-      });
+      await expect
+        .poll(async () => {
+          const row = await postRow(id);
+          return {
+            title: row.title,
+            hasHisText: String(row.body).includes("The responding party has days, not weeks."),
+          };
+        }, WAIT)
+        .toEqual({ title: "Adjudication in 28 days: a survival guide", hasHisText: true });
 
       // Mara's page is now the stale one: her summary is refused, and she saves hers over his.
       await mara.page.getByRole("textbox", { name: "Summary" }).fill("A calendar for the 28 days.");

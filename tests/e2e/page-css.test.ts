@@ -44,9 +44,16 @@ async function photograph(
     await page.waitForFunction(() =>
       document.getAnimations().every((animation) => animation.playState !== "running"),
     );
-  const picture = element
-    ? await element.screenshot({ animations: "disabled", caret: "hide" })
-    : await page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
+  const shoot = () =>
+    element
+      ? element.screenshot({ animations: "disabled", caret: "hide" })
+      : page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
+  // Chromium under a heavy load sometimes answers "Unable to capture screenshot" (a protocol error,
+  // not a difference): asked once more.
+  const picture = await shoot().catch((error: Error) => {
+    if (!/Unable to capture screenshot/.test(error.message)) throw error;
+    return shoot();
+  });
   await context.close();
   return picture;
 }
