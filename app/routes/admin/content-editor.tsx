@@ -1,12 +1,11 @@
-import { isRouteErrorResponse, Link } from "react-router";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import {
   type EditorActionData,
   loadPostEditor,
   postEditorAction,
 } from "#app/features/content/studio/post-editor.server.ts";
-import { CONTENT_PATH } from "#app/features/content/studio/studio-paths.ts";
 import { PostEditor } from "#app/features/content/studio/ui/post-editor.tsx";
+import { StudioError } from "#app/features/content/studio/ui/studio-error.tsx";
 import { requirePermission } from "#app/lib/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/content-editor";
@@ -35,21 +34,17 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <div className="mx-auto max-w-2xl px-4 py-16 text-center">
-      <h1 className="text-3xl font-bold tracking-tight">
-        {notFound ? "Post not found" : "Something went wrong"}
-      </h1>
-      <p className="mt-4 leading-7 text-ink-muted">
-        {notFound
-          ? "There is no post with this number. A draft that was deleted is gone for good."
-          : "The post could not be opened. What was saved is safe; please try again in a moment."}
-      </p>
-      <Link to={CONTENT_PATH} className="mt-8 inline-block font-semibold text-brand underline">
-        Go to the posts
-      </Link>
-    </div>
+    <StudioError
+      error={error}
+      notFound={{
+        title: "Post not found",
+        text: "There is no post with this number. A draft that was deleted is gone for good.",
+      }}
+      failed={{
+        title: "Something went wrong",
+        text: "The post could not be opened. What was saved is safe; please try again in a moment.",
+      }}
+    />
   );
 }

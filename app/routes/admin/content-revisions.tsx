@@ -1,4 +1,4 @@
-import { Form, isRouteErrorResponse, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -10,6 +10,7 @@ import {
 } from "#app/features/content/studio/post-revisions-page.server.ts";
 import { CONTENT_PATH, editorPath, revisionsPath } from "#app/features/content/studio/studio-paths.ts";
 import { PostDiffView } from "#app/features/content/studio/ui/diff-view.tsx";
+import { StudioError } from "#app/features/content/studio/ui/studio-error.tsx";
 import { requirePermission } from "#app/lib/admin-guard.server.ts";
 import { cn } from "#app/lib/cn.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
@@ -234,21 +235,14 @@ function RestoreLink({
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <div className="mx-auto max-w-2xl px-4 py-16 text-center">
-      <h1 className="text-3xl font-bold tracking-tight">
-        {notFound ? "Post not found" : "Something went wrong"}
-      </h1>
-      <p className="mt-4 leading-7 text-ink-muted">
-        {notFound
-          ? "There is no post or revision with this number."
-          : "The revisions could not be shown. Please try again in a moment."}
-      </p>
-      <Link to={CONTENT_PATH} className="mt-8 inline-block font-semibold text-brand underline">
-        Go to the posts
-      </Link>
-    </div>
+    <StudioError
+      error={error}
+      notFound={{ title: "Post not found", text: "There is no post or revision with this number." }}
+      failed={{
+        title: "Something went wrong",
+        text: "The revisions could not be shown. Please try again in a moment.",
+      }}
+    />
   );
 }

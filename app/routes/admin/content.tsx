@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Pagination } from "#app/components/back-office/pagination.tsx";
@@ -8,6 +8,7 @@ import { loadPostList } from "#app/features/content/studio/post-list.server.ts";
 import { listHref, POSTS_PER_PAGE, TRAFFIC_DAYS } from "#app/features/content/studio/post-list-query.ts";
 import { CONTENT_PATH, NEW_POST_PATH } from "#app/features/content/studio/studio-paths.ts";
 import { PostFilters, PostStatusViews, PostTable } from "#app/features/content/studio/ui/post-list.tsx";
+import { StudioError } from "#app/features/content/studio/ui/studio-error.tsx";
 import type { Route } from "./+types/content";
 
 // Issue 24, the content studio: the site's articles and press items, for marketing and admin, with
@@ -94,21 +95,15 @@ export default function Content({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <div className="mx-auto max-w-2xl px-4 py-16 text-center">
-      <h1 className="text-3xl font-bold tracking-tight">
-        {notFound ? "No such page of posts" : "The posts could not be shown"}
-      </h1>
-      <p className="mt-4 leading-7 text-ink-muted">
-        {notFound
-          ? "The list is shorter than that now."
-          : "Something went wrong while reading them. Your posts are safe; please try again in a moment."}
-      </p>
-      <Link to={CONTENT_PATH} className="mt-8 inline-block font-semibold text-brand underline">
-        Go to the first page
-      </Link>
-    </div>
+    <StudioError
+      error={error}
+      notFound={{ title: "No such page of posts", text: "The list is shorter than that now." }}
+      failed={{
+        title: "The posts could not be shown",
+        text: "Something went wrong while reading them. Your posts are safe; please try again in a moment.",
+      }}
+      back="Go to the first page"
+    />
   );
 }
