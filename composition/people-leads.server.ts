@@ -3,10 +3,10 @@ import type { Database } from "#app/db/schema.ts";
 import type { LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { leadDetail } from "#app/features/leads/lead-admin-http.server.ts";
 import { erasedOn, leadIdsOf } from "#app/features/leads/lead-erasure.server.ts";
-import type { PeopleLeads } from "#app/features/people/people-services.server.ts";
+import type { PeopleLeads } from "#app/features/people/people-context.server.ts";
 
 /**
- * What people's data rights need of the leads (features/people/people-services.server.ts), from the
+ * What people's data rights need of the leads (features/people/people-context.server.ts), from the
  * leads feature. Without `leadAdmin` (a test that only reads) erasing throws.
  */
 export function createPeopleLeads(

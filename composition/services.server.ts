@@ -7,7 +7,7 @@ import { type Env, parseEnv } from "#app/env.server.ts";
 import {
   type AnalyticsServices,
   analyticsServicesKey,
-} from "#app/features/analytics/analytics-services.server.ts";
+} from "#app/features/analytics/analytics-context.server.ts";
 import { createDailySalts } from "#app/features/analytics/daily-salt.server.ts";
 import { createLeadAttribution } from "#app/features/analytics/lead-attribution.server.ts";
 import { pageTrafficSince } from "#app/features/analytics/page-traffic.server.ts";
@@ -16,11 +16,11 @@ import {
   type PageViewCounter,
 } from "#app/features/analytics/page-view-counter.server.ts";
 import { createRollupJob } from "#app/features/analytics/rollup.server.ts";
-import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-services.server.ts";
+import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-context.server.ts";
 import { createAuditSlots } from "#app/features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "#app/features/audits/hsts-preload-list.server.ts";
+import { type AuthServices, authServicesKey } from "#app/features/auth/auth-context.server.ts";
 import { createAuthService } from "#app/features/auth/auth-service.server.ts";
-import { type AuthServices, authServicesKey } from "#app/features/auth/auth-services.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { createHashingQueue } from "#app/features/auth/hashing-queue.server.ts";
 import { createLoginThrottle } from "#app/features/auth/login-throttle.server.ts";
@@ -28,14 +28,14 @@ import { listStaff } from "#app/features/auth/staff.server.ts";
 import { countAdmins, createUser } from "#app/features/auth/users.server.ts";
 import { contentFilesForImport } from "#app/features/content/blog.server.ts";
 import { createImageProcessor } from "#app/features/content/media/image-worker.server.ts";
+import { type MediaServices, mediaServicesKey } from "#app/features/content/media/media-context.server.ts";
 import {
   createMediaLibrary,
   UPLOAD_WINDOW_MS,
   UPLOADS_PER_HOUR,
 } from "#app/features/content/media/media-library.server.ts";
-import { type MediaServices, mediaServicesKey } from "#app/features/content/media/media-services.server.ts";
+import { type PostsServices, postsServicesKey } from "#app/features/content/posts/posts-context.server.ts";
 import { createPostsService } from "#app/features/content/posts/posts-service.server.ts";
-import { type PostsServices, postsServicesKey } from "#app/features/content/posts/posts-services.server.ts";
 import {
   createPublishedSite,
   type PublishedSite,
@@ -49,10 +49,10 @@ import {
   type LeadService,
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
-import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-services.server.ts";
-import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-services.server.ts";
+import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-context.server.ts";
+import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
+import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-context.server.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
-import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-services.server.ts";
 import {
   DELIVERY_RETENTION_DAYS,
   forgetLeadDeliveries,
@@ -164,7 +164,7 @@ function reportRetentionSettings(env: Env): void {
  * the keys in `provided`; server.ts uses the rest (start-up, background work, shutdown, metrics).
  */
 export type Services = {
-  /** Each feature's services under its key (features/<name>/<name>-services.server.ts), for every request. */
+  /** Each feature's services under its key (features/<name>/<name>-context.server.ts), for every request. */
   provided: ProvidedServices;
   env: Env;
   database: AppDatabase;

@@ -11,6 +11,8 @@
 // (`:focus-visible`, `[aria-invalid=true]` set by a script as `!0`), and neither do custom
 // properties, keyframes or font faces. Pages rendered per request (a form's answer without
 // JavaScript, the 404s) keep the whole sheet.
+// NOTE: synchronous reads and a whole-stylesheet parse: this runs at build time (postbuild) and, for
+// the published pages, only in the worker thread of page-css-worker.ts, never on the event loop.
 import { readFileSync } from "node:fs";
 import postcss, { type Container } from "postcss";
 import selectorParser from "postcss-selector-parser";

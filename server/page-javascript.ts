@@ -10,6 +10,8 @@
 // Sizes are gzip level 9 (the budget's unit) and brotli quality 11, per file. Used by the page CSS
 // cut (page-css.ts: at build time for prerendered pages, at run time for the studio's pages),
 // scripts/page-weight.ts, scripts/lighthouse.ts and the budget test.
+// NOTE: it reads files synchronously. Callers are the build, the measuring scripts and the page CSS
+// worker thread (page-css-thread.ts); no request of the server runs it on the event loop.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join, normalize, sep } from "node:path";

@@ -78,6 +78,7 @@ export class StaticFiles {
   }
 }
 
+/** Reads a file and its precompressed siblings at start-up (the constructor), never per request. */
 function loadFile(
   clientDir: string,
   entry: StaticEntry,

@@ -1,7 +1,7 @@
 import { createContext, type RouterContext, type RouterContextProvider } from "react-router";
 
 // How a request handler reaches what lives longer than a request (issue 23). Each feature declares
-// the small set of services it needs and a key for them (e.g. features/leads/leads-services.server.ts);
+// the small set of services it needs and a key for them (e.g. features/leads/leads-context.server.ts);
 // the composition root (composition/services.server.ts, beside server/) builds them once and puts
 // them into every request's context. Features thus import downwards only: their own key, defined in
 // their own folder, and this module. Nothing here knows any feature.

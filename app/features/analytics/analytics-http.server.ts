@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
+import { analyticsServices } from "./analytics-context.server.ts";
 import { buildAnalyticsReport } from "./analytics-report.server.ts";
 import type { AnalyticsReport } from "./analytics-report.ts";
-import { analyticsServices } from "./analytics-services.server.ts";
 import { parsePeriodQuery, type ReportPeriod } from "./report-period.ts";
 
 // What /admin/analytics and GET /api/admin/analytics share: the period from the URL, validated,

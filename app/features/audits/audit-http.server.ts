@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
+import { auditServices } from "./audit-context.server.ts";
 import { listSecurityAudits, runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
-import { auditServices } from "./audit-services.server.ts";
 
 // SPEC section 7's audit calls, admin only; the two POSTs also refuse cross-site requests.
 

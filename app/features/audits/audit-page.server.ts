@@ -1,10 +1,10 @@
 import { data, type RouterContextProvider } from "react-router";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
+import { auditServices } from "./audit-context.server.ts";
 import { retryAfterHeader } from "./audit-http.server.ts";
 import { DETAILS_PARAM } from "./audit-paths.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
-import { auditServices } from "./audit-services.server.ts";
 import { listPerformanceChecks, listSecurityAudits, type SecurityAuditRecord } from "./audit-store.server.ts";
 import type { PerformanceResult } from "./audit-types.ts";
 import type { AuditIntent } from "./ui/audit-texts.ts";

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { metrics } from "#app/lib/metrics.server.ts";
 import { AuditChildError, runAuditInChild } from "./audit-child.server.ts";
+import { auditServices } from "./audit-context.server.ts";
 import type { AuditJobOutcome } from "./audit-job.server.ts";
-import { auditServices } from "./audit-services.server.ts";
 import { AuditBusyError } from "./audit-slots.server.ts";
 import {
   listSecurityAudits,

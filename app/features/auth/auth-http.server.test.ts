@@ -2,9 +2,9 @@ import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { clientAddressContext, provideServices } from "#app/lib/service-context.server.ts";
 import { action as loginPageAction } from "../../routes/admin/login.tsx";
+import { type AuthServices, authServicesKey } from "./auth-context.server.ts";
 import { handleLoginApi, handleSecondStepApi } from "./auth-http.server.ts";
 import type { LoginResult } from "./auth-service.server.ts";
-import { type AuthServices, authServicesKey } from "./auth-services.server.ts";
 
 // What POST /api/login and the login page's form answer for each sign-in outcome the service
 // reports; the simple viewer signs in through POST /api/login and shows its message.

@@ -5,7 +5,7 @@ import { readJsonObject } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
-import { authServices } from "./auth-services.server.ts";
+import { authServices } from "./auth-context.server.ts";
 import {
   clearedPendingLoginCookie,
   clearedSessionCookies,

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
-import { authServices } from "./auth-services.server.ts";
+import { authServices } from "./auth-context.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
 import { StaffChangeError, signOutEverywhere } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";

@@ -4,7 +4,7 @@ import { readJsonObject } from "#app/lib/http.server.ts";
 import { ROLES } from "#app/lib/permissions.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
-import { authServices } from "./auth-services.server.ts";
+import { authServices } from "./auth-context.server.ts";
 import { readSessionToken } from "./cookies.server.ts";
 import {
   createStaffMember,

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
-import { authServices } from "./auth-services.server.ts";
+import { authServices } from "./auth-context.server.ts";
 import { NOT_FOUND_MESSAGE, StaffChangeError } from "./staff.server.ts";
 import { parseStaffId } from "./staff-http.server.ts";
 import { resetColleagueTwoFactor } from "./two-factor-store.server.ts";

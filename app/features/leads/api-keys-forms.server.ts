@@ -3,7 +3,7 @@ import { readForm } from "#app/lib/http.server.ts";
 import { REVOKED_NOTICE_HREF } from "./api-key-paths.ts";
 import { ApiKeyInputError, createApiKey, revokeApiKey } from "./api-keys.server.ts";
 import type { Actor } from "./lead-events.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 
 // The /admin/api-keys forms, with or without JavaScript. A new key is answered to the POST itself,
 // shown once, never carried by a redirect (it would sit in the address bar and the history).

@@ -3,7 +3,7 @@ import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { ApiKeyInputError, createApiKey, listApiKeys, revokeApiKey } from "./api-keys.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 
 // /api/admin/api-keys…: staff only, changes refused cross-site, like the rest of /api/admin.
 

@@ -30,7 +30,7 @@ import { exportFileName, leadsCsvStream } from "./lead-csv.server.ts";
 import { addNote, listNotes, NoteBodySchema } from "./lead-notes.server.ts";
 import { findLead, LEAD_STATUSES, type Lead } from "./lead-repository.server.ts";
 import { leadTimeline } from "./lead-timeline.server.ts";
-import { type LeadsServices, leadsServices } from "./leads-services.server.ts";
+import { type LeadsServices, leadsServices } from "./leads-context.server.ts";
 
 // /api/admin/leads… (SPEC section 7): every handler checks the admin session first, and mutations
 // also refuse cross-site requests.

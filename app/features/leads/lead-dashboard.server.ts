@@ -10,7 +10,7 @@ import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http
 import type { Actor } from "./lead-events.server.ts";
 import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
 import { isOverdue, nextStepsOf } from "./lead-next-step.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 import {
   deleteView,
   listSavedViews,

@@ -22,7 +22,7 @@ import {
   setNextStep,
 } from "./lead-next-step.server.ts";
 import { addNote, NoteBodySchema } from "./lead-notes.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 import { CONFIRM_DELETE_PARAM } from "./ui/delete-lead.tsx";
 import { formatDay } from "./ui/lead-age.ts";
 

@@ -17,7 +17,7 @@ import {
   type RequestType,
 } from "./lead-schema.ts";
 import type { SubmissionContext, SubmissionResult } from "./lead-service.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 import { TIME_TOKEN_COOKIE } from "./time-token.server.ts";
 
 // The two ways a lead arrives over HTTP: the JSON API (SPEC section 7) and the forms' own POST when

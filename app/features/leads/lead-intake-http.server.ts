@@ -8,7 +8,7 @@ import { guessMapping, type ImportMapping, readMapping } from "./import/import-m
 import { type ImportPlan, ImportStateError } from "./import/lead-import.server.ts";
 import { UnknownOwnerError } from "./lead-admin.server.ts";
 import { isStaffSource, type StaffSource } from "./lead-sources.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 import { MANUAL_LEAD_MESSAGES, parseManualLead } from "./manual-lead-schema.ts";
 
 // POST /api/admin/leads (a lead added by hand) and POST /api/admin/leads/import (a CSV, dry run or

@@ -5,7 +5,7 @@ import type { ManualLeadValues } from "./intake-ui/manual-lead-form.tsx";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { withNotice } from "./lead-forms.server.ts";
-import { leadsServices } from "./leads-services.server.ts";
+import { leadsServices } from "./leads-context.server.ts";
 import { MANUAL_LEAD_MESSAGES, parseManualLead } from "./manual-lead-schema.ts";
 
 // /admin/leads/new without JavaScript: the form posts here; a refusal answers 400 with every

@@ -11,7 +11,7 @@ import {
   type PersonLead,
   type PersonLeadFields,
   peopleServices,
-} from "./people-services.server.ts";
+} from "./people-context.server.ts";
 import { parsePersonEmail } from "./person-email.ts";
 
 // /api/admin/people?email= (issue 13): a person's data as JSON (GET, recorded in the access log) and

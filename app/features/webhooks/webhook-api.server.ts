@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
+import { webhookServices } from "./webhook-context.server.ts";
 import { TEST_EVENTS, type TestEventType } from "./webhook-schema.ts";
 import { createWebhook } from "./webhook-service.server.ts";
-import { webhookServices } from "./webhook-services.server.ts";
 import {
   deleteWebhook,
   findWebhook,

@@ -1,10 +1,10 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { readForm } from "#app/lib/http.server.ts";
 import { parseWebhookId } from "./webhook-api.server.ts";
+import { webhookServices } from "./webhook-context.server.ts";
 import { NOTICE_PARAM, WEBHOOKS_PATH, type WebhookNotice } from "./webhook-notices.ts";
 import { TEST_EVENTS, type TestEventType, type WebhookFieldErrors } from "./webhook-schema.ts";
 import { createWebhook } from "./webhook-service.server.ts";
-import { webhookServices } from "./webhook-services.server.ts";
 import { deleteWebhook, queueTestEvent, rotateWebhookSecret } from "./webhook-store.server.ts";
 
 // The /admin/webhooks forms as they arrive, with or without JavaScript (the page's <Form>s post

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { authServices } from "#app/features/auth/auth-services.server.ts";
+import { authServices } from "#app/features/auth/auth-context.server.ts";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { isPostAction, postLogAbout, postLogDetail } from "#app/features/content/posts/post-log-words.ts";
 import { exportFilterWords, exportHeadline } from "#app/features/leads/export-log-words.ts";

@@ -4,7 +4,7 @@ import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { CONFIRM_REVOKE_PARAM } from "#app/features/leads/api-key-paths.ts";
 import { listApiKeys } from "#app/features/leads/api-keys.server.ts";
 import { apiKeyFormAction } from "#app/features/leads/api-keys-forms.server.ts";
-import { leadsServices } from "#app/features/leads/leads-services.server.ts";
+import { leadsServices } from "#app/features/leads/leads-context.server.ts";
 import { ApiKeyList, RevokeApiKeyConfirmation } from "#app/features/leads/ui/api-key-list.tsx";
 import { CreateApiKeyForm } from "#app/features/leads/ui/create-api-key-form.tsx";
 import { adminUser } from "#app/lib/admin-guard.server.ts";

@@ -2,7 +2,7 @@ import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } f
 import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
-import { leadsServices } from "#app/features/leads/leads-services.server.ts";
+import { leadsServices } from "#app/features/leads/leads-context.server.ts";
 import { GlobalSearch } from "#app/features/leads/search/ui/global-search.tsx";
 import { adminUser, guardAdminRequest } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";

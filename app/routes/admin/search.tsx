@@ -4,7 +4,7 @@ import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
-import { leadsServices } from "#app/features/leads/leads-services.server.ts";
+import { leadsServices } from "#app/features/leads/leads-context.server.ts";
 import { parseSearchQuery, searchBackOffice } from "#app/features/leads/search/back-office-search.server.ts";
 import { MAX_QUERY_LENGTH, SEARCH_PATH } from "#app/features/leads/search/search-types.ts";
 import { StatusBadge } from "#app/features/leads/ui/status-badge.tsx";

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { authServices } from "#app/features/auth/auth-services.server.ts";
+import { authServices } from "#app/features/auth/auth-context.server.ts";
 import { pendingLoginCookie } from "#app/features/auth/cookies.server.ts";
 import {
   findSetPasswordLink,

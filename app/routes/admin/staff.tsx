@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
-import { authServices } from "#app/features/auth/auth-services.server.ts";
+import { authServices } from "#app/features/auth/auth-context.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { listStaff } from "#app/features/auth/staff.server.ts";
 import { listStaffEvents } from "#app/features/auth/staff-events.server.ts";

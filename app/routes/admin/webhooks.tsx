@@ -7,6 +7,7 @@ import { CreateWebhookForm } from "#app/features/webhooks/ui/create-webhook-form
 import { SecretReveal } from "#app/features/webhooks/ui/secret-reveal.tsx";
 import { WebhookCard, type WebhookCardData } from "#app/features/webhooks/ui/webhook-card.tsx";
 import { formatDeliveryTime } from "#app/features/webhooks/ui/webhook-format.ts";
+import { webhookServices } from "#app/features/webhooks/webhook-context.server.ts";
 import { webhookFormAction } from "#app/features/webhooks/webhook-forms.server.ts";
 import {
   CONFIRM_DELETE_PARAM,
@@ -15,7 +16,6 @@ import {
   WEBHOOKS_PATH,
 } from "#app/features/webhooks/webhook-notices.ts";
 import { MAX_WEBHOOKS } from "#app/features/webhooks/webhook-schema.ts";
-import { webhookServices } from "#app/features/webhooks/webhook-services.server.ts";
 import { listDeliveries, listWebhooks } from "#app/features/webhooks/webhook-store.server.ts";
 import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";

@@ -4,7 +4,7 @@ import { ResponsiveImage } from "#app/components/site/responsive-image.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import { postsServices } from "#app/features/content/posts/posts-context.server.ts";
 import type { PublicArticle, PublicPressItem } from "#app/features/content/published/public-posts.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import { site } from "#app/lib/site/site.ts";

@@ -1,7 +1,7 @@
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import { postsServices } from "#app/features/content/posts/posts-context.server.ts";
 import { ArticleView, articleMeta } from "#app/features/content/published/article-page.tsx";
 import type { Route } from "./+types/blog-post";
 

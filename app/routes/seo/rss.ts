@@ -1,4 +1,4 @@
-import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import { postsServices } from "#app/features/content/posts/posts-context.server.ts";
 import { buildRssFeed } from "#app/features/content/rss.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import { site } from "#app/lib/site/site.ts";

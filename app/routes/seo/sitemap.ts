@@ -1,4 +1,4 @@
-import { postsServices } from "#app/features/content/posts/posts-services.server.ts";
+import { postsServices } from "#app/features/content/posts/posts-context.server.ts";
 import { staticPublicPaths } from "#app/features/content/public-paths.ts";
 import { buildSitemap, type SitemapEntry } from "#app/features/content/sitemap.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";

@@ -2,9 +2,9 @@ import type { RouterContextProvider } from "react-router";
 import { DEFAULT_BODY_LIMIT, MEDIA_UPLOAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject, readMultipart } from "#app/lib/http.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
+import { mediaServices } from "./media-context.server.ts";
 import { MEDIA_MAX_PAGE_SIZE } from "./media-library.server.ts";
 import { MEDIA_MESSAGES, VARIANT_MIME } from "./media-rules.ts";
-import { mediaServices } from "./media-services.server.ts";
 import { parseVariantAddress } from "./media-urls.ts";
 
 // The media library over HTTP (issue 24): the staff API the editor's image picker uses, and the

@@ -16,8 +16,8 @@ import {
   parsePostPatch,
   RestoreSchema,
 } from "./post-schema.ts";
+import { postsServices } from "./posts-context.server.ts";
 import type { PostsService } from "./posts-service.server.ts";
-import { postsServices } from "./posts-services.server.ts";
 import { DEFAULT_POSTS_PAGE_SIZE, MAX_POSTS_PAGE_SIZE } from "./posts-store.server.ts";
 
 // /api/admin/posts… (issue 24): the content studio's JSON API, for integrations and tests; the

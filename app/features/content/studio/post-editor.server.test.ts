@@ -3,11 +3,11 @@ import { beforeAll, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { clientAddressContext, provideServices } from "#app/lib/service-context.server.ts";
 import { describeEachDatabase } from "../../../../tests/support/databases.ts";
-import type { MediaServices } from "../media/media-services.server.ts";
-import { mediaServicesKey } from "../media/media-services.server.ts";
+import type { MediaServices } from "../media/media-context.server.ts";
+import { mediaServicesKey } from "../media/media-context.server.ts";
 import type { Actor } from "../posts/post-rows.server.ts";
+import { postsServicesKey } from "../posts/posts-context.server.ts";
 import { createPostsService, type PostsService } from "../posts/posts-service.server.ts";
-import { postsServicesKey } from "../posts/posts-services.server.ts";
 import { LONDON_TIME_MESSAGES } from "./london-time.ts";
 import { CONFLICT_MESSAGE } from "./post-conflict.ts";
 import {

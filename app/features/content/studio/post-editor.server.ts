@@ -2,7 +2,7 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
-import { mediaServices } from "../media/media-services.server.ts";
+import { mediaServices } from "../media/media-context.server.ts";
 import type { PostFields } from "../posts/post-fields.ts";
 import type { Actor, Post } from "../posts/post-rows.server.ts";
 import {
@@ -13,8 +13,8 @@ import {
   parsePostPatch,
   publishProblems,
 } from "../posts/post-schema.ts";
+import { type PostsServices, postsServices, type StaffAuthor } from "../posts/posts-context.server.ts";
 import type { PostsService } from "../posts/posts-service.server.ts";
-import { type PostsServices, postsServices, type StaffAuthor } from "../posts/posts-services.server.ts";
 import { PREVIEW_TTL_MS } from "../posts/preview-token.server.ts";
 import { fromLondonLocal, londonZoneName, toLondonLocal } from "./london-time.ts";
 import { CONFLICT_MESSAGE, type ConflictData, conflictDifferences } from "./post-conflict.ts";

@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { formatDate, formatDateTime } from "#app/lib/format-date.ts";
 import { POST_STATUSES, type PostStatus } from "../posts/post-fields.ts";
-import { postsServices } from "../posts/posts-services.server.ts";
+import { postsServices } from "../posts/posts-context.server.ts";
 import { londonZoneName } from "./london-time.ts";
 import { POSTS_PER_PAGE, readFilters, TRAFFIC_DAYS } from "./post-list-query.ts";
 import { articlePath } from "./studio-paths.ts";

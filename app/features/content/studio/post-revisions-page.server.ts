@@ -4,7 +4,7 @@ import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import type { RevisionSummary } from "../posts/post-revisions.server.ts";
 import type { Actor } from "../posts/post-rows.server.ts";
-import { postsServices } from "../posts/posts-services.server.ts";
+import { postsServices } from "../posts/posts-context.server.ts";
 import { parsePostId } from "./post-editor.server.ts";
 import { editorPath, withNotice } from "./studio-paths.ts";
 

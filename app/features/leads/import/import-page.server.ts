@@ -7,7 +7,7 @@ import { assignableStaff, UnknownOwnerError } from "../lead-admin.server.ts";
 import type { Actor } from "../lead-events.server.ts";
 import { fileNameOf } from "../lead-intake-http.server.ts";
 import { isStaffSource } from "../lead-sources.ts";
-import { leadsServices } from "../leads-services.server.ts";
+import { leadsServices } from "../leads-context.server.ts";
 import { ImportBusyError, parseCsvOffThread } from "./csv-worker.server.ts";
 import { createDraft, findDraft, listImports } from "./import-batches.server.ts";
 import { guessMapping, IMPORT_FIELD_KEYS, readMapping } from "./import-mapping.ts";

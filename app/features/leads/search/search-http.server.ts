@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { requireApiPermission } from "#app/lib/staff-guard.server.ts";
-import { leadsServices } from "../leads-services.server.ts";
+import { leadsServices } from "../leads-context.server.ts";
 import { parseSearchQuery, searchBackOffice } from "./back-office-search.server.ts";
 import { createSearchRate } from "./search-rate.ts";
 

@@ -1,4 +1,4 @@
-import { authServices } from "#app/features/auth/auth-services.server.ts";
+import { authServices } from "#app/features/auth/auth-context.server.ts";
 import { ACCESS_KINDS, isAccessKind, listAccessLog } from "#app/lib/access-log.server.ts";
 import { methodNotAllowed } from "#app/lib/http.server.ts";
 import { requireApiPermission } from "#app/lib/staff-guard.server.ts";

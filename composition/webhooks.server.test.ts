@@ -9,6 +9,23 @@ import { createUser } from "#app/features/auth/users.server.ts";
 import { listLeads } from "#app/features/leads/lead-admin.server.ts";
 import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { issueTimeToken } from "#app/features/leads/time-token.server.ts";
+import {
+  startTestReceiver,
+  type TestReceiver,
+  verifyLikeAReceiver,
+} from "#app/features/webhooks/testing/test-receiver.ts";
+import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
+import { createWebhook } from "#app/features/webhooks/webhook-service.server.ts";
+import {
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  pruneDeliveries,
+  queueTestEvent,
+  queueWebhookEvent,
+  rotateWebhookSecret,
+  WEBHOOK_DELIVERY,
+} from "#app/features/webhooks/webhook-store.server.ts";
 import { enqueue, LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
 import {
   createOutboxProcessor,
@@ -22,26 +39,13 @@ import {
   createTestCertificates,
   type TestCertificates,
 } from "#app/lib/safe-fetch/testing/test-certificates.ts";
-import { createServices } from "../../../composition/services.server.ts";
 import {
   checkPostgres,
   createPostgresSchema,
   describeEachDatabase,
   TEST_POSTGRES_URL,
-} from "../../../tests/support/databases.ts";
-import { startTestReceiver, type TestReceiver, verifyLikeAReceiver } from "./testing/test-receiver.ts";
-import { createWebhookSender } from "./webhook-sender.server.ts";
-import { createWebhook } from "./webhook-service.server.ts";
-import {
-  deleteWebhook,
-  listDeliveries,
-  listWebhooks,
-  pruneDeliveries,
-  queueTestEvent,
-  queueWebhookEvent,
-  rotateWebhookSecret,
-  WEBHOOK_DELIVERY,
-} from "./webhook-store.server.ts";
+} from "../tests/support/databases.ts";
+import { createServices } from "./services.server.ts";
 
 // Outgoing webhooks against both databases and a real receiver on 127.0.0.1: fan-out in the
 // caller's transaction, signed deliveries checked by an independent verifier, retries with the

@@ -7,6 +7,9 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { parseEnv } from "#app/env.server.ts";
+import { createOutboxSender } from "#app/features/leads/lead-notification.server.ts";
+import { createLeadService } from "#app/features/leads/lead-service.server.ts";
+import { issueTimeToken } from "#app/features/leads/time-token.server.ts";
 import { createMailTransport, type MailTransport } from "#app/lib/mailer.server.ts";
 import {
   claimNextMessage,
@@ -18,11 +21,8 @@ import {
   startOutboxWorker,
 } from "#app/lib/outbox/outbox-worker.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
-import { createServices } from "../../../composition/services.server.ts";
-import { describeEachDatabase, TEST_POSTGRES_URL } from "../../../tests/support/databases.ts";
-import { createOutboxSender } from "./lead-notification.server.ts";
-import { createLeadService } from "./lead-service.server.ts";
-import { issueTimeToken } from "./time-token.server.ts";
+import { describeEachDatabase, TEST_POSTGRES_URL } from "../tests/support/databases.ts";
+import { createServices } from "./services.server.ts";
 
 const SECRET = "test-secret-test-secret-test-secret";
 const MAIL = {
