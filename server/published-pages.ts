@@ -68,7 +68,8 @@ export function createPublishedPages({
     ]);
     const entry = {
       contentType,
-      cacheControl: html ? REVALIDATE : (response.headers.get("cache-control") ?? REVALIDATE),
+      // Any of them can change with the next publish: always revalidated, by ETag.
+      cacheControl: REVALIDATE,
       etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
       scriptHashes: html ? inlineScriptHashes(text) : undefined,
     };

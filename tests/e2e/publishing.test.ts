@@ -145,6 +145,17 @@ for (const kind of ["sqlite", "postgres"] as const) {
           await waitFor(server, "/blog", (_, body) => body.includes(`href="/blog/${slug}"`));
           await waitFor(server, "/rss.xml", (_, body) => body.includes(`/blog/${slug}</link>`));
           await waitFor(server, "/sitemap.xml", (_, body) => body.includes(`/blog/${slug}</loc>`));
+          // Never kept by a cache past a publish; an unchanged feed or sitemap costs a 304.
+          for (const path of ["/rss.xml", "/sitemap.xml"]) {
+            const fresh = await fetch(`${server.url}${path}`);
+            await fresh.arrayBuffer();
+            expect(fresh.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+            const unchanged = await fetch(`${server.url}${path}`, {
+              headers: { "If-None-Match": fresh.headers.get("etag") ?? "" },
+            });
+            expect(unchanged.status).toBe(304);
+            await unchanged.arrayBuffer();
+          }
         }
 
         // Older articles go to /blog/page/2 and on (24 a page): with these few there is no page 2.

@@ -4,9 +4,10 @@ import { buildSitemap, type SitemapEntry } from "#app/features/content/sitemap.t
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import type { Route } from "./+types/sitemap";
 
-// Crawlers fetch the sitemap rarely; an hour is plenty. It lists the articles published in the
-// content studio at this moment (issue 24); the server keeps it until they change.
-const SITEMAP_CACHE_CONTROL = "public, max-age=3600";
+// The articles published in the content studio at this moment (issue 24); the server keeps the
+// sitemap until they change. Revalidated on every fetch (an ETag, so an unchanged one costs a 304),
+// like the pages it lists: a cache never hides a new or removed article.
+const SITEMAP_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { site: published } = await postsServices(context);
