@@ -12,6 +12,7 @@ import { leadRow } from "../support/lead-rows.ts";
 import { signIn } from "./support/accounts.ts";
 import { expectNoA11yViolations } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
+import { openPublishMenu } from "./support/studio.ts";
 
 // Issue 24, the content studio's back office in Chromium, on a server of its own: a marketer
 // writes a post with a cover and an image in its text, sees it previewed as it is typed, lets it
@@ -95,14 +96,6 @@ const saveState = (page: Page) => page.locator("[data-save-state]").innerText();
 const postIdOf = (page: Page) => Number(new URL(page.url()).pathname.split("/").pop());
 const postRow = (id: number) =>
   database.db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-
-async function openPublishMenu(page: Page) {
-  const menu = page
-    .locator("details:has(> summary)")
-    .filter({ has: page.locator("#publishAt, [value=unpublish]") });
-  if (!(await menu.evaluate((element) => (element as HTMLDetailsElement).open)))
-    await menu.locator("summary").click();
-}
 
 async function uploadInPicker(page: Page, name: string, alt: string) {
   const dialog = page.getByRole("dialog");

@@ -11,6 +11,7 @@ import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromiu
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { signIn } from "./support/accounts.ts";
 import { cookiesFor } from "./support/pages.ts";
+import { openPublishMenu } from "./support/studio.ts";
 
 // Issue 24's proof, as one journey in Chromium across the back office and the public site: a
 // marketer writes a post with an image, sends its preview link to a reviewer (no sign-in), schedules
@@ -80,14 +81,6 @@ async function readXml(page: Page, path: string): Promise<string> {
   const response = await page.goto(at(path));
   expect(response?.status()).toBe(200);
   return (await response?.text()) ?? "";
-}
-
-async function openPublishMenu(page: Page) {
-  const menu = page
-    .locator("details:has(> summary)")
-    .filter({ has: page.locator("#publishAt, [value=unpublish]") });
-  if (!(await menu.evaluate((element) => (element as HTMLDetailsElement).open)))
-    await menu.locator("summary").click();
 }
 
 /** The first whole minute at least 40 s away: "a minute ahead" in the minute-by-minute picker. */
