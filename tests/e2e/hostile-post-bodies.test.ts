@@ -81,12 +81,13 @@ describe("hostile post bodies", () => {
       status: response.status,
       html: await response.text(),
     }));
-    // Before: 6-10 s during which robots.txt waited too. The bound is loose for a loaded machine.
+    // Before: 6-10 s during which robots.txt waited too (the budget is 3 s, in the worker). The bound
+    // is loose for a loaded machine.
     const slowest = await slowestWhile(preview);
     const page = await preview;
     expect(page.status).toBe(200);
     expect(page.html).toContain("_a_a_a_a");
-    expect(slowest).toBeLessThan(2_000);
+    expect(slowest).toBeLessThan(4_000);
     // Asked again, it is known to fail and not laid out again.
     const started = performance.now();
     const again = await fetch(`${server.url}${post.previewUrl}`);

@@ -28,15 +28,22 @@ export type MarkdownRenderer = {
   close(): Promise<void>;
 };
 
-const DEFAULT_BUDGET_MS = 2_000;
+/** From when the thread starts on the body: the thread's own start (loading marked) is not counted. */
+const DEFAULT_BUDGET_MS = 3_000;
 /** Bodies known to fail, by hash: a hostile post asked for again and again is not rendered again. */
 const MAX_REMEMBERED_FAILURES = 200;
+/**
+ * A body that overflowed the stack always will; one that overran may have met a busy machine, so it
+ * is tried again after this long.
+ */
+const REMEMBER_SLOW_MS = 10 * 60_000;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { Marked } = require(workerData.markedPath);
 const postMarkdownKit = ${postMarkdownKit.toString()};
 const kit = postMarkdownKit(Marked);
+parentPort.postMessage({ ready: true });
 parentPort.on("message", ({ id, markdown, images }) => {
   try {
     parentPort.postMessage({ id, html: kit.render(markdown, new Map(images)) });
@@ -68,15 +75,20 @@ export function createMarkdownRenderer({
   maxWaiting = 32,
 }: MarkdownRendererOptions = {}): MarkdownRenderer {
   const markedPath = createRequire(import.meta.url).resolve("marked");
-  const failures = new Map<string, "too-slow" | "too-deep">();
+  const failures = new Map<string, { reason: "too-slow" | "too-deep"; until: number }>();
   const queue: Job[] = [];
   let worker: Worker | undefined;
+  /** The thread has loaded marked: a body's budget starts when it is handed to a ready thread. */
+  let ready = false;
   let current: (Job & { timer: NodeJS.Timeout }) | undefined;
   let nextId = 1;
 
   const remember = (key: string, reason: "too-slow" | "too-deep") => {
     if (failures.size >= MAX_REMEMBERED_FAILURES) failures.delete(failures.keys().next().value as string);
-    failures.set(key, reason);
+    failures.set(key, {
+      reason,
+      until: reason === "too-deep" ? Number.POSITIVE_INFINITY : Date.now() + REMEMBER_SLOW_MS,
+    });
   };
 
   const keyOf = (markdown: string, images: [number, PostImage][]) =>
@@ -94,13 +106,21 @@ export function createMarkdownRenderer({
 
   function start(): Worker {
     if (worker) return worker;
+    ready = false;
     const started = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { markedPath },
       resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
     });
     started.unref();
-    started.on("message", ({ id, html, error }: { id: number; html?: string; error?: string }) => {
+    started.on("message", (message: { ready?: true; id: number; html?: string; error?: string }) => {
+      if (message.ready) {
+        if (worker !== started) return;
+        ready = true;
+        next();
+        return;
+      }
+      const { id, html, error } = message;
       if (!current || current.id !== id) return;
       if (error && error !== "too-deep") console.error(`Rendering a post's body failed: ${error}`);
       if (html !== undefined) finish({ ok: true, html });
@@ -108,10 +128,19 @@ export function createMarkdownRenderer({
     });
     // The thread died under a body (out of memory): that body fails. A thread stopped for overrunning
     // is no longer `worker`, and the body it held was already answered.
-    const lost = () => {
+    // A thread that never became ready (marked failed to load) fails the bodies waiting for it
+    // rather than being started again and again.
+    const lost = (error?: Error) => {
       if (worker !== started) return;
+      const wasReady = ready;
       worker = undefined;
+      ready = false;
       if (current) finish({ ok: false, reason: "too-deep", html: plainParagraphs(current.markdown) });
+      else if (!wasReady) {
+        if (error) console.error(`The post body renderer did not start: ${error.message}`);
+        for (const job of queue.splice(0))
+          job.resolve({ ok: false, reason: "busy", html: plainParagraphs(job.markdown) });
+      }
     };
     started.on("error", lost);
     started.on("exit", lost);
@@ -120,25 +149,31 @@ export function createMarkdownRenderer({
   }
 
   function next() {
-    if (current) return;
+    if (current || queue.length === 0) return;
+    if (!worker) start();
+    if (!ready) return;
     const job = queue.shift();
     if (!job) return;
     const timer = setTimeout(() => {
       // A body still rendering holds the thread: stop it, and start afresh for the next one.
       const stuck = worker;
       worker = undefined;
+      ready = false;
       finish({ ok: false, reason: "too-slow", html: plainParagraphs(job.markdown) });
       void stuck?.terminate();
     }, budgetMs);
     current = { ...job, timer };
-    start().postMessage({ id: job.id, markdown: job.markdown, images: job.images });
+    worker?.postMessage({ id: job.id, markdown: job.markdown, images: job.images });
   }
 
   return {
     render(markdown, images = new Map()) {
       const entries = [...images];
-      const known = failures.get(keyOf(markdown, entries));
-      if (known) return Promise.resolve({ ok: false, reason: known, html: plainParagraphs(markdown) });
+      const key = keyOf(markdown, entries);
+      const known = failures.get(key);
+      if (known && known.until > Date.now())
+        return Promise.resolve({ ok: false, reason: known.reason, html: plainParagraphs(markdown) });
+      if (known) failures.delete(key);
       if (queue.length >= maxWaiting)
         return Promise.resolve({ ok: false, reason: "busy", html: plainParagraphs(markdown) });
       return new Promise<BodyRender>((resolve) => {
@@ -152,6 +187,7 @@ export function createMarkdownRenderer({
       if (current) finish({ ok: false, reason: "busy", html: plainParagraphs(current.markdown) });
       const stopping = worker;
       worker = undefined;
+      ready = false;
       await stopping?.terminate();
     },
   };
