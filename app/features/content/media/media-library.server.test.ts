@@ -203,6 +203,9 @@ describeEachDatabase("media library", (use) => {
     };
     const cover = await upload();
     const inBody = await upload();
+    // Written as marked also draws it: in angle brackets, after a space, with a title.
+    const inAngles = await upload();
+    const afterSpace = await upload();
     const now = new Date().toISOString();
     const post = (slug: string, coverImage: string | null, body: string) => ({
       kind: "article" as const,
@@ -242,8 +245,25 @@ describeEachDatabase("media library", (use) => {
       message: "This image is used by “Post with-cover”. Remove it from that post first.",
     });
     expect((await media.remove(inBody)).kind).toBe("in-use");
+    await use()
+      .db.insertInto("posts")
+      .values(post("in-angles", null, `![a crane](<media:${inAngles}>)`))
+      .execute();
+    await use()
+      .db.insertInto("posts")
+      .values(post("after-space", null, `Look:\n\n![a crane](  media:${afterSpace} "The crane")`))
+      .execute();
+    expect(await media.remove(inAngles)).toEqual({
+      kind: "in-use",
+      message: "This image is used by “Post in-angles”. Remove it from that post first.",
+    });
+    expect((await media.remove(afterSpace)).kind).toBe("in-use");
     expect(await media.get(cover)).toBeDefined();
-    await use().db.deleteFrom("posts").where("slug", "in", ["with-cover", "with-image"]).execute();
+    await use()
+      .db.deleteFrom("posts")
+      .where("slug", "in", ["with-cover", "with-image", "in-angles", "after-space"])
+      .execute();
+    expect(await media.remove(inAngles)).toEqual({ kind: "deleted" });
     expect(await media.remove(cover)).toEqual({ kind: "deleted" });
   });
 

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { RateLimitDecision } from "#app/lib/rate-limit.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { mediaIdsIn } from "../posts/post-markdown.ts";
 import { sniffImageType } from "./image-type.ts";
 import type { ImageProcessor } from "./image-worker.server.ts";
 import { ImageBusyError } from "./image-worker.server.ts";
@@ -233,19 +234,18 @@ export function createMediaLibrary({
      * an old one that used a deleted image shows its alt text.
      */
     async remove(id: number): Promise<RemoveResult> {
-      const users = await db
+      // The database finds the bodies that could name it; the renderer's own reading of a body
+      // (mediaIdsIn) decides, so every way marked draws an image counts: `(<media:7>)`,
+      // `( media:7 "title")`, not only `(media:7)`.
+      const candidates = await db
         .selectFrom("posts")
-        .select(["title"])
-        .where((eb) =>
-          eb.or([
-            eb("coverImage", "=", String(id)),
-            eb("body", "like", `%(media:${id})%`),
-            eb("body", "like", `%(media:${id} %`),
-          ]),
-        )
+        .select(["title", "coverImage", "body"])
+        .where((eb) => eb.or([eb("coverImage", "=", String(id)), eb("body", "like", `%media:${id}%`)]))
         .orderBy("title")
-        .limit(5)
         .execute();
+      const users = candidates
+        .filter((post) => post.coverImage === String(id) || mediaIdsIn(post.body).includes(id))
+        .slice(0, 5);
       if (users.length > 0)
         return {
           kind: "in-use",

@@ -16,90 +16,117 @@ import type { ResponsiveImageSource } from "#app/components/site/responsive-imag
 /** An image of the media library as the renderer needs it (the API's answer fits). */
 export type PostImage = ResponsiveImageSource;
 
+/**
+ * The renderer and its helpers, with no reference outside this function but the Marked class it is
+ * given: the server runs the very same code in a worker thread (post-markdown-worker.server.ts gets
+ * it as text), because marked takes seconds on some hostile bodies (`_a` repeated 50,000 times) and
+ * overflows the stack on others (100,000 `>`), and neither may happen on the event loop.
+ */
+export function postMarkdownKit(MarkedClass: typeof Marked) {
+  const MEDIA_REFERENCE = /^media:([1-9]\d{0,14})$/;
+  /** How wide a body image is shown: the article column (max-w-3xl) or the screen. */
+  const BODY_SIZES = "(min-width: 768px) 720px, 100vw";
+  const htmlEscapes: Record<string, string> = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&#39;",
+  };
+
+  function escapeHtml(text: string): string {
+    return text.replace(/[&<>"']/g, (char) => htmlEscapes[char] ?? char);
+  }
+
+  /** Relative links, fragments, http(s) and mailto only. */
+  function isSafeLinkTarget(href: string): boolean {
+    const value = href.trim();
+    if (/^(?:\/(?!\/)|#|\.{1,2}\/|\?)/.test(value)) return true;
+    // A relative path without a scheme ("pricing", "docs/x"): no colon before the first slash.
+    if (/^[^:/?#]+(?:[/?#]|$)/.test(value) && !value.includes(":")) return true;
+    return /^(?:https?:\/\/|mailto:)/i.test(value);
+  }
+
+  const isExternal = (href: string) => /^(?:https?:)?\/\//i.test(href.trim());
+
+  const srcSet = (variants: PostImage["variants"]) =>
+    [...variants]
+      .sort((a, b) => a.width - b.width)
+      .map((variant) => `${escapeHtml(variant.url)} ${variant.width}w`)
+      .join(", ");
+
+  /** The same markup as <ResponsiveImage> (app/components/site/responsive-image.tsx), as a string. */
+  function pictureHtml(image: PostImage, alt: string, sizes = BODY_SIZES): string {
+    const of = (...formats: string[]) => image.variants.filter((variant) => formats.includes(variant.format));
+    const fallback = of("jpeg", "png");
+    const largest = [...fallback].sort((a, b) => b.width - a.width)[0];
+    const source = (type: string, variants: PostImage["variants"]) =>
+      variants.length > 0
+        ? `<source type="${type}" srcset="${srcSet(variants)}" sizes="${escapeHtml(sizes)}">`
+        : "";
+    return (
+      `<picture>${source("image/avif", of("avif"))}${source("image/webp", of("webp"))}` +
+      `<img src="${escapeHtml(largest?.url ?? "")}"${fallback.length > 0 ? ` srcset="${srcSet(fallback)}"` : ""}` +
+      ` sizes="${escapeHtml(sizes)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(alt)}"` +
+      ` loading="lazy" decoding="async" class="h-auto max-w-full"></picture>`
+    );
+  }
+
+  function createRenderer(images: ReadonlyMap<number, PostImage>) {
+    return new MarkedClass({
+      gfm: true,
+      renderer: {
+        html({ text, block }: Tokens.HTML | Tokens.Tag) {
+          return block ? `<p>${escapeHtml(text.trim())}</p>\n` : escapeHtml(text);
+        },
+        link(token) {
+          const inner = this.parser.parseInline(token.tokens);
+          if (!isSafeLinkTarget(token.href)) return inner;
+          const title = token.title ? ` title="${escapeHtml(token.title)}"` : "";
+          const rel = isExternal(token.href) ? ' rel="noopener"' : "";
+          return `<a href="${escapeHtml(token.href.trim())}"${title}${rel}>${inner}</a>`;
+        },
+        image(token) {
+          const reference = MEDIA_REFERENCE.exec(token.href.trim());
+          const image = reference ? images.get(Number(reference[1])) : undefined;
+          if (!image) return token.text ? `<span>${escapeHtml(token.text)}</span>` : "";
+          // The alt text written in the body wins; an empty one falls back to the library's.
+          return pictureHtml(image, token.text || image.alt);
+        },
+      },
+    });
+  }
+
+  /** Markdown to HTML for a post's body; `images` are the media library's images it refers to. */
+  function render(markdown: string, images: ReadonlyMap<number, PostImage> = new Map()): string {
+    return createRenderer(images).parse(markdown, { async: false });
+  }
+
+  return { escapeHtml, isSafeLinkTarget, pictureHtml, render, bodyImageSizes: BODY_SIZES };
+}
+
+const kit = postMarkdownKit(Marked);
+
 /** How wide a body image is shown: the article column (max-w-3xl) or the screen. */
-export const BODY_IMAGE_SIZES = "(min-width: 768px) 720px, 100vw";
+export const BODY_IMAGE_SIZES = kit.bodyImageSizes;
+export const escapeHtml = kit.escapeHtml;
+export const isSafeLinkTarget = kit.isSafeLinkTarget;
+/** The same markup as <ResponsiveImage> (app/components/site/responsive-image.tsx), as a string. */
+export const pictureHtml = kit.pictureHtml;
 
-const MEDIA_REFERENCE = /^media:([1-9]\d{0,14})$/;
-
-const htmlEscapes: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => htmlEscapes[char] ?? char);
-}
-
-/** Relative links, fragments, http(s) and mailto only. */
-export function isSafeLinkTarget(href: string): boolean {
-  const value = href.trim();
-  if (/^(?:\/(?!\/)|#|\.{1,2}\/|\?)/.test(value)) return true;
-  // A relative path without a scheme ("pricing", "docs/x"): no colon before the first slash.
-  if (/^[^:/?#]+(?:[/?#]|$)/.test(value) && !value.includes(":")) return true;
-  return /^(?:https?:\/\/|mailto:)/i.test(value);
-}
-
-const isExternal = (href: string) => /^(?:https?:)?\/\//i.test(href.trim());
-
-/** The media ids a body refers to, in order, each once: what a page must load to draw it. */
+/**
+ * The media ids a body refers to, in order, each once: what a page must load to draw it. The alt
+ * text stops at any bracket: with `[^\]]*` each unclosed `![` scanned to the end of the text, and
+ * 50,000 of them took 10 s of the event loop (the alt text of an image that draws has no bare
+ * brackets either).
+ */
 export function mediaIdsIn(markdown: string): number[] {
   const ids = new Set<number>();
-  for (const match of markdown.matchAll(/!\[[^\]]*\]\(\s*<?media:([1-9]\d{0,14})>?/g)) {
+  for (const match of markdown.matchAll(/!\[[^[\]]*\]\(\s*<?media:([1-9]\d{0,14})>?/g)) {
     const id = Number(match[1]);
     if (Number.isSafeInteger(id)) ids.add(id);
   }
   return [...ids];
-}
-
-const srcSet = (variants: PostImage["variants"]) =>
-  [...variants]
-    .sort((a, b) => a.width - b.width)
-    .map((variant) => `${escapeHtml(variant.url)} ${variant.width}w`)
-    .join(", ");
-
-/** The same markup as <ResponsiveImage> (app/components/site/responsive-image.tsx), as a string. */
-export function pictureHtml(image: PostImage, alt: string, sizes = BODY_IMAGE_SIZES): string {
-  const of = (...formats: string[]) => image.variants.filter((variant) => formats.includes(variant.format));
-  const fallback = of("jpeg", "png");
-  const largest = [...fallback].sort((a, b) => b.width - a.width)[0];
-  const source = (type: string, variants: PostImage["variants"]) =>
-    variants.length > 0
-      ? `<source type="${type}" srcset="${srcSet(variants)}" sizes="${escapeHtml(sizes)}">`
-      : "";
-  return (
-    `<picture>${source("image/avif", of("avif"))}${source("image/webp", of("webp"))}` +
-    `<img src="${escapeHtml(largest?.url ?? "")}"${fallback.length > 0 ? ` srcset="${srcSet(fallback)}"` : ""}` +
-    ` sizes="${escapeHtml(sizes)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(alt)}"` +
-    ` loading="lazy" decoding="async" class="h-auto max-w-full"></picture>`
-  );
-}
-
-function createRenderer(images: ReadonlyMap<number, PostImage>) {
-  return new Marked({
-    gfm: true,
-    renderer: {
-      html({ text, block }: Tokens.HTML | Tokens.Tag) {
-        return block ? `<p>${escapeHtml(text.trim())}</p>\n` : escapeHtml(text);
-      },
-      link(token) {
-        const inner = this.parser.parseInline(token.tokens);
-        if (!isSafeLinkTarget(token.href)) return inner;
-        const title = token.title ? ` title="${escapeHtml(token.title)}"` : "";
-        const rel = isExternal(token.href) ? ' rel="noopener"' : "";
-        return `<a href="${escapeHtml(token.href.trim())}"${title}${rel}>${inner}</a>`;
-      },
-      image(token) {
-        const reference = MEDIA_REFERENCE.exec(token.href.trim());
-        const image = reference ? images.get(Number(reference[1])) : undefined;
-        if (!image) return token.text ? `<span>${escapeHtml(token.text)}</span>` : "";
-        // The alt text written in the body wins; an empty one falls back to the library's.
-        return pictureHtml(image, token.text || image.alt);
-      },
-    },
-  });
 }
 
 /** Markdown to HTML for a post's body; `images` are the media library's images it refers to. */
@@ -107,5 +134,5 @@ export function renderPostMarkdown(
   markdown: string,
   images: ReadonlyMap<number, PostImage> = new Map(),
 ): string {
-  return createRenderer(images).parse(markdown, { async: false });
+  return kit.render(markdown, images);
 }

@@ -55,6 +55,50 @@ function view(service: PostsService, post: Post) {
   return { ...post, previewUrl: service.previewUrl(post.id) };
 }
 
+/** 409 for a save or restore made on an older revision: both versions and what differs between them. */
+function conflict(
+  service: PostsService,
+  result: { baseRevision: number; yours: Parameters<typeof diffPosts>[0]; latest: Post },
+): Response {
+  return json(
+    {
+      message: CONFLICT_MESSAGE,
+      code: "revision-conflict",
+      baseRevision: result.baseRevision,
+      yours: result.yours,
+      latest: view(service, result.latest),
+      differences: diffPosts(result.yours, result.latest),
+    },
+    409,
+  );
+}
+
+/** A post in a state that refuses the change (publishing a published post, deleting a live one). */
+const refused = (message: string) => json({ message, code: "post-state" }, 409);
+
+/**
+ * The query of a GET, by `schema` (empty parameters left out, as a form sends them): the parsed
+ * value, or the 400 naming the first bad parameter.
+ */
+function parseQuery<T>(
+  request: Request,
+  schema: z.ZodType<T>,
+): { ok: true; value: T } | { ok: false; response: Response } {
+  const params = Object.fromEntries(
+    [...new URL(request.url).searchParams].filter(([, value]) => value !== ""),
+  );
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    response: json(
+      { message: `Invalid ${String(issue?.path[0] ?? "query")}: ${issue?.message ?? "bad value"}` },
+      400,
+    ),
+  };
+}
+
 /**
  * A JSON body that may be left out (publish, unpublish, restore): no body and no Content-Type is
  * `{}`; anything sent must be a JSON object within the default limit.
@@ -85,18 +129,9 @@ const ListQuerySchema = z.object({
 /** GET /api/admin/posts?status=&kind=&q=&page=&pageSize= */
 export async function handleListPosts(request: Request, context: Context): Promise<Response> {
   await requireApiPermission(request, context, "content.publish");
-  const params = Object.fromEntries(
-    [...new URL(request.url).searchParams].filter(([, value]) => value !== ""),
-  );
-  const parsed = ListQuerySchema.safeParse(params);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return json(
-      { message: `Invalid ${String(issue?.path[0] ?? "query")}: ${issue?.message ?? "bad value"}` },
-      400,
-    );
-  }
-  return json(await (await posts(context)).list(parsed.data));
+  const query = parseQuery(request, ListQuerySchema);
+  if (!query.ok) return query.response;
+  return json(await (await posts(context)).list(query.value));
 }
 
 /** POST /api/admin/posts: a new draft → 201 with the post and its preview link. */
@@ -145,21 +180,11 @@ export async function handlePatchPost(request: Request, context: Context, rawId:
     case "saved":
       return json({ ...view(service, result.post), changed: result.changed });
     case "conflict":
-      return json(
-        {
-          message: CONFLICT_MESSAGE,
-          code: "revision-conflict",
-          baseRevision: result.baseRevision,
-          yours: result.yours,
-          latest: view(service, result.latest),
-          differences: diffPosts(result.yours, result.latest),
-        },
-        409,
-      );
+      return conflict(service, result);
     case "invalid":
       return invalid(result.errors);
     case "refused":
-      return json({ message: result.message, code: "post-state" }, 409);
+      return refused(result.message);
     case "not-found":
       return notFound();
   }
@@ -175,7 +200,7 @@ export async function handleDeletePost(request: Request, context: Context, rawId
     clientAddress: context.get(clientAddressContext),
   });
   if (result.kind === "not-found") return notFound();
-  if (result.kind === "refused") return json({ message: result.message, code: "post-state" }, 409);
+  if (result.kind === "refused") return refused(result.message);
   return new Response(null, { status: 204 });
 }
 
@@ -207,7 +232,7 @@ export async function handlePublishPost(request: Request, context: Context, rawI
     case "not-ready":
       return json({ message: "The post is not ready to publish yet.", errors: result.errors }, 422);
     case "refused":
-      return json({ message: result.message, code: "post-state" }, 409);
+      return refused(result.message);
     case "not-found":
       return notFound();
   }
@@ -227,7 +252,7 @@ export async function handleUnpublishPost(request: Request, context: Context, ra
     clientAddress: context.get(clientAddressContext),
   });
   if (result.kind === "not-found") return notFound();
-  if (result.kind === "refused") return json({ message: result.message, code: "post-state" }, 409);
+  if (result.kind === "refused") return refused(result.message);
   return json(view(service, result.post));
 }
 
@@ -252,18 +277,9 @@ export async function handleListRevisions(request: Request, context: Context, ra
   await requireApiPermission(request, context, "content.publish");
   const id = idOf(rawId);
   if (id === null) return notFound();
-  const params = Object.fromEntries(
-    [...new URL(request.url).searchParams].filter(([, value]) => value !== ""),
-  );
-  const parsed = RevisionsQuerySchema.safeParse(params);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return json(
-      { message: `Invalid ${String(issue?.path[0] ?? "query")}: ${issue?.message ?? "bad value"}` },
-      400,
-    );
-  }
-  const { before, limit, from, to } = parsed.data;
+  const query = parseQuery(request, RevisionsQuerySchema);
+  if (!query.ok) return query.response;
+  const { before, limit, from, to } = query.value;
   const service = await posts(context);
   const list = await service.listRevisions(id, { before, limit });
   if (!list) return notFound();
@@ -301,17 +317,7 @@ export async function handleRestoreRevision(
     case "restored":
       return json({ ...view(service, result.post), restoredFrom: result.from, changed: result.changed });
     case "conflict":
-      return json(
-        {
-          message: CONFLICT_MESSAGE,
-          code: "revision-conflict",
-          baseRevision: result.baseRevision,
-          yours: result.yours,
-          latest: view(service, result.latest),
-          differences: diffPosts(result.yours, result.latest),
-        },
-        409,
-      );
+      return conflict(service, result);
     case "invalid":
       return invalid(result.errors);
     case "no-such-revision":

@@ -2,7 +2,8 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { formatDisplayDate } from "#app/lib/site/display-date.ts";
 import { countWords } from "../blog-parser.ts";
-import { mediaIdsIn, type PostImage, renderPostMarkdown } from "../posts/post-markdown.ts";
+import { mediaIdsIn, type PostImage } from "../posts/post-markdown.ts";
+import { type BodyRender, renderPostBody } from "../posts/post-markdown-worker.server.ts";
 import { findPublicPost, nextScheduledAt, readPostsVersion } from "../posts/post-publishing.server.ts";
 import { asCategory, type Post, parseTags } from "../posts/post-rows.server.ts";
 import {
@@ -30,6 +31,8 @@ export type PublishedSiteOptions = {
   /** How often the version is checked; also the longest a reader can see the previous state. */
   pollMs?: number;
   logger?: { error(message: string): void };
+  /** A body to HTML, off the event loop (post-markdown-worker.server.ts). */
+  renderBody?: (markdown: string, images: ReadonlyMap<number, PostImage>) => Promise<BodyRender>;
 };
 
 export type SiteListing = { articles: PublicArticle[]; press: PublicPressItem[]; newestDate: string | null };
@@ -59,6 +62,7 @@ export function createPublishedSite({
   now = () => new Date(),
   pollMs = 1_000,
   logger = { error: () => {} },
+  renderBody = renderPostBody,
 }: PublishedSiteOptions) {
   let generation = 0;
   let known: { version: number; nextDue: number | null } | null = null;
@@ -207,7 +211,7 @@ export function createPublishedSite({
       cover: await cover(post.coverImage, post.coverAlt),
       seoTitle: post.seoTitle,
       seoDescription: post.seoDescription,
-      html: renderPostMarkdown(post.body, images),
+      html: (await renderBody(post.body, images)).html,
       wordCount: countWords(post.body),
     };
   }

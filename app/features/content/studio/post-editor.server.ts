@@ -4,6 +4,7 @@ import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { mediaServices } from "../media/media-context.server.ts";
 import type { PostFields } from "../posts/post-fields.ts";
+import { renderPostBody } from "../posts/post-markdown-worker.server.ts";
 import type { Actor, Post } from "../posts/post-rows.server.ts";
 import {
   mediaIdOf,
@@ -26,7 +27,7 @@ import {
   schemaInput,
   valuesOf,
 } from "./post-form.ts";
-import { mediaIdsIn, type PreviewImage } from "./post-preview.ts";
+import { type BodyPreview, mediaIdsIn, PREVIEW_PROBLEM, type PreviewImage } from "./post-preview.ts";
 import { CONTENT_PATH, type EditorNotice, editorPath, readNotice, withNotice } from "./studio-paths.ts";
 
 // The post editor's server side (issue 24): /admin/content/new and /admin/content/<id>. The page is
@@ -106,6 +107,15 @@ async function imagesFor(media: MediaLibraryPort, values: EditorValues): Promise
   return found.filter((item) => item !== undefined).map(toPreviewImage);
 }
 
+/**
+ * The preview of a body as the server sends it: rendered off the event loop, so opening the editor
+ * of a hostile body (or asking for its preview without JavaScript) never stalls other requests.
+ */
+async function bodyPreviewOf(body: string, images: PreviewImage[]): Promise<BodyPreview> {
+  const rendered = await renderPostBody(body, new Map(images.map((image) => [image.id, image])));
+  return { body, html: rendered.html, problem: rendered.ok ? null : PREVIEW_PROBLEM };
+}
+
 function toPreviewImage(item: PreviewImage): PreviewImage {
   return {
     id: item.id,
@@ -163,6 +173,7 @@ export async function loadPostEditor(request: Request, context: Context, rawId: 
   return {
     post: post ? postState(post) : null,
     values,
+    bodyPreview: await bodyPreviewOf(values.body, images),
     authors: authors.map((author) => author.username),
     library: library.items.map(toPreviewImage),
     images,
@@ -190,7 +201,7 @@ export type EditorActionData =
       values: EditorValues;
     }
   | { kind: "refused"; message: string; values: EditorValues }
-  | { kind: "preview"; values: EditorValues; images: PreviewImage[] }
+  | { kind: "preview"; values: EditorValues; images: PreviewImage[]; bodyPreview: BodyPreview }
   | { kind: "merge"; yours: EditorValues }
   | ConflictData;
 
@@ -309,7 +320,13 @@ export async function postEditorAction(
 
   if (intent === "preview") {
     const { media } = await mediaServices(context);
-    return data<EditorActionData>({ kind: "preview", values, images: await imagesFor(media, values) });
+    const images = await imagesFor(media, values);
+    return data<EditorActionData>({
+      kind: "preview",
+      values,
+      images,
+      bodyPreview: await bodyPreviewOf(values.body, images),
+    });
   }
   if (intent === "merge") return data<EditorActionData>({ kind: "merge", yours: values });
 

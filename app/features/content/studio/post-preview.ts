@@ -20,6 +20,36 @@ export function renderPostPreview(markdown: string, images: ReadonlyMap<number, 
   return renderPostMarkdown(markdown, images);
 }
 
+/** A body's preview as the server rendered it (off the event loop), for the page's first paint. */
+export type BodyPreview = { body: string; html: string; problem: string | null };
+
+/** Without JavaScript, a text the server has not rendered yet (a save that was refused). */
+export const PREVIEW_PENDING = "Press Preview to see this text as readers will.";
+
+export const PREVIEW_PROBLEM =
+  "The preview cannot lay out this text: it is nested too deeply or too complex. Readers would see it as plain paragraphs. Remove the long runs of >, *, _, ! or [ to fix it.";
+
+/**
+ * The preview as the person types. The one the server rendered for this very text is used as it is;
+ * any other text is rendered here only once the page runs in the browser (`hydrated`): the server
+ * never renders a body on its event loop. A body marked cannot lay out (it overflows the stack)
+ * says so instead of taking the editor down.
+ */
+export function browserPreview(
+  markdown: string,
+  images: ReadonlyMap<number, PreviewImage>,
+  fromServer: BodyPreview | undefined,
+  hydrated: boolean,
+): { html: string; problem: string | null } {
+  if (fromServer && fromServer.body === markdown) return fromServer;
+  if (!hydrated) return { html: "", problem: PREVIEW_PENDING };
+  try {
+    return { html: renderPostPreview(markdown, images), problem: null };
+  } catch {
+    return { html: "", problem: PREVIEW_PROBLEM };
+  }
+}
+
 /** The library images a body names (`media:<id>`), each once, in order. */
 export const mediaIdsIn = mediaIdsOfBody;
 

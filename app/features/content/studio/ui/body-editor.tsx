@@ -3,7 +3,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { POST_LIMITS } from "../../posts/post-fields.ts";
-import { imageMarkdown, type PreviewImage, renderPostPreview } from "../post-preview.ts";
+import { type BodyPreview, browserPreview, imageMarkdown, type PreviewImage } from "../post-preview.ts";
 import { ImagePicker } from "./image-picker.tsx";
 
 // The post's text (issue 24, ADR 027): markdown in a plain textarea beside its preview, rendered by
@@ -18,8 +18,11 @@ export function BodyEditor({
   onImage,
   error,
   describedBy,
+  serverPreview,
 }: {
   value: string;
+  /** The preview the server rendered for the text it sent: the first paint's, with no render here. */
+  serverPreview?: BodyPreview;
   onChange: (next: string) => void;
   images: ReadonlyMap<number, PreviewImage>;
   /** A library image the person put into the text (the preview needs its files). */
@@ -33,7 +36,10 @@ export function BodyEditor({
   const textarea = useRef<HTMLTextAreaElement>(null);
   // Typing stays smooth on a long text: the preview catches up when the browser is free.
   const deferred = useDeferredValue(value);
-  const html = useMemo(() => renderPostPreview(deferred, images), [deferred, images]);
+  const { html, problem } = useMemo(
+    () => browserPreview(deferred, images, serverPreview, hydrated),
+    [deferred, images, serverPreview, hydrated],
+  );
 
   function insertAtCursor(markdown: string) {
     const box = textarea.current;
@@ -143,6 +149,11 @@ export function BodyEditor({
           <p className="mb-2 text-xs font-semibold tracking-wide text-ink-muted uppercase">
             Preview{hydrated ? "" : " of the text as last sent"}
           </p>
+          {problem ? (
+            <p role="status" className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-950">
+              {problem}
+            </p>
+          ) : null}
           {value.trim() ? (
             // biome-ignore lint/security/noDangerouslySetInnerHtml: the public renderer's output, author HTML escaped and unsafe links dropped by it.
             <div data-preview className="prose-body max-w-none" dangerouslySetInnerHTML={{ __html: html }} />

@@ -387,6 +387,7 @@ export function PostEditor({
           images={images}
           onImage={(image) => setExtraImages((current) => [...current, image])}
           error={errors.body}
+          serverPreview={actionData?.kind === "preview" ? actionData.bodyPreview : data.bodyPreview}
         />
 
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2 xl:grid-cols-3">
