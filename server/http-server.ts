@@ -114,6 +114,40 @@ function requestHost(req: IncomingMessage, trustProxy: number): string {
   return raw.split(/[\\/?#@]/)[0] || "localhost";
 }
 
+/** How long a connection whose body was refused unread keeps reading (and dropping) what still comes. */
+const UNREAD_BODY_LINGER_MS = 3_000;
+/** …and how much of it, at most. */
+const UNREAD_BODY_LINGER_BYTES = 16 * 1024 * 1024;
+
+/** A body of a declared length within the path's limit: one that may be read to its end. */
+function bodyWithinLimit(req: IncomingMessage, path: string): boolean {
+  return (
+    req.headers["content-length"] !== undefined && Number(req.headers["content-length"]) <= bodyLimitFor(path)
+  );
+}
+
+/**
+ * Ends a connection whose request body was refused unread (a 413, or a 401 before the body), once
+ * the answer is out. Closing at once would reset the connection while the client is still sending,
+ * and the client could lose the answer; keeping it open leaves the client blocked. So: send our
+ * end (FIN), keep reading and dropping what the client still sends for a moment, then close.
+ */
+function closeAfterUnreadBody(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  let dropped = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > UNREAD_BODY_LINGER_BYTES) socket.destroy();
+  });
+  req.resume();
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
+
 /**
  * The body, read no further than `limit` bytes: null when it is larger (declared or sent). As the
  * Request path does, a body over the limit is not drained: the 413 goes out and Node discards the rest.
@@ -423,8 +457,13 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     const staticCandidate = refusal === null && (method === "GET" || method === "HEAD");
     if (!staticCandidate) res.setHeader("X-Request-Id", requestId);
     if (refusal) {
-      // A refused body is never buffered: once the answer is out, Node discards the rest, so a client
-      // still sending reads the answer instead of a connection reset.
+      // A refused body is never buffered: once the answer is out, Node discards the rest of one
+      // within its limit, so a client still sending reads the answer instead of a connection reset;
+      // one over it (or of no declared length) is not read to its end (closeAfterUnreadBody).
+      if (!bodyWithinLimit(req, path))
+        res.once("finish", () => {
+          if (!req.complete) closeAfterUnreadBody(req);
+        });
       return refuse(res, https, refusal.status, refusal.message, refusal.headers, path.startsWith("/api/"));
     }
     // For load balancers and orchestrators (issue 13): answered here, before anything that logs,
@@ -536,14 +575,16 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     // within the route's limit is read to its end and dropped. One declared larger (answered 413
     // unread by the route's reader) and one without a length keep their handling
     // (app/lib/http.server.ts): nothing over a limit is ever read.
-    const declared = Number(req.headers["content-length"]);
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    if (req.headers["content-length"] !== undefined && declared <= bodyLimitFor(path))
-      res.once("finish", () => {
-        if (req.complete) return;
-        req.removeAllListeners("data");
-        req.resume();
-      });
+    // A body over the limit (declared, or sent without a length) was left unread: the connection
+    // still expects its rest, so a client that keeps sending blocks once the buffers fill, and one
+    // that reuses the connection gets no answer. It is closed gently once the answer is out.
+    const withinLimit = bodyWithinLimit(req, (req.url ?? "/").split("?")[0] ?? "/");
+    res.once("finish", () => {
+      if (req.complete) return;
+      if (!withinLimit) return closeAfterUnreadBody(req);
+      req.removeAllListeners("data");
+      req.resume();
+    });
     app(req, res);
   };
 

@@ -211,3 +211,50 @@ describe("a keep-alive connection after a body nobody read", () => {
     }
   });
 });
+
+describe("a connection whose body was refused unread", () => {
+  // A client declares a body over the route's limit and keeps sending: it reads the refusal, then
+  // the server ends the connection (it once stayed open, the client's writes blocked once the
+  // buffers filled, and a request sent next on it got no answer).
+  it.each([
+    ["/api/demo-request", 413],
+    ["/api/admin/media", 401],
+    ["/admin/login", 415],
+  ])("%s: the answer, then the end of the connection", async (path, status) => {
+    const { connect } = await import("node:net");
+    const url = new URL(baseUrl);
+    const declared = 20 * 1024 * 1024;
+    const outcome = await new Promise<{ answer: string; ended: boolean; sent: number }>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let answer = "";
+      let ended = false;
+      let sent = 0;
+      socket.on("data", (data) => {
+        answer += data.toString("latin1");
+      });
+      socket.on("end", () => {
+        ended = true;
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => resolve({ answer, ended, sent }));
+      // Not ended by the server: the test's time-out, not a hang.
+      const giveUp = setTimeout(() => socket.destroy(), 20_000);
+      socket.once("close", () => clearTimeout(giveUp));
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+      );
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      const pump = () => {
+        while (sent < declared && !socket.destroyed && !ended) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    expect(outcome.answer.split("\r\n")[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    // The server said it was done (FIN), before the client had sent the 20 MB it declared.
+    expect(outcome.ended).toBe(true);
+    expect(outcome.sent).toBeLessThan(declared);
+  });
+});
