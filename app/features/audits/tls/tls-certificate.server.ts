@@ -19,7 +19,7 @@ const DATE_ERRORS = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID"]);
 
 export type OpensslVerdict = { authorized: boolean; error: string | null };
 
-/** Trusted roots, parsed once for the default store (a few hundred certificates, ~20 ms). */
+/** Trusted roots, parsed once for the default store (265 certificates: 20-60 ms, once per process). */
 let defaultRoots: X509Certificate[] | null = null;
 
 export function trustedRoots(ca?: string | string[]): X509Certificate[] {
@@ -131,13 +131,14 @@ export function pathProblem(served: X509Certificate[], roots: X509Certificate[],
  */
 export function chainVerdict(
   served: X509Certificate[],
-  roots: X509Certificate[],
+  /** Called only when needed: parsing the default store costs ~20-60 ms the first time. */
+  roots: () => X509Certificate[],
   openssl: OpensslVerdict,
   now: Date,
 ): { chainVerified: boolean; verifyError: string | null } {
   if (openssl.authorized) return { chainVerified: true, verifyError: null };
   if (openssl.error && DATE_ERRORS.has(openssl.error)) {
-    const problem = pathProblem(served, roots, now);
+    const problem = pathProblem(served, roots(), now);
     return problem
       ? { chainVerified: false, verifyError: problem }
       : { chainVerified: true, verifyError: null };
@@ -150,7 +151,7 @@ export function describeCertificate(
   chain: Buffer[],
   host: string,
   openssl: OpensslVerdict,
-  roots: X509Certificate[],
+  roots: () => X509Certificate[],
   now: Date,
 ): TlsCertificateFacts | null {
   const served = chain.map((der) => new X509Certificate(der));

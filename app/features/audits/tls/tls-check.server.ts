@@ -255,7 +255,13 @@ export async function runTlsCheck(rawUrl: string, options: TlsCheckOptions): Pro
   const now = new Date(result.checkedAt);
   result.address = newest.address;
   result.negotiated = { protocol: newest.protocol, cipher: newest.cipher };
-  result.certificate = describeCertificate(newest.chain, host, newest.openssl, trustedRoots(options.ca), now);
+  result.certificate = describeCertificate(
+    newest.chain,
+    host,
+    newest.openssl,
+    () => trustedRoots(options.ca),
+    now,
+  );
   if (!result.certificate)
     return { ...result, error: "No certificate", details: `${host}:${port} presented no certificate.` };
   result.issues = tlsIssues(result);
