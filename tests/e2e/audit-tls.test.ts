@@ -1,9 +1,12 @@
 import { mkdirSync } from "node:fs";
+import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
-import tls from "node:tls";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { detailsHref } from "../../app/features/audits/audit-paths.ts";
+import type { SecurityAuditRecord } from "../../app/features/audits/audit-store.server.ts";
 import { createTlsTestCertificates } from "../../app/features/audits/tls/testing/tls-test-certificates.ts";
 import { TLS_TEXT } from "../../app/features/audits/tls/tls-texts.ts";
 import type { TlsCheckResult } from "../../app/features/audits/tls/tls-types.ts";
@@ -11,8 +14,9 @@ import { signIn } from "./support/accounts.ts";
 import { baseUrl, expectNoA11yViolations, MOBILE, setupBrowser } from "./support/browser.ts";
 import { openSignedIn, readText, toastText } from "./support/pages.ts";
 
-// Issue 25's TLS check on /admin/audit in Chromium, and its API, against a local TLS server whose
-// certificate expires in 5 days and which still accepts TLS 1.0 and 1.1. The e2e server runs with
+// Issue 25's TLS check on /admin/audit in Chromium, and its API, against a local HTTPS server whose
+// certificate expires in 5 days and which still accepts TLS 1.0 and 1.1; and its findings in a
+// stored security audit of that server. The e2e server runs with
 // AUDIT_ALLOW_PRIVATE_TARGETS=true, so it may reach 127.0.0.1; the test CA is not one of its trusted
 // roots, so the chain does not verify.
 
@@ -21,22 +25,29 @@ setupBrowser();
 const ADMIN = { username: inject("adminUsername"), password: inject("adminPassword") };
 /** A TLS check is four handshakes on this machine; give a loaded machine room. */
 const CHECK_WAIT = { timeout: 30_000 };
+/** A journey with a check in it, on a machine shared with other test runs. */
+const JOURNEY_MS = 60_000;
 
 let session: string;
-let fixture: tls.Server;
+let database: AppDatabase;
+let fixture: https.Server;
 const sockets = new Set<Socket>();
 let target = "";
 
 beforeAll(async () => {
   session = await signIn(baseUrl, ADMIN.username, ADMIN.password);
-  fixture = tls.createServer(
+  database = openDatabase(inject("databaseUrl"), { poolSize: 1 });
+  fixture = https.createServer(
     {
       ...createTlsTestCertificates().expiring,
       minVersion: "TLSv1",
       // Level 0 so this server really offers TLS 1.0/1.1 (OpenSSL 3's default would not).
       ciphers: "DEFAULT@SECLEVEL=0",
     },
-    (socket) => socket.end(),
+    (_request, response) => {
+      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      response.end("<!doctype html><title>TLS fixture</title><p>Hello</p>");
+    },
   );
   fixture.on("connection", (socket: Socket) => {
     sockets.add(socket);
@@ -48,6 +59,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The e2e database is shared by every test file: leave it without this file's audit.
+  if (database && target) await database.db.deleteFrom("securityAudits").where("url", "=", target).execute();
+  await database?.close();
   for (const socket of sockets) socket.destroy();
   await new Promise<void>((resolve) => (fixture ? fixture.close(() => resolve()) : resolve()));
 });
@@ -97,60 +111,72 @@ async function expectFixtureResult(page: Page) {
 }
 
 describe("the TLS check on /admin/audit", () => {
-  it("checks a local server with JavaScript: the card shows the certificate, the protocols and the findings", async () => {
-    const { page, close } = await openSignedIn("/admin/audit", {}, session);
-    await page.getByLabel(TLS_TEXT.urlLabel).fill(target);
-    await checkButton(page).click();
-    await expectFixtureResult(page);
-    expect(await toastText(page)).toMatch(
-      /^TLS Check Complete\s+Certificate: [45] days left, not trusted\. 4 findings \(1 critical\)\.$/,
-    );
-    await expectNoA11yViolations(page);
-    // The toast would cover part of the card in the picture.
-    await page
-      .getByRole("region", { name: /^Notifications/ })
-      .getByRole("button")
-      .first()
-      .click();
-    await saveCard(card(page), "audit-tls-check-1280");
-    await close();
-  });
+  it(
+    "checks a local server with JavaScript: the card shows the certificate, the protocols and the findings",
+    async () => {
+      const { page, close } = await openSignedIn("/admin/audit", {}, session);
+      await page.getByLabel(TLS_TEXT.urlLabel).fill(target);
+      await checkButton(page).click();
+      await expectFixtureResult(page);
+      expect(await toastText(page)).toMatch(
+        /^TLS Check Complete\s+Certificate: [45] days left, not trusted\. 4 findings \(1 critical\)\.$/,
+      );
+      await expectNoA11yViolations(page);
+      // The toast would cover part of the card in the picture.
+      await page
+        .getByRole("region", { name: /^Notifications/ })
+        .getByRole("button")
+        .first()
+        .click();
+      await saveCard(card(page), "audit-tls-check-1280");
+      await close();
+    },
+    JOURNEY_MS,
+  );
 
-  it("works without JavaScript, and at 375 px", async () => {
-    const { page, close } = await openSignedIn("/admin/audit", { javaScript: false, ...MOBILE }, session);
-    await page.getByLabel(TLS_TEXT.urlLabel).fill(target);
-    const loaded = page.waitForEvent("load", CHECK_WAIT);
-    await checkButton(page).click();
-    await loaded;
-    expect(await readText(page.getByRole("status").filter({ hasText: TLS_TEXT.complete }))).toMatch(
-      /^TLS Check Complete\. Certificate: [45] days left, not trusted\. 4 findings \(1 critical\)\. See the result$/,
-    );
-    await expectFixtureResult(page);
-    // The address sent stays in the TLS form; the audit form keeps its own default.
-    expect(await page.getByLabel(TLS_TEXT.urlLabel).inputValue()).toBe(target);
-    expect(await page.getByLabel("Website URL").inputValue()).not.toBe(target);
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(width).toBeLessThanOrEqual(MOBILE.width);
-    await saveCard(card(page), "audit-tls-check-375");
-    await close();
-  });
+  it(
+    "works without JavaScript, and at 375 px",
+    async () => {
+      const { page, close } = await openSignedIn("/admin/audit", { javaScript: false, ...MOBILE }, session);
+      await page.getByLabel(TLS_TEXT.urlLabel).fill(target);
+      const loaded = page.waitForEvent("load", CHECK_WAIT);
+      await checkButton(page).click();
+      await loaded;
+      expect(await readText(page.getByRole("status").filter({ hasText: TLS_TEXT.complete }))).toMatch(
+        /^TLS Check Complete\. Certificate: [45] days left, not trusted\. 4 findings \(1 critical\)\. See the result$/,
+      );
+      await expectFixtureResult(page);
+      // The address sent stays in the TLS form; the audit form keeps its own default.
+      expect(await page.getByLabel(TLS_TEXT.urlLabel).inputValue()).toBe(target);
+      expect(await page.getByLabel("Website URL").inputValue()).not.toBe(target);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(MOBILE.width);
+      await saveCard(card(page), "audit-tls-check-375");
+      await close();
+    },
+    JOURNEY_MS,
+  );
 
-  it("says what is wrong with an address that is not https, without JavaScript", async () => {
-    const { page, close } = await openSignedIn(
-      "/admin/audit",
-      { javaScript: false, allowConsoleErrors: [/Failed to load resource/] },
-      session,
-    );
-    await page.getByLabel(TLS_TEXT.urlLabel).fill("http://localhost/");
-    const loaded = page.waitForEvent("load", CHECK_WAIT);
-    await checkButton(page).click();
-    await loaded;
-    expect(await readText(page.getByRole("alert").filter({ hasText: TLS_TEXT.failed }))).toBe(
-      "TLS Check Failed. The TLS check needs an https:// address.",
-    );
-    expect(await card(page).getByTestId("tls-result").count()).toBe(0);
-    await close();
-  });
+  it(
+    "says what is wrong with an address that is not https, without JavaScript",
+    async () => {
+      const { page, close } = await openSignedIn(
+        "/admin/audit",
+        { javaScript: false, allowConsoleErrors: [/Failed to load resource/] },
+        session,
+      );
+      await page.getByLabel(TLS_TEXT.urlLabel).fill("http://localhost/");
+      const loaded = page.waitForEvent("load", CHECK_WAIT);
+      await checkButton(page).click();
+      await loaded;
+      expect(await readText(page.getByRole("alert").filter({ hasText: TLS_TEXT.failed }))).toBe(
+        "TLS Check Failed. The TLS check needs an https:// address.",
+      );
+      expect(await card(page).getByTestId("tls-result").count()).toBe(0);
+      await close();
+    },
+    JOURNEY_MS,
+  );
 });
 
 describe("POST /api/admin/tls-check", () => {
@@ -197,4 +223,40 @@ describe("POST /api/admin/tls-check", () => {
       "tls-protocol-1-1-accepted:high",
     ]);
   });
+});
+
+describe("a security audit of an https site", () => {
+  it(
+    "lists the TLS findings among its issues, and the details show them",
+    async () => {
+      const answer = await fetch(new URL("/api/admin/security-audit", baseUrl), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: new URL(baseUrl).origin, Cookie: session },
+        body: JSON.stringify({ url: target }),
+      });
+      expect(answer.status).toBe(201);
+      const record = (await answer.json()) as SecurityAuditRecord;
+      const tlsIds = record.issues
+        .filter((issue) => issue.id.startsWith("tls-"))
+        .map((issue) => `${issue.id}:${issue.severity}`);
+      // Once each: the TLS check's certificate findings replace those of the page fetch.
+      expect(tlsIds.sort()).toEqual([
+        "tls-certificate-expiring:high",
+        "tls-certificate-invalid:critical",
+        "tls-protocol-1-0-accepted:high",
+        "tls-protocol-1-1-accepted:high",
+      ]);
+
+      const { page, close } = await openSignedIn(detailsHref(record), { javaScript: false }, session);
+      const details = page.locator("#audit-details");
+      expect(await readText(details.locator('li[data-issue="tls-protocol-1-0-accepted"]'))).toMatch(
+        /^High\s+TLS 1\.0 accepted\s+Category: Transport security/,
+      );
+      expect(await readText(details.locator('li[data-issue="tls-certificate-expiring"]'))).toMatch(
+        /^High\s+TLS certificate expires in [45] day\(s\)/,
+      );
+      await close();
+    },
+    JOURNEY_MS,
+  );
 });
