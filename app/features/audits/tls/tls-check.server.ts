@@ -65,7 +65,10 @@ class UnreachableError extends Error {}
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
-/** The certificates the server sent, the leaf first (Node links each to its issuer, a root to itself). */
+/**
+ * The chain, leaf first: what the server sent, completed by Node with an issuer from the trusted
+ * store when it has one (Node links each certificate to its issuer, a self-signed one to itself).
+ */
 function peerChain(socket: tls.TLSSocket): Buffer[] {
   const chain: Buffer[] = [];
   const seen = new Set<string>();
