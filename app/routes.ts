@@ -80,6 +80,7 @@ export default [
   route("api/admin/security-audit", "routes/api/admin/security-audit.ts"),
   route("api/admin/security-audits", "routes/api/admin/security-audits.ts"),
   route("api/admin/performance-check", "routes/api/admin/performance-check.ts"),
+  route("api/admin/tls-check", "routes/api/admin/tls-check.ts"),
   route("api/admin/users", "routes/api/admin/users.ts"),
   route("api/admin/users/:id", "routes/api/admin/user.ts"),
   route("api/admin/users/:id/sessions", "routes/api/admin/user-sessions.ts"),

@@ -46,12 +46,15 @@ describe("the audit API", () => {
       401,
     );
     expect((await fetch(`${server.url}/api/admin/security-audits`)).status).toBe(401);
+    expect((await post("/api/admin/tls-check", { url: "https://example.com" }, false)).status).toBe(401);
   });
 
   it("answers 400 for an empty or non-web URL", async () => {
     expect((await post("/api/admin/security-audit", { url: "" })).status).toBe(400);
     expect((await post("/api/admin/security-audit", { url: "ftp://example.com/" })).status).toBe(400);
     expect((await post("/api/admin/performance-check", { url: "javascript:alert(1)" })).status).toBe(400);
+    expect((await post("/api/admin/tls-check", { url: "javascript:alert(1)" })).status).toBe(400);
+    expect((await post("/api/admin/tls-check", { url: "http://example.com/" })).status).toBe(400);
   });
 
   const refused = [
@@ -81,6 +84,12 @@ describe("the audit API", () => {
       const check = await post("/api/admin/performance-check", { url });
       expect(check.status).toBe(200);
       expect(((await check.json()) as { error: string }).error).toBe("Refused");
+      // The TLS check refuses the same targets (over https: it checks nothing else).
+      const tls = await post("/api/admin/tls-check", { url: url.replace(/^http:/, "https:") });
+      expect(tls.status).toBe(200);
+      const tlsBody = (await tls.json()) as { error: string; details: string; certificate: unknown };
+      expect(tlsBody).toMatchObject({ error: "Refused", certificate: null });
+      expect(tlsBody.details).toMatch(/AUDIT_ALLOW_PRIVATE_TARGETS/);
     },
   );
 

@@ -49,6 +49,7 @@ const ROUTES = [
   "/api/admin/security-audit",
   "/api/admin/security-audits",
   "/api/admin/performance-check",
+  "/api/admin/tls-check",
   "/api/admin/users",
   "/api/admin/users/1",
   "/api/admin/leads/bulk",

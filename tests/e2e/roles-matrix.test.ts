@@ -161,6 +161,7 @@ const ROWS: Row[] = [
   api("GET", "/api/admin/security-audits", AUDITS, { status: 200 }),
   api("POST", "/api/admin/security-audit", AUDITS, { status: 400 }, { url: "" }),
   api("POST", "/api/admin/performance-check", AUDITS, PASSES, { url: "" }),
+  api("POST", "/api/admin/tls-check", AUDITS, { status: 400 }, { url: "" }),
   api("GET", "/api/admin/posts", CONTENT, { status: 200 }),
   api("POST", "/api/admin/posts", CONTENT, { status: 400 }, { kind: "article", title: "" }),
   api("GET", `/api/admin/posts/${NO_SUCH_ID}`, CONTENT, { status: 404 }),

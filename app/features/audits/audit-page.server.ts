@@ -7,6 +7,7 @@ import { DETAILS_PARAM } from "./audit-paths.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
 import { listPerformanceChecks, listSecurityAudits, type SecurityAuditRecord } from "./audit-store.server.ts";
 import type { PerformanceResult } from "./audit-types.ts";
+import { type TlsActionData, tlsFormAction } from "./tls/tls-form.server.ts";
 import type { AuditIntent } from "./ui/audit-texts.ts";
 import type { AuditRow } from "./ui/audit-view.ts";
 
@@ -75,14 +76,19 @@ export type AuditActionData =
         | { ok: false; message: string };
     }
   | { intent: "check"; url: string; performance: PerformanceResult }
-  | { intent: "check"; url: string; refused: string };
+  | { intent: "check"; url: string; refused: string }
+  | TlsActionData;
 
-/** Without JavaScript: `intent=audit` or `intent=check` with `url`; the page shows what came of it. */
+/** Without JavaScript: `intent=audit`, `check` or `tls` with `url`; the page shows what came of it. */
 export async function auditFormAction(request: Request, context: Context, actor: string) {
   const form = await readForm(request);
   const intent = form.get("intent");
   const rawUrl = form.get("url");
   const url = typeof rawUrl === "string" ? rawUrl.trim() : "";
+  if (intent === "tls") {
+    const { body, status, headers } = await tlsFormAction(context, url);
+    return data<AuditActionData>(body, { status, headers });
+  }
   if (intent !== "audit" && intent !== "check") {
     return data<AuditActionData>({ intent: "unknown", url }, { status: 400 });
   }

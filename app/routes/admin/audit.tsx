@@ -5,6 +5,7 @@ import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { auditFormAction, loadAuditPage } from "#app/features/audits/audit-page.server.ts";
 import { AUDIT_PATH, detailsHref } from "#app/features/audits/audit-paths.ts";
 import type { PerformanceResult } from "#app/features/audits/audit-types.ts";
+import { TlsCheckPanel } from "#app/features/audits/tls/tls-check-panel.tsx";
 import { AuditDetailsSection } from "#app/features/audits/ui/audit-details.tsx";
 import { AuditFormOutcome } from "#app/features/audits/ui/audit-form-outcome.tsx";
 import { AuditHistory } from "#app/features/audits/ui/audit-history.tsx";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return loadAuditPage(request, context, publicUrl);
 }
 
-/** Without JavaScript: `intent=audit` or `intent=check` with `url`; the page shows what came of it. */
+/** Without JavaScript: `intent=audit`, `check` or `tls` with `url`; the page shows what came of it. */
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   return auditFormAction(request, context, adminUser(context).username);
@@ -48,6 +49,10 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
   const [checked, setChecked] = useState<PerformanceResult | null>(null);
   const posted = actionData && "performance" in actionData ? actionData.performance : null;
   const performance = checked ?? posted ?? latestCheck?.result ?? null;
+  const postedTls =
+    actionData?.intent === "tls"
+      ? { url: actionData.url, result: "tls" in actionData ? actionData.tls : null }
+      : null;
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-8 sm:px-6">
@@ -71,7 +76,7 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
         </h2>
         <AuditRunner
           // After a post without JavaScript, the address that was sent (empty included).
-          defaultUrl={actionData ? actionData.url : defaultUrl}
+          defaultUrl={actionData && actionData.intent !== "tls" ? actionData.url : defaultUrl}
           action={AUDIT_PATH}
           onPerformance={setChecked}
         />
@@ -83,6 +88,8 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
           checkedAt={performance === latestCheck?.result ? latestCheck.date : undefined}
         />
       ) : null}
+
+      <TlsCheckPanel defaultUrl={defaultUrl} action={AUDIT_PATH} posted={postedTls} />
 
       <section aria-labelledby="history-heading" className="flex flex-col gap-4">
         <h2 id="history-heading" className="text-2xl font-bold tracking-tight">

@@ -110,12 +110,19 @@ export function AuditSummary({ audit, headingLevel = 3 }: { audit: AuditRow; hea
   );
 }
 
-export function AuditIssues({ audit, headingLevel = 3 }: { audit: AuditRow; headingLevel?: HeadingLevel }) {
+export function AuditIssues({
+  audit,
+  headingLevel = 3,
+}: {
+  /** Any list of issues: a stored audit's, or a TLS check's findings. */
+  audit: Pick<AuditRow, "issues">;
+  headingLevel?: HeadingLevel;
+}) {
   if (audit.issues.length === 0) return <p className="text-ink-muted">{AUDIT_TEXT.noIssues}</p>;
   return (
     <ul className="grid gap-3">
       {sortIssues(audit.issues).map((issue) => (
-        <li key={issue.id} className="rounded-lg border border-line p-4" data-issue={issue.id}>
+        <li key={issue.id} className="min-w-0 rounded-lg border border-line p-4" data-issue={issue.id}>
           <div className="flex flex-wrap items-center gap-2">
             <SeverityBadge severity={issue.severity} />
             <Heading level={headingLevel} className="font-semibold break-words">

@@ -2,12 +2,14 @@ import { Link } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import type { AuditActionData } from "../audit-page.server.ts";
 import { detailsHref } from "../audit-paths.ts";
+import { TlsFormOutcome } from "../tls/tls-form-outcome.tsx";
 import { auditSummaryText, loadTimeText } from "./audit-format.ts";
 import { AUDIT_TEXT, urlRequiredText } from "./audit-texts.ts";
 
 /** What a form post without JavaScript came to (the script shows the same as toasts). */
 export function AuditFormOutcome({ outcome }: { outcome: AuditActionData }) {
   if (outcome.intent === "unknown") return <Banner tone="error">Unknown action.</Banner>;
+  if (outcome.intent === "tls") return <TlsFormOutcome outcome={outcome} />;
   if ("required" in outcome) {
     return (
       <Banner tone="error">

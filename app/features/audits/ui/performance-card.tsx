@@ -1,15 +1,6 @@
-import type { ReactNode } from "react";
 import type { PerformanceResult } from "../audit-types.ts";
 import { formatBytes, formatHttpVersion, formatMs, yesNo } from "./audit-format.ts";
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0 rounded-lg border border-line p-3">
-      <dt className="text-sm font-semibold text-ink-muted">{label}</dt>
-      <dd className="mt-1 font-semibold break-words">{children}</dd>
-    </div>
-  );
-}
+import { FactItem as Item } from "./fact-item.tsx";
 
 function compressionText(result: PerformanceResult): string {
   if (!result.hasCompression) return "No";
