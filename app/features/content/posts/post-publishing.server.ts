@@ -83,6 +83,10 @@ export async function publishPost(
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // Live now at an address another post left: that post's redirect has nothing left to do (one
+    // scheduled keeps it until its time, when this post's own row takes precedence anyway).
+    if (!scheduling)
+      await trx.deleteFrom("postRedirects").where("slug", "=", row.slug).where("postId", "<>", id).execute();
     await recordAccess(
       trx,
       {
@@ -185,7 +189,8 @@ export async function findPublicPost(db: Db, slug: string, at: Date): Promise<Pu
   const row = await db.selectFrom("posts").selectAll().where("slug", "=", slug).executeTakeFirst();
   if (row) {
     if (statusOf(row, at) === "published") return { kind: "post", post: toPost(row, at) };
-    return wasEverVisible(row, at) ? { kind: "gone" } : { kind: "none" };
+    if (wasEverVisible(row, at)) return { kind: "gone" };
+    // A post readers never saw has this address: another post's old address it took still redirects.
   }
   const redirect = await db
     .selectFrom("postRedirects")

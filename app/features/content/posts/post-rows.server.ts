@@ -233,9 +233,13 @@ export function wasEverVisible(row: Pick<PostRow, "firstPublishedAt">, now: Date
   return row.firstPublishedAt !== null && row.firstPublishedAt <= now.toISOString();
 }
 
-/** Makes `slug` the address of post `postId`: a redirect keeping it (another post's old address) goes. */
-export async function takeSlug(trx: Trx, slug: string): Promise<void> {
-  await trx.deleteFrom("postRedirects").where("slug", "=", slug).execute();
+/**
+ * Post `postId` takes back an address it had before: the redirect it left there goes. Another post's
+ * old address stays: it keeps sending readers on until the post that took it is visible
+ * (findPublicPost), so a draft, or a post scheduled for later, breaks no live link.
+ */
+export async function takeBackSlug(trx: Trx, slug: string, postId: number): Promise<void> {
+  await trx.deleteFrom("postRedirects").where("slug", "=", slug).where("postId", "=", postId).execute();
 }
 
 /** Keeps a published post's old address, sending readers to the post (its current address). */

@@ -20,7 +20,7 @@ import {
   slugTakenMessage,
   statusOf,
   type Trx,
-  takeSlug,
+  takeBackSlug,
   takeVersion,
   toPost,
   wasEverVisible,
@@ -131,7 +131,6 @@ export async function createPost(
       slug = await freeSlug(trx, base, (attempt) => slugCandidate(base, attempt));
     }
     const fields = { ...draft, slug };
-    await takeSlug(trx, slug);
     const at = now.toISOString();
     const row = await trx
       .insertInto("posts")
@@ -216,7 +215,7 @@ async function save(
         const owner = await slugOwner(trx, fields.slug, id);
         if (owner)
           throw new Outcome<SaveResult>({ kind: "invalid", errors: { slug: slugTakenMessage(owner.title) } });
-        await takeSlug(trx, fields.slug);
+        await takeBackSlug(trx, fields.slug, id);
         if (wasEverVisible(row, now)) await keepOldSlug(trx, current.slug, id, now);
       }
       if (
