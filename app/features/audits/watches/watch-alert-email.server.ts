@@ -29,7 +29,7 @@ export function composeAlertEmail(
 ) {
   const label = ALERT_CONDITION_LABELS[alert.condition as AlertCondition] ?? alert.condition;
   const host = new URL(watch.url).host;
-  const subject = type === "opened" ? `Alert: ${label} — ${host}` : `Resolved: ${label} — ${host}`;
+  const subject = type === "opened" ? `Alert: ${label} (${host})` : `Resolved: ${label} (${host})`;
   const said = type === "opened" ? alert.message : (alert.resolvedMessage ?? alert.message);
   const page = settings.publicUrl
     ? `${settings.publicUrl.replace(/\/+$/, "")}/admin/watches/${alert.watchId}`

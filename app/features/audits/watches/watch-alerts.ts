@@ -60,6 +60,7 @@ function answered(results: RunResults): { ok: boolean; status: number } | null {
     const { status } = performance.summary;
     return { ok: status >= 200 && status < 300, status };
   }
+  if (performance && !performance.ok && performance.unanswered) return { ok: false, status: 0 };
   const security = results.security;
   if (security?.ok) return { ok: true, status: 200 };
   if (security && !security.ok && security.unanswered) return { ok: false, status: 0 };

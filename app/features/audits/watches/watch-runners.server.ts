@@ -59,12 +59,16 @@ export function performanceRunner({ slots, allowPrivate }: RunnerOptions): Check
   return (url) =>
     guarded("performance", url, async () => {
       const result = await slots.run(() => runPerformanceCheck(url, { allowPrivate }));
-      // A failed fetch still answers (with error and details): the site gave no HTTP status.
-      return {
-        ok: true,
-        result,
-        summary: { status: result.error ? 0 : result.status, loadTime: result.loadTime },
-      };
+      // A failed fetch still answers (with error and details, shown as the performance card shows
+      // them): the site gave no HTTP answer to measure.
+      if (result.error)
+        return {
+          ok: false,
+          error: `${result.error}: ${result.details ?? ""}`.trim(),
+          unanswered: true,
+          result,
+        };
+      return { ok: true, result, summary: { status: result.status, loadTime: result.loadTime } };
     });
 }
 

@@ -415,7 +415,8 @@ export async function insertRun(db: Db, run: NewRun): Promise<number> {
       results: JSON.stringify(run.results),
       securityScore: security?.ok ? security.summary.score : null,
       securityGrade: security?.ok ? security.summary.grade : null,
-      httpStatus: performance?.ok ? performance.summary.status : null,
+      // 0: the site gave no answer at all.
+      httpStatus: performance?.ok ? performance.summary.status : performance?.unanswered ? 0 : null,
       loadTimeMs: performance?.ok ? Math.round(performance.summary.loadTime) : null,
       labScore: lab?.ok ? Math.round(lab.summary.score) : null,
       lcpMs: lab?.ok ? lab.summary.lcp : null,
