@@ -70,7 +70,7 @@ export default function Watches({ loaderData, actionData }: Route.ComponentProps
           >
             {watches.map((watch) => (
               <tr key={watch.id} className="border-t border-line align-top">
-                <td className="px-4 py-3">
+                <td className="min-w-52 px-4 py-3">
                   <Link
                     to={watchPath(watch.id)}
                     className="font-semibold break-all text-brand underline underline-offset-2"

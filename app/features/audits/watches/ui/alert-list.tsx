@@ -55,7 +55,7 @@ export function AlertList({
                 </>
               ) : null}
               {" · "}
-              {alert.openedNotices} notice{alert.openedNotices === 1 ? "" : "s"} sent
+              {alert.openedNotices} notice{alert.openedNotices === 1 ? "" : "s"} queued
               {alert.resolvedAt ? (
                 <>
                   {" · "}resolved {formatDateTime(alert.resolvedAt)}: {alert.resolvedMessage}

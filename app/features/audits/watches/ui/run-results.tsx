@@ -54,15 +54,23 @@ export function RunResults({ run }: { run: RunDetail }) {
                   isoDate: run.finishedAt,
                 }}
               />
-              <AuditIssues
-                headingLevel={4}
-                audit={{
-                  ...(security.result as AuditResult),
-                  id: run.id,
-                  date: whenText(run.finishedAt),
-                  isoDate: run.finishedAt,
-                }}
-              />
+              {/* Every issue, folded: the summary above already leads with the top recommendations. */}
+              <details className="rounded-lg border border-line p-4">
+                <summary className="cursor-pointer font-semibold">
+                  All {(security.result as AuditResult).issues.length} issues
+                </summary>
+                <div className="mt-4">
+                  <AuditIssues
+                    headingLevel={4}
+                    audit={{
+                      ...(security.result as AuditResult),
+                      id: run.id,
+                      date: whenText(run.finishedAt),
+                      isoDate: run.finishedAt,
+                    }}
+                  />
+                </div>
+              </details>
             </>
           ) : (
             <Failed check="security" outcome={security} />

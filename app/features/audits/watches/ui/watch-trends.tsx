@@ -12,7 +12,6 @@ const GRADE_TICKS = [
   { value: gradeRank("F"), label: "F" },
   { value: gradeRank("C"), label: "C" },
   { value: gradeRank("B"), label: "B" },
-  { value: gradeRank("A"), label: "A" },
   { value: gradeRank("A+"), label: "A+" },
 ];
 
