@@ -127,6 +127,10 @@ describe("watches in the back office", () => {
     await shot(page, "watch-1280");
     await page.setViewportSize(MOBILE);
     await shot(page, "watch-375");
+    if (SHOTS) {
+      await page.getByRole("heading", { name: "Trend" }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, "watch-375-trend.png") });
+    }
 
     // The list shows it with its open alert.
     await page.getByRole("link", { name: "All watches" }).click();

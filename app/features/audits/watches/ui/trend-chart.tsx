@@ -4,9 +4,11 @@
 
 export type TrendPoint = { at: string; value: number | null };
 
-const WIDTH = 600;
-const HEIGHT = 160;
-const PAD = { top: 12, right: 12, bottom: 24, left: 48 };
+// NOTE: the drawing scales to its box, text with it: a narrow view box keeps the labels readable on
+// a phone (400 units across ~300 px).
+const WIDTH = 400;
+const HEIGHT = 150;
+const PAD = { top: 12, right: 10, bottom: 26, left: 44 };
 
 export function TrendChart({
   id,
@@ -61,9 +63,10 @@ export function TrendChart({
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
+        aria-labelledby={`${id}-name ${id}-desc`}
         className="h-auto w-full"
       >
+        <title id={`${id}-name`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {axisTicks.map((tick) => (
           <g key={tick.value}>
@@ -80,7 +83,7 @@ export function TrendChart({
               x={PAD.left - 6}
               y={y(tick.value) + 4}
               textAnchor="end"
-              fontSize="12"
+              fontSize="13"
               fill="currentColor"
               className="text-ink-muted"
             >
@@ -111,7 +114,7 @@ export function TrendChart({
           ),
         )}
         {first ? (
-          <text x={PAD.left} y={HEIGHT - 6} fontSize="12" fill="currentColor" className="text-ink-muted">
+          <text x={PAD.left} y={HEIGHT - 6} fontSize="13" fill="currentColor" className="text-ink-muted">
             {points[0]?.at}
           </text>
         ) : null}
@@ -120,7 +123,7 @@ export function TrendChart({
             x={WIDTH - PAD.right}
             y={HEIGHT - 6}
             textAnchor="end"
-            fontSize="12"
+            fontSize="13"
             fill="currentColor"
             className="text-ink-muted"
           >

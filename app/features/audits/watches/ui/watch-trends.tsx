@@ -34,6 +34,30 @@ export function WatchTrends({
   const series = (value: (run: RunSummary) => number | null) =>
     oldestFirst.map((run) => ({ at: at(run), value: value(run) }));
   const has = (check: WatchCheck) => checks.includes(check) || runs.some((run) => hasValue(run, check));
+  // The table's columns: the run and when, then the numbers of the checks this watch runs (or ran).
+  const orNone = (value: string | number | null) => (value === null ? dash : value);
+  type Column = { label: string; check?: WatchCheck; value: (run: RunSummary) => string | number };
+  const allColumns: Column[] = [
+    { label: "Run", value: () => "" },
+    { label: "Finished", value: () => "" },
+    { label: "Grade", check: "security", value: (run) => orNone(run.securityGrade) },
+    { label: "Score", check: "security", value: (run) => orNone(run.securityScore) },
+    {
+      label: "Status",
+      check: "performance",
+      value: (run) => (run.httpStatus === null ? dash : run.httpStatus || "No answer"),
+    },
+    {
+      label: "Load time",
+      check: "performance",
+      value: (run) => (run.loadTimeMs === null ? dash : msText(run.loadTimeMs)),
+    },
+    { label: "Lab score", check: "lab", value: (run) => orNone(run.labScore) },
+    { label: "LCP", check: "lab", value: (run) => (run.lcpMs === null ? dash : msText(run.lcpMs)) },
+    { label: "CLS", check: "lab", value: (run) => (run.cls === null ? dash : clsText(run.cls)) },
+    { label: "Days left", check: "tls", value: (run) => orNone(run.tlsDaysLeft) },
+  ];
+  const columns = allColumns.filter((column) => !column.check || has(column.check));
   return (
     <div className="grid gap-6">
       <div className="grid gap-4 lg:grid-cols-2">
@@ -103,24 +127,10 @@ export function WatchTrends({
           />
         ) : null}
       </div>
-      <DataTable
-        label="Trend table"
-        columns={[
-          "Run",
-          "Finished",
-          "Grade",
-          "Score",
-          "Status",
-          "Load time",
-          "Lab score",
-          "LCP",
-          "CLS",
-          "Days left",
-        ]}
-      >
+      <DataTable label="Trend table" columns={columns.map((column) => column.label)}>
         {runs.map((run) => (
           <tr key={run.id} className="border-t border-line">
-            <td className="px-3 py-2">
+            <td className="px-3 py-2 whitespace-nowrap">
               <Link
                 to={runPath(watchId, run.id)}
                 className="font-semibold text-brand underline underline-offset-2"
@@ -131,18 +141,11 @@ export function WatchTrends({
             <td className="px-3 py-2 whitespace-nowrap">
               <time dateTime={run.finishedAt}>{formatDateTime(run.finishedAt)}</time>
             </td>
-            <td className="px-3 py-2">{run.securityGrade ?? dash}</td>
-            <td className="px-3 py-2 tabular-nums">{run.securityScore ?? dash}</td>
-            <td className="px-3 py-2 tabular-nums">
-              {run.httpStatus === null ? dash : run.httpStatus || "No answer"}
-            </td>
-            <td className="px-3 py-2 tabular-nums">
-              {run.loadTimeMs === null ? dash : msText(run.loadTimeMs)}
-            </td>
-            <td className="px-3 py-2 tabular-nums">{run.labScore ?? dash}</td>
-            <td className="px-3 py-2 tabular-nums">{run.lcpMs === null ? dash : msText(run.lcpMs)}</td>
-            <td className="px-3 py-2 tabular-nums">{run.cls === null ? dash : clsText(run.cls)}</td>
-            <td className="px-3 py-2 tabular-nums">{run.tlsDaysLeft ?? dash}</td>
+            {columns.slice(2).map((column) => (
+              <td key={column.label} className="px-3 py-2 whitespace-nowrap tabular-nums">
+                {column.value(run)}
+              </td>
+            ))}
           </tr>
         ))}
       </DataTable>
