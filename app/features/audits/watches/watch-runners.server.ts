@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { metrics } from "#app/lib/metrics.server.ts";
 import { AuditChildError, runAuditInChild } from "../audit-child.server.ts";
 import { AuditBusyError, type AuditSlots } from "../audit-slots.server.ts";
 import { hstsPreloadFor } from "../hsts-preload-list.server.ts";
@@ -24,9 +25,14 @@ async function guarded<C extends WatchCheck>(
   url: string,
   work: () => Promise<CheckOutcome<C>>,
 ): Promise<CheckOutcome<C>> {
+  // The same histogram as staff's own audits: a watch's runs are audits too.
+  const timer = metrics.auditDuration.startTimer({ kind: check });
   try {
-    return await work();
+    const outcome = await work();
+    timer({ outcome: outcome.ok ? "measured" : "failed" });
+    return outcome;
   } catch (error) {
+    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
     if (error instanceof AuditBusyError) throw error;
     if (error instanceof AuditChildError) return { ok: false, error: error.message };
     console.error(`Watch ${check} check of ${new URL(url).host} failed: ${(error as Error).message}`);
