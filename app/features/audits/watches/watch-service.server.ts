@@ -1,6 +1,7 @@
+import { isIP } from "node:net";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { parseTargetUrl } from "../target-policy.server.ts";
+import { classifyAddress, parseTargetUrl, refusalMessage, urlHost } from "../target-policy.server.ts";
 import {
   CreateWatchSchema,
   fieldErrors,
@@ -32,10 +33,25 @@ const refuse = (status: number, errors: Record<string, string>, message?: string
   errors,
 });
 
-/** The address under the audits' policy (AUDIT_ALLOW_PRIVATE_TARGETS is applied when a check fetches). */
-function checkUrl(raw: string): { ok: true; url: string } | WatchRefusal {
+/**
+ * The address under the audits' policy. An address that is itself private (an IP literal, localhost)
+ * is refused now, unless AUDIT_ALLOW_PRIVATE_TARGETS; a name is resolved, and checked, at every run
+ * by the checks' own guarded fetch (DNS may change).
+ */
+function checkUrl(raw: string, allowPrivate: boolean): { ok: true; url: string } | WatchRefusal {
   const target = parseTargetUrl(raw);
-  return target.ok ? { ok: true, url: target.url.href } : refuse(400, { url: target.details });
+  if (!target.ok) return refuse(400, { url: target.details });
+  if (!allowPrivate) {
+    const host = urlHost(target.url);
+    const literal = isIP(host)
+      ? host
+      : /^localhost\.?$/i.test(host) || /\.localhost\.?$/i.test(host)
+        ? "127.0.0.1"
+        : null;
+    const verdict = literal ? classifyAddress(literal) : { blocked: false as const };
+    if (literal && verdict.blocked) return refuse(400, { url: refusalMessage(literal, verdict, host) });
+  }
+  return { ok: true, url: target.url.href };
 }
 
 function checkOffered(checks: WatchCheck[], rules: WatchRules): WatchRefusal | null {
@@ -56,7 +72,7 @@ export async function createWatch(
   const parsed = CreateWatchSchema.safeParse(input);
   if (!parsed.success) return refuse(400, fieldErrors(parsed.error));
   const { checks, every } = parsed.data;
-  const url = checkUrl(parsed.data.url);
+  const url = checkUrl(parsed.data.url, rules.allowPrivate);
   if (!url.ok) return url;
   const unoffered = checkOffered(checks, rules);
   if (unoffered) return unoffered;
@@ -87,7 +103,7 @@ export async function changeWatch(
   const { checks, every, paused, recipients } = parsed.data;
   let url: string | undefined;
   if (parsed.data.url !== undefined) {
-    const checked = checkUrl(parsed.data.url);
+    const checked = checkUrl(parsed.data.url, rules.allowPrivate);
     if (!checked.ok) return checked;
     url = checked.url;
   }
