@@ -443,11 +443,14 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         async stop() {
           clearInterval(prune);
           publishedSite.stop();
-          await watchScheduler.stop();
+          // A watch run in progress finishes beside the rest of the shutdown; one that outlasts the
+          // server's grace period is abandoned and retried elsewhere once its lease runs out.
+          const watchesStopped = watchScheduler.stop();
           await leadAttribution.stop();
           await rollup.stop();
           await purge.stop();
           await outbox.stop();
+          await watchesStopped;
         },
       };
     };
