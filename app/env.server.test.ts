@@ -26,6 +26,7 @@ describe("parseEnv", () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       AUDIT_MAX_RUNNING: 2,
       AUDIT_MAX_QUEUED: 4,
+      WATCH_POLL_SECONDS: 30,
       ANALYTICS: "on",
       ANALYTICS_RAW_DAYS: 30,
       LEAD_RETENTION_MONTHS: 24,

@@ -128,6 +128,13 @@ const EnvSchema = z
     AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
     /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */
     AUDIT_MAX_QUEUED: z.coerce.number().int().min(0).max(100).default(4),
+    /** Seconds between each instance's looks for due watches (issue 25); a run starts at most this late. */
+    WATCH_POLL_SECONDS: z.coerce
+      .number("WATCH_POLL_SECONDS must be a whole number of seconds")
+      .int("WATCH_POLL_SECONDS must be a whole number of seconds")
+      .min(1, "WATCH_POLL_SECONDS must be at least 1")
+      .max(3600, "WATCH_POLL_SECONDS must be at most 3600")
+      .default(30),
   })
   .refine((env) => !env.ADMIN_USERNAME === !env.ADMIN_PASSWORD, {
     message: "ADMIN_USERNAME and ADMIN_PASSWORD go together",

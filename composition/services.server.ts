@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Registry } from "prom-client";
 import { loadAppSecret } from "#app/db/app-secret.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
@@ -19,6 +20,21 @@ import { createRollupJob } from "#app/features/analytics/rollup.server.ts";
 import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-context.server.ts";
 import { createAuditSlots } from "#app/features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "#app/features/audits/hsts-preload-list.server.ts";
+import {
+  createAlertEmailSender,
+  WATCH_ALERT_EMAIL,
+  type WatchAlertEmailPayload,
+} from "#app/features/audits/watches/watch-alert-email.server.ts";
+import { ALERT_CONDITION_LABELS, type AlertCondition } from "#app/features/audits/watches/watch-alerts.ts";
+import { type WatchServices, watchServicesKey } from "#app/features/audits/watches/watch-context.server.ts";
+import { type AlertSink, createWatchRunner } from "#app/features/audits/watches/watch-run.server.ts";
+import {
+  availableChecks,
+  type CheckRunners,
+  performanceRunner,
+  securityRunner,
+} from "#app/features/audits/watches/watch-runners.server.ts";
+import { createWatchScheduler } from "#app/features/audits/watches/watch-scheduler.server.ts";
 import { type AuthServices, authServicesKey } from "#app/features/auth/auth-context.server.ts";
 import { createAuthService } from "#app/features/auth/auth-service.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
@@ -57,6 +73,7 @@ import {
   DELIVERY_RETENTION_DAYS,
   forgetLeadDeliveries,
   pruneDeliveries,
+  queueEventData,
   queueWebhookEvent,
   WEBHOOK_DELIVERY,
 } from "#app/features/webhooks/webhook-store.server.ts";
@@ -68,7 +85,7 @@ import {
   setMetricsSources,
   statusClass,
 } from "#app/lib/metrics.server.ts";
-import { LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
+import { enqueue, LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
 import {
   dispatchByKind,
   type OutboxSend,
@@ -331,12 +348,18 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         }),
       };
       let transport: MailTransport | undefined;
-      if (env.SMTP_URL && env.LEAD_NOTIFICATION_TO) {
+      if (env.SMTP_URL) {
         transport = createMailTransport(env.SMTP_URL);
-        senders[LEAD_NOTIFICATION] = createOutboxSender({
+        if (env.LEAD_NOTIFICATION_TO)
+          senders[LEAD_NOTIFICATION] = createOutboxSender({
+            db: database.db,
+            transport,
+            mail: { from: env.MAIL_FROM, to: env.LEAD_NOTIFICATION_TO, publicUrl: env.PUBLIC_URL },
+          });
+        senders[WATCH_ALERT_EMAIL] = createAlertEmailSender({
           db: database.db,
           transport,
-          mail: { from: env.MAIL_FROM, to: env.LEAD_NOTIFICATION_TO, publicUrl: env.PUBLIC_URL },
+          settings: { from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL },
         });
       }
       const worker = startOutboxWorker({
@@ -408,14 +431,26 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       void purge.run();
       const outbox = startOutbox();
       publishedSite.start();
+      // Watches (issue 25): each instance looks for due ones; a watch's lease picks the one that runs it.
+      const watchScheduler = createWatchScheduler({
+        db: database.db,
+        runWatch,
+        pollMs: env.WATCH_POLL_SECONDS * 1000,
+        logger: { error: logError },
+      });
+      watchScheduler.start();
       return {
         async stop() {
           clearInterval(prune);
           publishedSite.stop();
+          // A watch run in progress finishes beside the rest of the shutdown; one that outlasts the
+          // server's grace period is abandoned and retried elsewhere once its lease runs out.
+          const watchesStopped = watchScheduler.stop();
           await leadAttribution.stop();
           await rollup.stop();
           await purge.stop();
           await outbox.stop();
+          await watchesStopped;
         },
       };
     };
@@ -444,6 +479,49 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       maxWaitMs: AUDIT_MAX_WAIT_MS,
     });
     const notifyOutbox = () => outboxWorker?.notify();
+    // Watches (issue 25, ADR 030). The checks a watch can run are the runners registered here; the lab
+    // and TLS checks join once their modules exist (watch-runners.server.ts has their adapters).
+    const runnerOptions = { slots: auditSlots, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS };
+    const checkRunners: CheckRunners = {
+      security: securityRunner(database.db, runnerOptions),
+      performance: performanceRunner(runnerOptions),
+    };
+    // An alert's notices are queued in its own transaction: the `audit.alert` webhooks and, when this
+    // installation sends email, the alert email to the watch's recipients.
+    const alertSink: AlertSink = {
+      async raise(trx, event) {
+        const { alert, watch } = event;
+        const webhooks = await queueEventData(trx, {
+          type: "audit.alert",
+          data: {
+            alert: {
+              id: alert.id,
+              status: event.type,
+              condition: alert.condition,
+              label: ALERT_CONDITION_LABELS[alert.condition as AlertCondition] ?? alert.condition,
+              message: alert.message,
+              openedAt: alert.openedAt,
+              resolvedAt: alert.resolvedAt,
+              resolvedMessage: alert.resolvedMessage,
+              detail: alert.detail,
+            },
+            watch: { id: watch.id, url: watch.url },
+          },
+          occurredAt: event.occurredAt,
+        });
+        if (!env.SMTP_URL || watch.recipients.length === 0) return webhooks;
+        const payload: WatchAlertEmailPayload = { alertId: alert.id, type: event.type };
+        await enqueue(trx, WATCH_ALERT_EMAIL, payload, event.occurredAt);
+        return webhooks + 1;
+      },
+      afterCommit: notifyOutbox,
+    };
+    const runWatch = createWatchRunner({
+      db: database.db,
+      runners: checkRunners,
+      sink: alertSink,
+      owner: `${process.pid}-${randomBytes(6).toString("hex")}`,
+    });
     // Each feature gets what it declared it needs, no more (issue 23): the guard the signed-in
     // person, leads their services and a way to settle attributions (owned by analytics), and so on.
     const provided: ProvidedServices = [
@@ -466,6 +544,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leads: createPeopleLeads(database.db, secret, leadAdmin),
       }),
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
+      provide<WatchServices>(watchServicesKey, {
+        database,
+        allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS,
+        checks: availableChecks(checkRunners),
+        runWatch,
+      }),
       provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
       provide<MediaServices>(mediaServicesKey, { media }),

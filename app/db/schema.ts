@@ -557,6 +557,61 @@ export interface PostImportsTable {
   importedAt: string;
 }
 
+/** A site the audits check on a schedule (migration 030; features/audits/watches). */
+export interface WatchesTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of check names ("security", "performance", …). */
+  checks: string;
+  every: "hourly" | "daily" | "weekly";
+  /** JSON array of email addresses that get the alerts. */
+  recipients: string;
+  paused: number;
+  nextRunAt: string;
+  lastRunAt: string | null;
+  lastStatus: string | null;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+}
+
+/** One run of a watch: each check's result (JSON) and the numbers its trends read. */
+export interface WatchRunsTable {
+  id: Generated<number>;
+  watchId: number;
+  trigger: "schedule" | "manual";
+  startedAt: string;
+  finishedAt: string;
+  status: "ok" | "partial" | "failed";
+  results: string;
+  securityScore: number | null;
+  securityGrade: string | null;
+  httpStatus: number | null;
+  loadTimeMs: number | null;
+  labScore: number | null;
+  lcpMs: number | null;
+  cls: number | null;
+  tbtMs: number | null;
+  tlsDaysLeft: number | null;
+  tlsVerified: number | null;
+}
+
+/** A condition a watch's run found worse, until a later run finds it cleared. */
+export interface WatchAlertsTable {
+  id: Generated<number>;
+  watchId: number;
+  condition: string;
+  message: string;
+  detail: string;
+  openedAt: string;
+  openedRunId: number | null;
+  resolvedAt: string | null;
+  resolvedRunId: number | null;
+  resolvedMessage: string | null;
+  openedNotices: Generated<number>;
+  resolvedNotices: number | null;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -598,4 +653,7 @@ export interface Database {
   postRevisions: PostRevisionsTable;
   postRedirects: PostRedirectsTable;
   postImports: PostImportsTable;
+  watches: WatchesTable;
+  watchRuns: WatchRunsTable;
+  watchAlerts: WatchAlertsTable;
 }

@@ -109,6 +109,9 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/people", label: "People", permission: "people.dataRequests" },
   { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
   { path: "/admin/audit", label: "Audits", permission: "audits.use" },
+  // Issue 25: watched sites, their runs and alerts.
+  { path: "/admin/watches", label: "Watches", permission: "audits.use" },
+  { path: "/admin/watches/:id", label: "Watch", permission: "audits.use" },
   // The content studio (issue 24): the list, a new post, a post's editor and its revisions.
   { path: "/admin/content", label: "Content", permission: "content.publish" },
   { path: "/admin/content/new", label: "New post", permission: "content.publish" },

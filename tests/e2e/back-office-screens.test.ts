@@ -259,6 +259,7 @@ const SCREENS: Screen[] = [
     path: () => "/admin/audit",
     ready: (page) => page.locator("[data-audit-id]").first().waitFor(WAIT),
   },
+  { name: "watches", path: () => "/admin/watches", ready: heading("Watches") },
   { name: "staff", path: () => "/admin/staff", ready: heading(/Staff/) },
   { name: "API keys", path: () => "/admin/api-keys", ready: heading(/API keys/i) },
   { name: "webhooks", path: () => "/admin/webhooks", ready: heading(/Webhooks/i) },

@@ -11,13 +11,15 @@ describe("the back office's sections", () => {
       "People",
       "Analytics",
       "Audits",
+      "Watches",
       "Content",
       "Staff",
       "API keys",
       "Webhooks",
       "Access log",
     ]);
-    expect(new Set(NAV_ITEMS.map((item) => item.permission)).size).toBe(NAV_ITEMS.length);
+    // Each section once; Audits and Watches share audits.use.
+    expect(new Set(NAV_ITEMS.map((item) => item.to)).size).toBe(NAV_ITEMS.length);
     expect(visibleNavItems({ username: "pat", roleLabel: "No role", permissions: [] })).toEqual([]);
     expect(
       visibleNavItems({
@@ -25,7 +27,7 @@ describe("the back office's sections", () => {
         roleLabel: "Marketing",
         permissions: ["leads.counts", "analytics.read", "audits.use", "content.publish", "account.self"],
       }).map((item) => item.label),
-    ).toEqual(["Analytics", "Audits", "Content"]);
+    ).toEqual(["Analytics", "Audits", "Watches", "Content"]);
     // Sales works the leads and reads analytics: no content studio.
     expect(
       visibleNavItems({
@@ -47,5 +49,6 @@ describe("the back office's sections", () => {
     expect(currentNavTarget("/admin/content", "?status=draft")).toBe("/admin/content");
     expect(currentNavTarget("/admin/content/new", "")).toBe("/admin/content");
     expect(currentNavTarget("/admin/content/12/revisions", "")).toBe("/admin/content");
+    expect(currentNavTarget("/admin/watches/3", "?run=7")).toBe("/admin/watches");
   });
 });

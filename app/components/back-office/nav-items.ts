@@ -39,6 +39,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Analytics", to: "/admin/analytics", permission: "analytics.read", group: "work" },
   { label: "Audits", to: "/admin/audit", permission: "audits.use", group: "work" },
   {
+    label: "Watches",
+    to: "/admin/watches",
+    permission: "audits.use",
+    group: "work",
+    alsoCurrentFor: /^\/admin\/watches\//,
+  },
+  {
     label: "Content",
     to: "/admin/content",
     permission: "content.publish",

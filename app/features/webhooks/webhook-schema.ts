@@ -4,7 +4,13 @@ import { breaksTextRule } from "#app/lib/text-rules.ts";
 // What an outgoing webhook is made of (issue 10), shared by the page's form, its script and the JSON
 // API, so the browser's instant checks and the server's final word say the same.
 
-export const WEBHOOK_EVENTS = ["lead.created", "lead.updated", "lead.spam_changed", "lead.deleted"] as const;
+export const WEBHOOK_EVENTS = [
+  "lead.created",
+  "lead.updated",
+  "lead.spam_changed",
+  "lead.deleted",
+  "audit.alert",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
@@ -12,6 +18,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "lead.updated": "A lead is updated",
   "lead.spam_changed": "A lead is marked as spam or not spam",
   "lead.deleted": "A lead is erased",
+  "audit.alert": "A watched site gets worse, or recovers (website audits)",
 };
 
 /** What "Send test event" can send: a ping, or a lead.created with a sample lead marked as a test. */

@@ -181,17 +181,41 @@ export type WebhookEvent = {
  * rows. After the commit, the caller wakes the outbox worker (AppServices.notifyOutbox).
  */
 export async function queueWebhookEvent(db: Db, event: WebhookEvent): Promise<number> {
+  return queueEventData(db, {
+    type: event.type,
+    webhooks: event.webhooks,
+    data: async () => {
+      const lead = typeof event.lead === "function" ? await event.lead() : event.lead;
+      return lead ? { lead } : undefined;
+    },
+    occurredAt: event.occurredAt,
+  });
+}
+
+/**
+ * Any event's deliveries (the watches' `audit.alert` among them, wired in services.server.ts): one
+ * per subscribed webhook, in the caller's transaction, with `data` as the body's `data`.
+ */
+export async function queueEventData(
+  db: Db,
+  event: {
+    type: WebhookEventType;
+    webhooks?: WebhookSubscription[];
+    data: Record<string, unknown> | (() => Promise<Record<string, unknown> | undefined>);
+    occurredAt: Date;
+  },
+): Promise<number> {
   const webhooks = event.webhooks ?? (await db.selectFrom("webhooks").select(["id", "events"]).execute());
   const subscribed = webhooks.filter((webhook) => parseEvents(webhook.events).includes(event.type));
   if (subscribed.length === 0) return 0;
-  const lead = typeof event.lead === "function" ? await event.lead() : event.lead;
-  if (!lead) return 0;
+  const data = typeof event.data === "function" ? await event.data() : event.data;
+  if (!data) return 0;
   const eventId = randomUUID();
   const body = JSON.stringify({
     id: eventId,
     event: event.type,
     occurredAt: event.occurredAt.toISOString(),
-    data: { lead },
+    data,
   });
   for (const webhook of subscribed) {
     await queueDelivery(db, {
