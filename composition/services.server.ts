@@ -20,6 +20,7 @@ import { createRollupJob } from "#app/features/analytics/rollup.server.ts";
 import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-context.server.ts";
 import { createAuditSlots } from "#app/features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "#app/features/audits/hsts-preload-list.server.ts";
+import { runTlsCheck } from "#app/features/audits/tls/tls-check.server.ts";
 import {
   createAlertEmailSender,
   WATCH_ALERT_EMAIL,
@@ -33,6 +34,7 @@ import {
   type CheckRunners,
   performanceRunner,
   securityRunner,
+  tlsRunner,
 } from "#app/features/audits/watches/watch-runners.server.ts";
 import { createWatchScheduler } from "#app/features/audits/watches/watch-scheduler.server.ts";
 import { type AuthServices, authServicesKey } from "#app/features/auth/auth-context.server.ts";
@@ -479,12 +481,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       maxWaitMs: AUDIT_MAX_WAIT_MS,
     });
     const notifyOutbox = () => outboxWorker?.notify();
-    // Watches (issue 25, ADR 030). The checks a watch can run are the runners registered here; the lab
-    // and TLS checks join once their modules exist (watch-runners.server.ts has their adapters).
+    // Watches (issue 25, ADR 030). The checks a watch can run are the runners registered here.
     const runnerOptions = { slots: auditSlots, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS };
     const checkRunners: CheckRunners = {
       security: securityRunner(database.db, runnerOptions),
       performance: performanceRunner(runnerOptions),
+      tls: tlsRunner(runTlsCheck, runnerOptions),
     };
     // An alert's notices are queued in its own transaction: the `audit.alert` webhooks and, when this
     // installation sends email, the alert email to the watch's recipients.

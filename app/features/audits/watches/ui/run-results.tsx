@@ -1,4 +1,6 @@
 import type { AuditResult, PerformanceResult } from "../../audit-types.ts";
+import { TlsResult } from "../../tls/tls-result.tsx";
+import type { TlsCheckResult } from "../../tls/tls-types.ts";
 import { AuditIssues, AuditSummary } from "../../ui/audit-details.tsx";
 import { PerformanceCard } from "../../ui/performance-card.tsx";
 import type { RunDetail } from "../watch-store.server.ts";
@@ -60,15 +62,7 @@ export function RunResults({ run }: { run: RunDetail }) {
                   All {(security.result as AuditResult).issues.length} issues
                 </summary>
                 <div className="mt-4">
-                  <AuditIssues
-                    headingLevel={4}
-                    audit={{
-                      ...(security.result as AuditResult),
-                      id: run.id,
-                      date: whenText(run.finishedAt),
-                      isoDate: run.finishedAt,
-                    }}
-                  />
+                  <AuditIssues headingLevel={4} audit={security.result as AuditResult} />
                 </div>
               </details>
             </>
@@ -113,12 +107,16 @@ export function RunResults({ run }: { run: RunDetail }) {
             TLS certificate
           </h3>
           {tls.ok ? (
-            <Numbers
-              items={[
-                ["Days left", tls.summary.daysLeft === null ? dash : String(tls.summary.daysLeft)],
-                ["Verifies", tls.summary.verified ? "Yes" : "No"],
-              ]}
-            />
+            <>
+              <Numbers
+                items={[
+                  ["Days left", tls.summary.daysLeft === null ? dash : String(tls.summary.daysLeft)],
+                  ["Verifies", tls.summary.verified ? "Yes" : "No"],
+                ]}
+              />
+              {/* The whole check, as the audit page's TLS card shows it. */}
+              <TlsResult result={tls.result as TlsCheckResult} />
+            </>
           ) : (
             <Failed check="tls" outcome={tls} />
           )}
