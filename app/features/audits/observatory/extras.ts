@@ -1,6 +1,7 @@
 // Checks beyond the Observatory's ten tests. They raise issues only and never change the
 // Observatory-compatible score, so that score stays comparable with MDN's.
 
+import { plural } from "#app/lib/plural.ts";
 import type { AuditIssue, FetchedResponse, ScanInput } from "../audit-types.ts";
 import {
   CATEGORY,
@@ -38,14 +39,14 @@ export function tlsIssues(context: ObservatoryContext): AuditIssue[] {
         title: "TLS certificate expired",
         severity: "critical",
         category,
-        description: `The certificate expired ${-days} day(s) ago${until}; browsers block the site with a warning.`,
+        description: `The certificate expired ${plural(-days, "day")} ago${until}; browsers block the site with a warning.`,
         remediation:
           "Renew the certificate now and automate renewal (for example certbot or your host's managed certificates).",
       });
     else if (days <= 30)
       issues.push({
         id: "tls-certificate-expiring",
-        title: `TLS certificate expires in ${days} day(s)`,
+        title: `TLS certificate expires in ${plural(days, "day")}`,
         severity: days <= 7 ? "high" : "medium",
         category,
         description: `The certificate expires soon${until}. Automated renewal normally renews 30 days before expiry, so it may be failing.`,
@@ -174,7 +175,7 @@ export function securityTxtIssues(input: ScanInput, now: Date): AuditIssue[] {
       title: "security.txt published",
       severity: "info",
       category,
-      description: `/.well-known/security.txt lists a contact and expires in ${days} day(s).`,
+      description: `/.well-known/security.txt lists a contact and expires in ${plural(days, "day")}.`,
     },
   ];
 }

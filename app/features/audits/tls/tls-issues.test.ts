@@ -143,7 +143,7 @@ describe("withTlsFindings", () => {
       "tls-certificate-expiring:high",
       "tls-protocol-1-0-accepted:high",
     ]);
-    expect(merged.issues[1]?.title).toBe("TLS certificate expires in 5 day(s)");
+    expect(merged.issues[1]?.title).toBe("TLS certificate expires in 5 days");
     expect({ score: merged.score, grade: merged.grade, tests: merged.tests }).toEqual({
       score: 85,
       grade: "B+",

@@ -1,3 +1,4 @@
+import { plural } from "#app/lib/plural.ts";
 import type { AuditIssue, AuditResult } from "../audit-types.ts";
 import { CATEGORY } from "../observatory/context.ts";
 import { TLS_VERSIONS, type TlsCheckResult, type TlsVersion } from "./tls-types.ts";
@@ -79,7 +80,7 @@ export function tlsIssues(result: TlsCheckResult): AuditIssue[] {
         title: "TLS certificate expired",
         severity: "critical",
         category,
-        description: `The certificate expired ${Math.max(1, -certificate.daysLeft)} day(s) ago${until}; browsers block the site with a warning.`,
+        description: `The certificate expired ${plural(Math.max(1, -certificate.daysLeft), "day")} ago${until}; browsers block the site with a warning.`,
         remediation:
           "Renew the certificate now and automate renewal (for example certbot or your host's managed certificates).",
       });
@@ -95,7 +96,7 @@ export function tlsIssues(result: TlsCheckResult): AuditIssue[] {
     else if (certificate.daysLeft <= EXPIRY_MEDIUM_DAYS)
       issues.push({
         id: TLS_ISSUE_IDS.expiring,
-        title: `TLS certificate expires in ${certificate.daysLeft} day(s)`,
+        title: `TLS certificate expires in ${plural(certificate.daysLeft, "day")}`,
         severity: certificate.daysLeft <= EXPIRY_HIGH_DAYS ? "high" : "medium",
         category,
         description: `The certificate expires soon${until}. Automated renewal normally renews 30 days before expiry, so it may be failing.`,

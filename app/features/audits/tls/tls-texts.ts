@@ -1,3 +1,4 @@
+import { plural } from "#app/lib/plural.ts";
 import type { TlsCheckResult } from "./tls-types.ts";
 
 // The TLS check's words on the audit page, for the page, its no-JavaScript fallback and the tests.
@@ -33,7 +34,7 @@ export function tlsSummaryText(result: TlsCheckResult): string {
 
 export function daysLeftText(days: number): string {
   if (days < 0) return `expired ${-days} day${days === -1 ? "" : "s"} ago`;
-  return `${days} day${days === 1 ? "" : "s"} left`;
+  return `${plural(days, "day")} left`;
 }
 
 export function keyText(certificate: { keyType: string; keyBits: number | null; curve?: string }): string {

@@ -1,3 +1,4 @@
+import { plural } from "#app/lib/plural.ts";
 import type { RunResults } from "./watch-types.ts";
 
 // When a watched site got worse (issue 25), as a pure function of the run, the previous values and
@@ -144,7 +145,7 @@ function verdicts(
               message:
                 tls.daysLeft < 0
                   ? "The certificate has expired."
-                  : `The certificate expires in ${tls.daysLeft} day${tls.daysLeft === 1 ? "" : "s"}.`,
+                  : `The certificate expires in ${plural(tls.daysLeft, "day")}.`,
               detail: { value: tls.daysLeft },
             }
           : { state: "fine", message: `The certificate has ${tls.daysLeft} days left.` }
