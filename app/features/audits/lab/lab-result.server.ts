@@ -131,7 +131,10 @@ function resources(lhr: Lhr): LabResourceRow[] {
     requests: finite(item.requestCount),
     bytes: finite(item.transferSize),
   }));
-  return rows.sort((a, b) => (a.type === "total" ? -1 : b.type === "total" ? 1 : b.bytes - a.bytes));
+  // Types the page did not request are left out (PSI lists them as zeros).
+  return rows
+    .filter((row) => row.type === "total" || row.requests > 0)
+    .sort((a, b) => (a.type === "total" ? -1 : b.type === "total" ? 1 : b.bytes - a.bytes));
 }
 
 function screenshots(lhr: Lhr): { finalScreenshot: string | null; filmstrip: LabFrame[] } {
