@@ -40,23 +40,27 @@ function send(message: LabChildMessage): Promise<void> {
   });
 }
 
-const PAGE_SIZE = 4096;
-
-/** Resident memory (MB) of every process in this process group (this one, Chromium and its children). */
-async function groupRssMb(): Promise<number> {
-  let pages = 0;
+/**
+ * Memory (MB) of every process in this process group (this one, Chromium and its children), as the
+ * sum of their proportional set sizes: Chromium's processes share most of their pages (the binary,
+ * shared memory), which a sum of RSS would count once per process (~1.5 GB for one home page).
+ */
+async function groupMemoryMb(): Promise<number> {
+  let kb = 0;
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, "utf8");
       // Fields after the command name, which is in parentheses and may hold spaces.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) === process.pid) pages += Number(fields[21]) || 0;
+      if (Number(fields[2]) !== process.pid) continue;
+      const rollup = await readFile(`/proc/${entry}/smaps_rollup`, "utf8");
+      kb += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
     } catch {
       // The process ended while we looked.
     }
   }
-  return (pages * PAGE_SIZE) / 1048576;
+  return kb / 1024;
 }
 
 function allowPrivateOf(job: LabJob) {
@@ -93,7 +97,7 @@ async function run(job: LabJob): Promise<LabChildMessage> {
   let guard: TrafficGuard | undefined;
   let browser: LaunchedChromium | undefined;
   const watch = setInterval(() => {
-    void groupRssMb().then(async (rssMb) => {
+    void groupMemoryMb().then(async (rssMb) => {
       if (rssMb <= job.memoryMb) return;
       await send({ type: "memory", rssMb: Math.round(rssMb) });
       process.kill(-process.pid, "SIGKILL");
