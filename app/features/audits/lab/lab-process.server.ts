@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { Worker } from "node:worker_threads";
 import { resolveCheckedTarget, SafeFetchError } from "#app/lib/safe-fetch/safe-connect.server.ts";
 import { AUDIT_TARGET_TEXT, urlHost } from "../target-policy.server.ts";
 import { type LaunchedChromium, launchChromium } from "./lab-browser.server.ts";
@@ -6,7 +6,7 @@ import { labChromiumFlags } from "./lab-chromium.server.ts";
 import { type Lhr, labResultFromLhr } from "./lab-result.server.ts";
 import type { LabDevice, LabResult } from "./lab-types.ts";
 import { metadataRefusal } from "./metadata-targets.server.ts";
-import { startTrafficGuard, type TrafficGuard } from "./traffic-guard.server.ts";
+import type { GuardWorkerData, GuardWorkerMessage } from "./traffic-guard-worker.server.ts";
 
 // Entry point of the child process that runs one lab check (forked by lab-check.server.ts, never
 // imported by the app). It is the leader of its own process group: the traffic guard runs here,
@@ -40,29 +40,6 @@ function send(message: LabChildMessage): Promise<void> {
   });
 }
 
-/**
- * Memory (MB) of every process in this process group (this one, Chromium and its children), as the
- * sum of their proportional set sizes: Chromium's processes share most of their pages (the binary,
- * shared memory), which a sum of RSS would count once per process (~1.5 GB for one home page).
- */
-async function groupMemoryMb(): Promise<number> {
-  let kb = 0;
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
-      // Fields after the command name, which is in parentheses and may hold spaces.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== process.pid) continue;
-      const rollup = await readFile(`/proc/${entry}/smaps_rollup`, "utf8");
-      kb += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return kb / 1024;
-}
-
 function allowPrivateOf(job: LabJob) {
   return Array.isArray(job.allowPrivate)
     ? (address: string) => (job.allowPrivate as string[]).includes(address)
@@ -91,20 +68,58 @@ async function checkTarget(job: LabJob): Promise<string | null> {
   }
 }
 
+type GuardThread = {
+  proxyUrl: string;
+  /** What the guard refused; the thread ends. */
+  finish(): Promise<{ blocked: { url: string; reason: string }[]; blockedCount: number }>;
+  terminate(): void;
+};
+
+/** Starts the traffic guard and the memory watch on a thread of their own (see the worker's note). */
+async function startGuardThread(job: LabJob): Promise<GuardThread> {
+  const worker = new Worker(new URL("./traffic-guard-worker.server.ts", import.meta.url), {
+    workerData: {
+      allowPrivate: job.allowPrivate,
+      group: process.pid,
+      memoryMb: job.memoryMb,
+    } satisfies GuardWorkerData,
+  });
+  worker.on("message", (message: GuardWorkerMessage) => {
+    if (message.type !== "memory") return;
+    void send({ type: "memory", rssMb: message.mb }).then(() => process.kill(-process.pid, "SIGKILL"));
+  });
+  const proxyUrl = await new Promise<string>((resolve, reject) => {
+    worker.once("error", reject);
+    const onMessage = (message: GuardWorkerMessage) => {
+      if (message.type !== "ready") return;
+      worker.off("message", onMessage);
+      resolve(message.proxyUrl);
+    };
+    worker.on("message", onMessage);
+  });
+  return {
+    proxyUrl,
+    finish: () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("The traffic guard did not answer.")), 5_000);
+        worker.on("message", (message: GuardWorkerMessage) => {
+          if (message.type !== "blocked") return;
+          clearTimeout(timer);
+          resolve({ blocked: message.blocked, blockedCount: message.blockedCount });
+        });
+        worker.postMessage({ type: "finish" });
+      }),
+    terminate: () => void worker.terminate(),
+  };
+}
+
 async function run(job: LabJob): Promise<LabChildMessage> {
   const refusal = await checkTarget(job);
   if (refusal) return { type: "refused", message: refusal };
-  let guard: TrafficGuard | undefined;
+  let guard: GuardThread | undefined;
   let browser: LaunchedChromium | undefined;
-  const watch = setInterval(() => {
-    void groupMemoryMb().then(async (rssMb) => {
-      if (rssMb <= job.memoryMb) return;
-      await send({ type: "memory", rssMb: Math.round(rssMb) });
-      process.kill(-process.pid, "SIGKILL");
-    });
-  }, 1_000);
   try {
-    guard = await startTrafficGuard({ allowPrivate: allowPrivateOf(job) });
+    guard = await startGuardThread(job);
     // Lighthouse's launcher flags, as `npm run lighthouse` starts Chromium, so both measure alike.
     const { Launcher } = await import("chrome-launcher");
     const flags = [...Launcher.defaultFlags(), ...labChromiumFlags(guard.proxyUrl, job.profileDir)];
@@ -125,18 +140,19 @@ async function run(job: LabJob): Promise<LabChildMessage> {
       },
       config,
     );
+    browser.kill();
+    const { blocked, blockedCount } = await guard.finish();
     if (!outcome) return { type: "failed", message: "Lighthouse returned no result." };
     const result = labResultFromLhr(outcome.lhr as unknown as Lhr, {
       url: job.url,
       device: job.device,
-      blocked: guard.blocked,
-      blockedCount: guard.blockedCount,
+      blocked,
+      blockedCount,
     });
     return { type: "outcome", result };
   } finally {
-    clearInterval(watch);
     browser?.kill();
-    await guard?.close();
+    guard?.terminate();
   }
 }
 
