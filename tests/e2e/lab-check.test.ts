@@ -143,13 +143,23 @@ describe("POST /api/admin/lab-check", () => {
     expect([400, 413]).toContain((await postLab({ url: `https://example.com/${"a".repeat(8_000)}` })).status);
   });
 
-  it("answers 422 for cloud metadata even with AUDIT_ALLOW_PRIVATE_TARGETS=true", async () => {
-    const metadata = await postLab({ url: "http://169.254.169.254/latest/meta-data/" });
-    expect(metadata.status).toBe(422);
-    const body = (await metadata.json()) as LabResult & { message: string };
-    expect(body.error).toBe("Refused");
-    expect(body.message).toMatch(/cloud metadata/);
-  });
+  it(
+    "answers 422 for cloud metadata even with AUDIT_ALLOW_PRIVATE_TARGETS=true, and for a page that does not load",
+    async () => {
+      const metadata = await postLab({ url: "http://169.254.169.254/latest/meta-data/" });
+      expect(metadata.status).toBe(422);
+      const body = (await metadata.json()) as LabResult & { message: string };
+      expect(body.error).toBe("Refused");
+      expect(body.message).toMatch(/cloud metadata/);
+      // Nothing listens on port 1: the browser gets the traffic guard's 502, Lighthouse no page.
+      const dead = await postLab({ url: "http://127.0.0.1:1/" });
+      expect(dead.status).toBe(422);
+      const deadBody = (await dead.json()) as LabResult & { message: string };
+      expect(deadBody.error).toBe("The page could not be loaded");
+      expect(deadBody.details).toMatch(/502|unable to reliably load/i);
+    },
+    LAB_RUN.timeout,
+  );
 
   it(
     "measures a page (200, the result as the page shows it) and answers 503 with Retry-After while the slot is taken",
