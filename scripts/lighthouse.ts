@@ -669,7 +669,10 @@ async function main(): Promise<number> {
 
   // Issue 11: a run whose CPU benchmark says another process was using the CPU is repeated (up to
   // twice), so that the medians describe the pages rather than the machine's load at that moment.
-  for (let round = 1; round <= CONTENDED_RUN_REPEATS && !wasInterrupted(); round++) {
+  // With --agreement they are not: each page's lab check ran right after the script's own run, on
+  // the machine as it was then, and the comparison is between those two.
+  const repeats = values.agreement ? 0 : CONTENDED_RUN_REPEATS;
+  for (let round = 1; round <= repeats && !wasInterrupted(); round++) {
     const typical = typicalBenchmarkIndex(results);
     const contended = results.flatMap((result) =>
       result.runs.flatMap((run, i) => (isContended(run, typical) ? [{ result, i }] : [])),
