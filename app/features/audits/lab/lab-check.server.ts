@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
@@ -159,11 +160,14 @@ export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      // Whatever the child left (a renderer, a browser the child could not stop), and the profile.
+      // Whatever the child left (a renderer, a browser the child could not stop), and the profile:
+      // removed without blocking the event loop, retried while a dying renderer still writes to it.
       killGroup(child.pid);
-      rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
-      if (value instanceof Error) reject(value);
-      else resolve(value);
+      void rm(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+        .catch((error: Error) =>
+          console.error(`Lab check: the profile ${profileDir} was not removed: ${error.message}`),
+        )
+        .then(() => (value instanceof Error ? reject(value) : resolve(value)));
     };
     child.on("error", (error) => settle(error));
     child.on("exit", (code, signal) => {
