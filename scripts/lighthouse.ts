@@ -5,7 +5,7 @@
 // ships. It is a measurement: low scores do not fail it, errors (no build, no browser, a run that
 // could not load the page) do.
 //
-// Lighthouse is the app's own dependency (the lab check on /admin/audit runs it, ADR 029): this
+// Lighthouse is the app's own dependency (the lab check on /admin/audit runs it, ADR 031): this
 // script imports the very same package, so `--agreement` compares like with like.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { autoIncrementId } from "../migration-helpers.ts";
 
-// Issue 25, the lab check (ADR 029): each Lighthouse run staff start from /admin/audit or the API
+// Issue 25, the lab check (ADR 031): each Lighthouse run staff start from /admin/audit or the API
 // is kept like the performance checks. The score, device and the two Core Web Vitals the history
 // and the watches read are columns; the whole LabResult (its images capped at ~0.9 MB in all, see
 // lab-types.ts) is JSON text.

@@ -16,7 +16,7 @@ import type { LabDevice, LabResult } from "./lab-types.ts";
 // Runs one lab check (issue 25) in a child process of its own, never on the server's event loop:
 // Lighthouse's trace processing takes seconds of CPU and a few hundred MB. The child leads a new
 // process group holding Chromium and its renderers; on overrun the whole group gets SIGKILL, and
-// the browser profile (a fresh temporary folder) is deleted whatever happened. See ADR 029.
+// the browser profile (a fresh temporary folder) is deleted whatever happened. See ADR 031.
 
 const SCRIPT_NAME = "lab-process.server.ts";
 const SCRIPT_FROM_ROOT = join("app", "features", "audits", "lab", SCRIPT_NAME);
