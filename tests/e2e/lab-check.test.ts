@@ -151,12 +151,13 @@ describe("POST /api/admin/lab-check", () => {
       const body = (await metadata.json()) as LabResult & { message: string };
       expect(body.error).toBe("Refused");
       expect(body.message).toMatch(/cloud metadata/);
-      // Nothing listens on port 1: the browser gets the traffic guard's 502, Lighthouse no page.
+      // Nothing listens on port 1: the browser gets the traffic guard's 502 (Chromium shows it as an
+      // error page, an "interstitial" to Lighthouse), and Lighthouse no page to measure.
       const dead = await postLab({ url: "http://127.0.0.1:1/" });
       expect(dead.status).toBe(422);
       const deadBody = (await dead.json()) as LabResult & { message: string };
       expect(deadBody.error).toBe("The page could not be loaded");
-      expect(deadBody.details).toMatch(/502|unable to reliably load/i);
+      expect(deadBody.details).toMatch(/interstitial|502|unable to reliably load/i);
     },
     LAB_RUN.timeout,
   );

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLabCheck } from "./lab-check.server.ts";
 import { chromiumPath, isExecutable } from "./lab-chromium.server.ts";
@@ -110,16 +111,22 @@ describe("runLabCheck", () => {
   it.skipIf(!isExecutable(chromiumPath()))(
     "kills the whole process tree, Chromium included, when the time budget runs out",
     async () => {
-      const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("clausebridge-lab-")));
-      const result = await runLabCheck(`${origin}/never`, { allowPrivate: ["127.0.0.2"], timeoutMs: 6_000 });
-      expect(result.failure).toBe("timeout");
-      expect(result.error).toBe("The lab check took too long");
-      const profiles = readdirSync(tmpdir()).filter(
-        (name) => name.startsWith("clausebridge-lab-") && !before.has(name),
-      );
-      expect(profiles).toEqual([]); // the profile folder was deleted
-      // No process is left using a lab profile created by this run.
-      await expect.poll(() => chromiumProcessesUsing("clausebridge-lab-").length).toBe(0);
+      // A folder of this test's own: other lab runs (other test files) may run meanwhile.
+      const parent = mkdtempSync(join(tmpdir(), "lab-kill-test-"));
+      try {
+        const result = await runLabCheck(`${origin}/never`, {
+          allowPrivate: ["127.0.0.2"],
+          timeoutMs: 6_000,
+          profileParent: parent,
+        });
+        expect(result.failure).toBe("timeout");
+        expect(result.error).toBe("The lab check took too long");
+        expect(readdirSync(parent)).toEqual([]); // the profile folder was deleted
+        // No process is left using that profile: Chromium and its renderers died with the group.
+        await expect.poll(() => chromiumProcessesUsing(parent).length).toBe(0);
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
     },
     60_000,
   );

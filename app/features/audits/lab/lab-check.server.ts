@@ -39,6 +39,8 @@ export type LabCheckOptions = {
   chromiumPath?: string;
   timeoutMs?: number;
   limits?: Partial<LabCheckLimits>;
+  /** Where the run's temporary profile folder is made (default: the system's temporary folder). */
+  profileParent?: string;
 };
 
 /** Why a run has no measurement; the service maps each to an HTTP status. */
@@ -122,7 +124,7 @@ export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise
       failed(url, device, "chromium-missing", CHROMIUM_MISSING_TITLE, chromiumMissingText(browserPath)),
     );
   }
-  const profileDir = mkdtempSync(join(tmpdir(), "clausebridge-lab-"));
+  const profileDir = mkdtempSync(join(options.profileParent ?? tmpdir(), "clausebridge-lab-"));
   const job: LabJob = {
     url,
     device,
