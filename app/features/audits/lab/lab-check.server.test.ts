@@ -83,7 +83,8 @@ describe("runLabCheck", () => {
       expect(result.device).toBe("mobile");
       expect(result.lighthouseVersion).toBe("13.5.0");
       expect(result.finalUrl).toBe(`${origin}/`);
-      expect(result.score).toBeGreaterThanOrEqual(50);
+      // A page without scripts; the floor only catches a 0-1 score mistaken for 0-100, not a slow machine.
+      expect(result.score).toBeGreaterThanOrEqual(20);
       expect(result.score).toBeLessThanOrEqual(100);
       for (const key of LAB_METRIC_KEYS) {
         expect(Number.isFinite(result.metrics[key].value), key).toBe(true);
