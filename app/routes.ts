@@ -86,6 +86,7 @@ export default [
   route("api/admin/watches", "routes/api/admin/watches.ts"),
   route("api/admin/watches/:id", "routes/api/admin/watch.ts"),
   route("api/admin/watches/:id/run", "routes/api/admin/watch-run.ts"),
+  route("api/admin/lab-check", "routes/api/admin/lab-check.ts"),
   route("api/admin/users", "routes/api/admin/users.ts"),
   route("api/admin/users/:id", "routes/api/admin/user.ts"),
   route("api/admin/users/:id/sessions", "routes/api/admin/user-sessions.ts"),

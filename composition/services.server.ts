@@ -20,6 +20,8 @@ import { createRollupJob } from "#app/features/analytics/rollup.server.ts";
 import { type AuditServices, auditServicesKey } from "#app/features/audits/audit-context.server.ts";
 import { createAuditSlots } from "#app/features/audits/audit-slots.server.ts";
 import { hstsPreloadListInfo } from "#app/features/audits/hsts-preload-list.server.ts";
+import { runLabCheck } from "#app/features/audits/lab/lab-check.server.ts";
+import { chromiumPath, isExecutable } from "#app/features/audits/lab/lab-chromium.server.ts";
 import { runTlsCheck } from "#app/features/audits/tls/tls-check.server.ts";
 import {
   createAlertEmailSender,
@@ -32,6 +34,7 @@ import { type AlertSink, createWatchRunner } from "#app/features/audits/watches/
 import {
   availableChecks,
   type CheckRunners,
+  labRunner,
   performanceRunner,
   securityRunner,
   tlsRunner,
@@ -481,12 +484,14 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       maxWaitMs: AUDIT_MAX_WAIT_MS,
     });
     const notifyOutbox = () => outboxWorker?.notify();
-    // Watches (issue 25, ADR 030). The checks a watch can run are the runners registered here.
+    // Watches (issue 25, ADR 030). The checks a watch can run are the runners registered here; the lab
+    // check (ADR 031) is offered when this server has a Chromium to run it with.
     const runnerOptions = { slots: auditSlots, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS };
     const checkRunners: CheckRunners = {
       security: securityRunner(database.db, runnerOptions),
       performance: performanceRunner(runnerOptions),
       tls: tlsRunner(runTlsCheck, runnerOptions),
+      ...(isExecutable(chromiumPath()) ? { lab: labRunner(runLabCheck, runnerOptions) } : {}),
     };
     // An alert's notices are queued in its own transaction: the `audit.alert` webhooks and, when this
     // installation sends email, the alert email to the watch's recipients.

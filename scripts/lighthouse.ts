@@ -5,13 +5,11 @@
 // ships. It is a measurement: low scores do not fail it, errors (no build, no browser, a run that
 // could not load the page) do.
 //
-// Lighthouse is ~176 MB, so it lives in its own package (tools/lighthouse, installed here with
-// `npm ci` on first use) and never in the app's dependencies.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Lighthouse is the app's own dependency (the lab check on /admin/audit runs it, ADR 031): this
+// script imports the very same package, so `--agreement` compares like with like.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./lib/chromium.ts";
 import {
@@ -33,8 +31,6 @@ import {
 } from "./page-weight.ts";
 
 const root = join(import.meta.dirname, "..");
-const toolsDir = join(root, "tools", "lighthouse");
-const toolsModules = join(toolsDir, "node_modules");
 const CHROME_PATH = CHROMIUM_PATH;
 const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -134,28 +130,14 @@ function usage(): string {
     "  --json FILE  also save the results (scores, metrics, failing audits, page weight) as JSON",
     "  --pages LIST comma-separated page paths (default: every public page)",
     "  --lhr-dir D  save each run's full Lighthouse report (JSON, opens in the Lighthouse viewer)",
+    "  --agreement  also run the back office's lab check (mobile) on each page, as many times, and",
+    "               compare its Performance score with this script's (issue 25: within ±5)",
   ].join("\n");
 }
 
-function ensureLighthouseInstalled(): void {
-  if (existsSync(join(toolsModules, "lighthouse", "package.json"))) return;
-  console.log("Installing tools/lighthouse (npm ci, one time) ...");
-  const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: toolsDir,
-    stdio: "inherit",
-  });
-  if (result.status !== 0) throw new Error(`npm ci in tools/lighthouse failed (exit ${result.status})`);
-}
-
 async function loadLighthouse(): Promise<{ lighthouse: LighthouseFn; launcher: ChromeLauncher }> {
-  const entry = (pkg: string) => {
-    const manifest = JSON.parse(readFileSync(join(toolsModules, pkg, "package.json"), "utf8")) as {
-      main?: string;
-    };
-    return pathToFileURL(join(toolsModules, pkg, manifest.main ?? "index.js")).href;
-  };
-  const lighthouseModule = (await import(entry("lighthouse"))) as { default: LighthouseFn };
-  const launcher = (await import(entry("chrome-launcher"))) as ChromeLauncher;
+  const lighthouseModule = (await import("lighthouse")) as unknown as { default: LighthouseFn };
+  const launcher = (await import("chrome-launcher")) as unknown as ChromeLauncher;
   return { lighthouse: lighthouseModule.default, launcher };
 }
 
@@ -493,6 +475,77 @@ function contentionReport(results: PageResult[]): string[] {
   ];
 }
 
+// --- Agreement with the lab check (issue 25). ---
+/** Allowed gap between the two Performance scores of a page. */
+const AGREEMENT_TOLERANCE = 5;
+
+type LabRuns = { scores: number[]; lcp: number[]; tbt: number[] };
+
+/**
+ * The back office's lab check (app/features/audits/lab: its own child process, Chromium behind the
+ * traffic guard, the performance category only) on one page, `runs` times. Run right after this
+ * script's own runs of the page, so both meet the machine in the same state. Its time budget is
+ * raised from the product's 60 s: this is a measurement, and a busy machine must not fail it.
+ */
+async function measureLab(result: PageResult, runs: number, label: string): Promise<LabRuns> {
+  const { runLabCheck } = await import("../app/features/audits/lab/lab-check.server.ts");
+  const measured: LabRuns = { scores: [], lcp: [], tbt: [] };
+  for (let run = 1; run <= runs && !wasInterrupted(); run++) {
+    const started = Date.now();
+    const lab = await runLabCheck(result.url, {
+      device: "mobile",
+      allowPrivate: true,
+      chromiumPath: CHROME_PATH,
+      timeoutMs: 180_000,
+    });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (lab.error) {
+      console.error(`${label} lab check ${run}/${runs} FAILED: ${lab.error}: ${lab.details}`);
+      continue;
+    }
+    console.error(`${label} lab check ${run}/${runs}: ${lab.score} (${seconds} s)`);
+    measured.scores.push(lab.score);
+    measured.lcp.push(lab.metrics.lcp.value);
+    measured.tbt.push(lab.metrics.tbt.value);
+  }
+  return measured;
+}
+
+/** How far the lab check's Performance score is from this script's, page by page. */
+function agreementReport(
+  results: PageResult[],
+  labRuns: Map<string, LabRuns>,
+): { table: string; summary: string; within: number; measured: number } {
+  const lines = [
+    "| Page | npm run lighthouse | Lab check | Difference | Lab LCP ms | Lab TBT ms |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  let within = 0;
+  let measured = 0;
+  for (const result of results) {
+    const lab = labRuns.get(result.page) ?? { scores: [], lcp: [], tbt: [] };
+    const reference = result.median?.scores.performance;
+    const labScore = lab.scores.length ? Math.round(median(lab.scores)) : undefined;
+    const difference =
+      reference !== null && reference !== undefined && labScore !== undefined
+        ? labScore - reference
+        : undefined;
+    if (difference !== undefined) {
+      measured += 1;
+      if (Math.abs(difference) <= AGREEMENT_TOLERANCE) within += 1;
+    }
+    const signed = difference === undefined ? "–" : difference > 0 ? `+${difference}` : String(difference);
+    const shown =
+      difference !== undefined && Math.abs(difference) > AGREEMENT_TOLERANCE ? `**${signed}**` : signed;
+    lines.push(
+      `| ${result.page} | ${reference ?? "–"} | ${labScore ?? "–"} | ${shown} | ${formatNumber(median(lab.lcp))} | ${formatNumber(median(lab.tbt))} |`,
+    );
+  }
+  const missing = results.length - measured;
+  const summary = `Within ±${AGREEMENT_TOLERANCE}: ${within} of ${measured} page(s)${missing ? ` (${missing} not measured)` : ""}.`;
+  return { table: lines.join("\n"), summary, within, measured };
+}
+
 // --- Main. ---
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -501,6 +554,7 @@ async function main(): Promise<number> {
       json: { type: "string" },
       pages: { type: "string" },
       "lhr-dir": { type: "string" },
+      agreement: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -526,7 +580,6 @@ async function main(): Promise<number> {
   const lhrDir = values["lhr-dir"];
   if (lhrDir) mkdirSync(lhrDir, { recursive: true });
 
-  ensureLighthouseInstalled();
   ensureBuild();
   const { lighthouse, launcher } = await loadLighthouse();
   const baseUrl = await startServer();
@@ -545,6 +598,7 @@ async function main(): Promise<number> {
   let lighthouseVersion = "";
   let hostUserAgent = "";
   const failingByPage = new Map<string, FailingAudit[][]>();
+  const labRuns = new Map<string, LabRuns>();
 
   /** One Lighthouse run of `page`; a run that fails is retried once (see below), then it throws. */
   async function measureRun(result: PageResult, label: string, runName: string) {
@@ -609,11 +663,16 @@ async function main(): Promise<number> {
     }
     failingByPage.set(page, failingByRun);
     results.push(result);
+    if (values.agreement)
+      labRuns.set(page, await measureLab(result, runs, `[${index + 1}/${pages.length}] ${page}`));
   }
 
   // Issue 11: a run whose CPU benchmark says another process was using the CPU is repeated (up to
   // twice), so that the medians describe the pages rather than the machine's load at that moment.
-  for (let round = 1; round <= CONTENDED_RUN_REPEATS && !wasInterrupted(); round++) {
+  // With --agreement they are not: each page's lab check ran right after the script's own run, on
+  // the machine as it was then, and the comparison is between those two.
+  const repeats = values.agreement ? 0 : CONTENDED_RUN_REPEATS;
+  for (let round = 1; round <= repeats && !wasInterrupted(); round++) {
     const typical = typicalBenchmarkIndex(results);
     const contended = results.flatMap((result) =>
       result.runs.flatMap((run, i) => (isContended(run, typical) ? [{ result, i }] : [])),
@@ -649,6 +708,7 @@ async function main(): Promise<number> {
     });
     result.failing = failingByPage.get(result.page)?.[best] ?? [];
   }
+  const agreement = values.agreement ? agreementReport(results, labRuns) : undefined;
   await stopServer();
 
   console.log(`\n## Lighthouse ${lighthouseVersion} (mobile), median of ${runs} run(s)\n`);
@@ -664,6 +724,12 @@ async function main(): Promise<number> {
   const warnings = [...new Set(results.flatMap((result) => result.median?.warnings ?? []))];
   if (warnings.length > 0) console.log(`\nLighthouse warnings:\n${warnings.map((w) => `- ${w}`).join("\n")}`);
 
+  if (agreement) {
+    console.log(`\n## Agreement: the lab check (mobile) against this script, median of ${runs} run(s)\n`);
+    console.log(agreement.table);
+    console.log(`\n${agreement.summary}`);
+  }
+
   const errors = results.filter((result) => result.error);
   if (values.json) {
     const report = {
@@ -673,6 +739,12 @@ async function main(): Promise<number> {
       formFactor: "mobile",
       throttling: "simulate",
       runsPerPage: runs,
+      agreement: agreement && {
+        tolerance: AGREEMENT_TOLERANCE,
+        within: agreement.within,
+        measured: agreement.measured,
+        table: agreement.table,
+      },
       targets: {
         ...TARGETS,
         lcpMs: LCP_TARGET_MS,
@@ -698,6 +770,10 @@ async function main(): Promise<number> {
     };
     writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nSaved ${values.json}`);
+  }
+  if (agreement && agreement.within < results.length) {
+    console.error(`\nAgreement: ${agreement.summary}`);
+    return 1;
   }
   if (errors.length > 0) {
     console.error(

@@ -28,6 +28,7 @@ import * as leadIntake024 from "./migrations/024-lead-intake.ts";
 import * as leadListIndexes025 from "./migrations/025-lead-list-indexes.ts";
 import * as media026 from "./migrations/026-media.ts";
 import * as posts027 from "./migrations/027-posts.ts";
+import * as labChecks028 from "./migrations/028-lab-checks.ts";
 import * as watches030 from "./migrations/030-watches.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   "025-lead-list-indexes": leadListIndexes025,
   "026-media": media026,
   "027-posts": posts027,
+  "028-lab-checks": labChecks028,
   "030-watches": watches030,
 };
 

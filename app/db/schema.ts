@@ -245,6 +245,24 @@ export interface PerformanceChecksTable {
   createdBy: string;
 }
 
+/** A lab check (migration 028; features/audits/lab): Lighthouse's performance category of a page. */
+export interface LabChecksTable {
+  id: Generated<number>;
+  url: string;
+  /** "mobile" | "desktop" */
+  device: string;
+  createdAt: string;
+  /** 0-100; 0 when `error` is set. */
+  score: number;
+  lcpMs: number;
+  /** Cumulative Layout Shift × 1000. */
+  clsMilli: number;
+  error: string | null;
+  /** The whole LabResult as JSON text. */
+  result: string;
+  createdBy: string;
+}
+
 export interface HstsPreloadTable {
   /** A force-https entry of Chromium's list (lower case, ASCII). */
   name: string;
@@ -628,6 +646,7 @@ export interface Database {
   apiKeys: ApiKeysTable;
   securityAudits: SecurityAuditsTable;
   performanceChecks: PerformanceChecksTable;
+  labChecks: LabChecksTable;
   hstsPreload: HstsPreloadTable;
   webhooks: WebhooksTable;
   webhookDeliveries: WebhookDeliveriesTable;

@@ -48,7 +48,7 @@ export const metrics = {
   }),
   auditDuration: new Histogram({
     name: "clausebridge_audit_duration_seconds",
-    help: "Website audits (security grade, performance check) by kind and outcome, and how long they took.",
+    help: "Website audits (security grade, performance check, lab check) by kind and outcome, and how long they took.",
     labelNames: ["kind", "outcome"] as const,
     buckets: [0.5, 1, 2.5, 5, 10, 20, 30, 60],
     registers: [registry],

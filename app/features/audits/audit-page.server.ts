@@ -7,6 +7,9 @@ import { DETAILS_PARAM } from "./audit-paths.ts";
 import { runPerformanceCheckForAdmin, runSecurityAudit } from "./audit-service.server.ts";
 import { listPerformanceChecks, listSecurityAudits, type SecurityAuditRecord } from "./audit-store.server.ts";
 import type { PerformanceResult } from "./audit-types.ts";
+import { runLabCheckForAdmin } from "./lab/lab-service.server.ts";
+import { latestLabCheck, listLabChecks } from "./lab/lab-store.server.ts";
+import type { LabDevice, LabResult } from "./lab/lab-types.ts";
 import { type TlsActionData, tlsFormAction } from "./tls/tls-form.server.ts";
 import type { AuditIntent } from "./ui/audit-texts.ts";
 import type { AuditRow } from "./ui/audit-view.ts";
@@ -43,9 +46,11 @@ export async function loadAuditPage(request: Request, context: Context, siteUrl:
   const defaultUrl = env.PUBLIC_URL?.replace(/\/+$/, "") || siteUrl;
   const detailsId = new URL(request.url).searchParams.get(DETAILS_PARAM);
   try {
-    const [records, checks] = await Promise.all([
+    const [records, checks, lab, labChecks] = await Promise.all([
       listSecurityAudits(database.db, { limit: HISTORY_LIMIT }),
       listPerformanceChecks(database.db, { limit: 1 }),
+      latestLabCheck(database.db),
+      listLabChecks(database.db, { limit: 10 }),
     ]);
     const audits = records.map(toRow);
     const latest = checks[0];
@@ -55,11 +60,21 @@ export async function loadAuditPage(request: Request, context: Context, siteUrl:
       audits,
       details: detailsId === null ? null : (audits.find((audit) => String(audit.id) === detailsId) ?? null),
       latestCheck: latest ? { result: latest, date: formatDateTime(latest.date) } : null,
+      latestLab: lab ? { result: withoutRecordFields(lab), date: formatDateTime(lab.date) } : null,
+      labHistory: labChecks.map((row) => ({ ...row, date: formatDateTime(row.date) })),
     };
   } catch (error) {
     console.error("Admin audit page: loading the stored audits failed", error);
     return data(
-      { defaultUrl, loadError: true, audits: [], details: null, latestCheck: null },
+      {
+        defaultUrl,
+        loadError: true,
+        audits: [],
+        details: null,
+        latestCheck: null,
+        latestLab: null,
+        labHistory: [],
+      },
       { status: 503 },
     );
   }
@@ -77,7 +92,16 @@ export type AuditActionData =
     }
   | { intent: "check"; url: string; performance: PerformanceResult }
   | { intent: "check"; url: string; refused: string }
-  | TlsActionData;
+  | TlsActionData
+  | { intent: "lab"; url: string; device: LabDevice; result?: LabResult; refused?: string };
+
+/** The stored record's own fields are not part of the result the card shows. */
+function withoutRecordFields<T extends LabResult>(
+  record: T & { createdBy?: string; date?: string },
+): LabResult {
+  const { createdBy: _createdBy, date: _date, ...result } = record;
+  return result;
+}
 
 /** Without JavaScript: `intent=audit`, `check` or `tls` with `url`; the page shows what came of it. */
 export async function auditFormAction(request: Request, context: Context, actor: string) {
@@ -88,6 +112,24 @@ export async function auditFormAction(request: Request, context: Context, actor:
   if (intent === "tls") {
     const { body, status, headers } = await tlsFormAction(context, url);
     return data<AuditActionData>(body, { status, headers });
+  }
+  if (intent === "lab") {
+    const device = form.get("device") === "desktop" ? "desktop" : "mobile";
+    const outcome = await runLabCheckForAdmin(
+      context,
+      { url, device: form.get("device") ?? undefined },
+      actor,
+    );
+    if (outcome.ok) return data<AuditActionData>({ intent, url, device, result: outcome.result });
+    return data<AuditActionData>(
+      "result" in outcome
+        ? { intent, url, device, result: outcome.result }
+        : { intent, url, device, refused: outcome.message },
+      {
+        status: outcome.status,
+        headers: retryAfterHeader("retryAfter" in outcome ? outcome.retryAfter : undefined),
+      },
+    );
   }
   if (intent !== "audit" && intent !== "check") {
     return data<AuditActionData>({ intent: "unknown", url }, { status: 400 });

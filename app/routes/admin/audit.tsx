@@ -11,6 +11,7 @@ import { AuditFormOutcome } from "#app/features/audits/ui/audit-form-outcome.tsx
 import { AuditHistory } from "#app/features/audits/ui/audit-history.tsx";
 import { AuditRunner } from "#app/features/audits/ui/audit-runner.tsx";
 import { AUDIT_TEXT } from "#app/features/audits/ui/audit-texts.ts";
+import { LabCheckCard } from "#app/features/audits/ui/lab-check-card.tsx";
 import { PerformanceCard } from "#app/features/audits/ui/performance-card.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { adminUser } from "#app/lib/admin-guard.server.ts";
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminAudit({ loaderData, actionData }: Route.ComponentProps) {
-  const { defaultUrl, loadError, audits, details, latestCheck } = loaderData;
+  const { defaultUrl, loadError, audits, details, latestCheck, latestLab, labHistory } = loaderData;
   // A check run from the browser; else one posted without JavaScript; else the last one stored.
   const [checked, setChecked] = useState<PerformanceResult | null>(null);
   const posted = actionData && "performance" in actionData ? actionData.performance : null;
@@ -53,6 +54,7 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
     actionData?.intent === "tls"
       ? { url: actionData.url, result: "tls" in actionData ? actionData.tls : null }
       : null;
+  const labPosted = actionData?.intent === "lab" ? actionData : null;
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-8 sm:px-6">
@@ -90,6 +92,19 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
       ) : null}
 
       <TlsCheckPanel defaultUrl={defaultUrl} action={AUDIT_PATH} posted={postedTls} />
+      <LabCheckCard
+        defaultUrl={labPosted ? labPosted.url : defaultUrl}
+        action={AUDIT_PATH}
+        posted={
+          labPosted?.result
+            ? { result: labPosted.result }
+            : labPosted?.refused
+              ? { refused: labPosted.refused }
+              : null
+        }
+        latest={latestLab}
+        history={labHistory}
+      />
 
       <section aria-labelledby="history-heading" className="flex flex-col gap-4">
         <h2 id="history-heading" className="text-2xl font-bold tracking-tight">

@@ -10,6 +10,8 @@ import { AUDIT_TEXT, urlRequiredText } from "./audit-texts.ts";
 export function AuditFormOutcome({ outcome }: { outcome: AuditActionData }) {
   if (outcome.intent === "unknown") return <Banner tone="error">Unknown action.</Banner>;
   if (outcome.intent === "tls") return <TlsFormOutcome outcome={outcome} />;
+  // The lab check card shows its own outcome, beside its form.
+  if (outcome.intent === "lab") return null;
   if ("required" in outcome) {
     return (
       <Banner tone="error">
