@@ -239,6 +239,9 @@ describe("the Lab check card on /admin/audit", () => {
       const card = labCard(page);
       await card.getByLabel("Page URL").fill(`${fixtureOrigin}/`);
       await card.getByLabel("Desktop").check();
+      // The form's answer comes when the run is done (tens of seconds on a busy machine): the click
+      // waits for that navigation too.
+      page.setDefaultTimeout(LAB_RUN.timeout);
       const loaded = page.waitForEvent("load", LAB_RUN);
       await card.getByRole("button", { name: "Run lab check" }).click();
       await loaded;
