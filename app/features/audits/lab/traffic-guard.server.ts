@@ -301,7 +301,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
           // A kept-alive socket the target closed just as we reused it: a GET or HEAD is sent once
           // more on a fresh connection, as browsers do; anything else fails like a dropped connection.
           if (retry && upstream.reusedSocket && !response.headersSent && !response.destroyed) {
-            send(false);
+            send(false).end();
             return;
           }
           if (!response.headersSent) response.writeHead(502).end();
@@ -314,13 +314,17 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
         });
         return upstream;
       };
-      const idempotent = request.method === "GET" || request.method === "HEAD";
-      const upstream = send(idempotent);
-      if (idempotent && request.readableEnded) upstream.end();
-      else {
-        request.on("data", count);
-        request.pipe(upstream);
-      }
+      // A GET or HEAD without a body can be sent again as it is; anything else is streamed once.
+      const resendable =
+        (request.method === "GET" || request.method === "HEAD") &&
+        !request.headers["transfer-encoding"] &&
+        !Number(request.headers["content-length"] ?? 0);
+      const upstream = send(resendable);
+      request.on("data", count);
+      if (resendable) {
+        upstream.end();
+        request.resume();
+      } else request.pipe(upstream);
     })();
   });
 
