@@ -7,7 +7,7 @@ import { startTrafficGuard } from "#app/features/audits/lab/traffic-guard.server
 // keeps one), and sequential request/response exchanges inside one CONNECT tunnel written in two
 // pieces each (as TLS handshakes and HTTP/2 frames are), which exposes Nagle/delayed-ACK stalls.
 // Prints the median and p95 time to the response's first byte and how many TCP connections the
-// page server accepted. Usage: node scripts/bench-traffic-guard.ts [requests=200]
+// page server accepted. Usage: npm run bench:guard [-- <requests, default 200>]
 
 const requests = Number(process.argv[2] ?? 200);
 const body = "<!doctype html><title>bench</title>".padEnd(4_000, " ");
