@@ -59,9 +59,27 @@ export type TrafficGuard = {
    * connections: forwarded requests and tunnels accepted (what the limit counts); upstreamSockets:
    * TCP connections actually opened to targets (pooled keep-alive ones are reused); bytes: relayed.
    */
-  readonly stats: { connections: number; upstreamSockets: number; bytes: number };
+  readonly stats: { connections: number; upstreamSockets: number; bytes: number; waits: Waits };
   close(): Promise<void>;
 };
+
+/**
+ * What the guard itself adds: per forwarded request, the milliseconds from its arrival at the proxy
+ * to the target's response headers (policy check, connect or reuse, the target's own time); per
+ * tunnel, from the CONNECT to its 200. Medians and p95 of the first MAX_WAITS of each.
+ */
+export type Waits = {
+  requests: { count: number; p50: number; p95: number };
+  tunnels: { count: number; p50: number; p95: number };
+};
+const MAX_WAITS = 2_000;
+
+function summary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+  return { count: values.length, p50: at(0.5), p95: at(0.95) };
+}
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never forwarded to the target.
 const HOP_BY_HOP = new Set([
@@ -112,6 +130,11 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
   let connections = 0;
   let bytes = 0;
   let upstreamSockets = 0;
+  const requestWaits: number[] = [];
+  const tunnelWaits: number[] = [];
+  const recordWait = (waits: number[], since: number) => {
+    if (waits.length < MAX_WAITS) waits.push(performance.now() - since);
+  };
   const open = new Set<Connection>();
   const checkOptions = {
     allowPrivate: options.allowPrivate,
@@ -253,6 +276,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
 
   // Plain HTTP: the browser sends the absolute URL ("GET http://host/path HTTP/1.1").
   server.on("request", (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const arrived = performance.now();
     void (async () => {
       let target: URL;
       try {
@@ -308,6 +332,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
           else response.destroy();
         });
         upstream.on("response", (answer) => {
+          recordWait(requestWaits, arrived);
           response.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.rawHeaders).flat());
           answer.on("data", count);
           answer.pipe(response);
@@ -330,6 +355,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
 
   // HTTPS (and WebSocket) traffic: a tunnel to a checked address; the TLS inside is the browser's.
   server.on("connect", (request: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    const arrived = performance.now();
     client.on("error", () => {});
     void (async () => {
       const authority = parseAuthority(request.url ?? "");
@@ -359,6 +385,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
       if (client instanceof net.Socket) client.setNoDelay(true);
       // Answered the moment the target accepted: the browser's TLS handshake starts without delay.
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      recordWait(tunnelWaits, arrived);
       if (head.length) socket.write(head);
       socket.on("data", count);
       client.on("data", count);
@@ -395,7 +422,12 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
       return blockedCount;
     },
     get stats() {
-      return { connections, upstreamSockets, bytes };
+      return {
+        connections,
+        upstreamSockets,
+        bytes,
+        waits: { requests: summary(requestWaits), tunnels: summary(tunnelWaits) },
+      };
     },
     close() {
       for (const { agent } of pools.values()) agent.destroy();
