@@ -503,7 +503,11 @@ async function measureLab(result: PageResult, runs: number, label: string): Prom
       console.error(`${label} lab check ${run}/${runs} FAILED: ${lab.error}: ${lab.details}`);
       continue;
     }
-    console.error(`${label} lab check ${run}/${runs}: ${lab.score} (${seconds} s)`);
+    const waits = lab.proxy?.waits.requests;
+    const proxied = waits
+      ? `; proxy: ${lab.proxy?.connections} requests on ${lab.proxy?.upstreamSockets} upstream connections, wait p50 ${waits.p50} / p95 ${waits.p95} ms`
+      : "";
+    console.error(`${label} lab check ${run}/${runs}: ${lab.score} (${seconds} s${proxied})`);
     measured.scores.push(lab.score);
     measured.lcp.push(lab.metrics.lcp.value);
     measured.tbt.push(lab.metrics.tbt.value);

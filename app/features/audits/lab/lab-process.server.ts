@@ -4,7 +4,7 @@ import { AUDIT_TARGET_TEXT, urlHost } from "../target-policy.server.ts";
 import { type LaunchedChromium, launchChromium } from "./lab-browser.server.ts";
 import { labChromiumFlags } from "./lab-chromium.server.ts";
 import { type Lhr, labResultFromLhr } from "./lab-result.server.ts";
-import type { LabDevice, LabResult } from "./lab-types.ts";
+import type { LabDevice, LabProxyStats, LabResult } from "./lab-types.ts";
 import { metadataRefusal } from "./metadata-targets.server.ts";
 import type { GuardWorkerData, GuardWorkerMessage } from "./traffic-guard-worker.server.ts";
 
@@ -71,7 +71,11 @@ async function checkTarget(job: LabJob): Promise<string | null> {
 type GuardThread = {
   proxyUrl: string;
   /** What the guard refused; the thread ends. */
-  finish(): Promise<{ blocked: { url: string; reason: string }[]; blockedCount: number }>;
+  finish(): Promise<{
+    blocked: { url: string; reason: string }[];
+    blockedCount: number;
+    proxy: LabProxyStats;
+  }>;
   terminate(): void;
 };
 
@@ -105,7 +109,7 @@ async function startGuardThread(job: LabJob): Promise<GuardThread> {
         worker.on("message", (message: GuardWorkerMessage) => {
           if (message.type !== "blocked") return;
           clearTimeout(timer);
-          resolve({ blocked: message.blocked, blockedCount: message.blockedCount });
+          resolve({ blocked: message.blocked, blockedCount: message.blockedCount, proxy: message.proxy });
         });
         worker.postMessage({ type: "finish" });
       }),
@@ -141,7 +145,7 @@ async function run(job: LabJob): Promise<LabChildMessage> {
       config,
     );
     browser.kill();
-    const { blocked, blockedCount } = await guard.finish();
+    const { blocked, blockedCount, proxy } = await guard.finish();
     if (!outcome) return { type: "failed", message: "Lighthouse returned no result." };
     const result = labResultFromLhr(outcome.lhr as unknown as Lhr, {
       url: job.url,
@@ -149,7 +153,7 @@ async function run(job: LabJob): Promise<LabChildMessage> {
       blocked,
       blockedCount,
     });
-    return { type: "outcome", result };
+    return { type: "outcome", result: { ...result, proxy } };
   } finally {
     browser?.kill();
     guard?.terminate();

@@ -34,6 +34,16 @@ export type LabFrame = { timingMs: number; data: string };
 /** A request the browser made that the traffic guard refused (loopback, metadata, private…). */
 export type BlockedRequest = { url: string; reason: string };
 
+export type LabProxyStats = {
+  connections: number;
+  upstreamSockets: number;
+  bytes: number;
+  waits: {
+    requests: { count: number; p50: number; p95: number };
+    tunnels: { count: number; p50: number; p95: number };
+  };
+};
+
 export type LabResult = {
   url: string;
   finalUrl: string;
@@ -55,6 +65,12 @@ export type LabResult = {
   blocked: BlockedRequest[];
   /** How many requests were refused in all (`blocked` lists the first 100). */
   blockedCount: number;
+  /**
+   * What the traffic guard did for the run (absent in results stored before it was kept): requests
+   * and tunnels it let through or refused, TCP connections it opened to targets, and its waits
+   * (request arrival to the target's response headers; CONNECT to its 200), in ms.
+   */
+  proxy?: LabProxyStats;
   /** Lighthouse's warnings about the run (redirects, slow CPU…). */
   warnings: string[];
   error?: string;

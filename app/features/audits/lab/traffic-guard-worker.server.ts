@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
+import type { LabProxyStats } from "./lab-types.ts";
 import { startTrafficGuard } from "./traffic-guard.server.ts";
 
 // The lab child's second thread: the traffic guard and the memory watch, on an event loop of their
@@ -18,7 +19,12 @@ export type GuardWorkerData = {
 export type GuardWorkerMessage =
   | { type: "ready"; proxyUrl: string }
   | { type: "memory"; mb: number }
-  | { type: "blocked"; blocked: { url: string; reason: string }[]; blockedCount: number };
+  | {
+      type: "blocked";
+      blocked: { url: string; reason: string }[];
+      blockedCount: number;
+      proxy: LabProxyStats;
+    };
 
 /**
  * Memory (MB) of every process in the group (the lab child, Chromium and its children), as the sum
@@ -66,6 +72,7 @@ port.on("message", async (message: { type: "finish" }) => {
     type: "blocked",
     blocked: guard.blocked,
     blockedCount: guard.blockedCount,
+    proxy: guard.stats,
   } satisfies GuardWorkerMessage);
   await guard.close();
   port.close();

@@ -130,7 +130,8 @@ describe.skipIf(!isExecutable(chromiumPath()))("the traffic guard with Chromium"
     } finally {
       browser.kill();
       await guard.close();
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium may still be writing its profile for a moment after the kill signal.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     }
   }, 60_000);
 

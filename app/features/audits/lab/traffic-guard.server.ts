@@ -2,8 +2,10 @@ import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import {
+  abortable,
   Connection,
   connectToFirst,
+  type ResolvedAddress,
   type Resolver,
   resolveCheckedTarget,
   SafeFetchError,
@@ -53,9 +55,31 @@ export type TrafficGuard = {
   readonly blocked: BlockedRequest[];
   /** How many requests were refused in all. */
   readonly blockedCount: number;
-  readonly stats: { connections: number; bytes: number };
+  /**
+   * connections: forwarded requests and tunnels accepted (what the limit counts); upstreamSockets:
+   * TCP connections actually opened to targets (pooled keep-alive ones are reused); bytes: relayed.
+   */
+  readonly stats: { connections: number; upstreamSockets: number; bytes: number; waits: Waits };
   close(): Promise<void>;
 };
+
+/**
+ * What the guard itself adds: per forwarded request, the milliseconds from its arrival at the proxy
+ * to the target's response headers (policy check, connect or reuse, the target's own time); per
+ * tunnel, from the CONNECT to its 200. Medians and p95 of the first MAX_WAITS of each.
+ */
+export type Waits = {
+  requests: { count: number; p50: number; p95: number };
+  tunnels: { count: number; p50: number; p95: number };
+};
+const MAX_WAITS = 2_000;
+
+function summary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+  return { count: values.length, p50: at(0.5), p95: at(0.95) };
+}
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never forwarded to the target.
 const HOP_BY_HOP = new Set([
@@ -105,6 +129,12 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
   let blockedCount = 0;
   let connections = 0;
   let bytes = 0;
+  let upstreamSockets = 0;
+  const requestWaits: number[] = [];
+  const tunnelWaits: number[] = [];
+  const recordWait = (waits: number[], since: number) => {
+    if (waits.length < MAX_WAITS) waits.push(performance.now() - since);
+  };
   const open = new Set<Connection>();
   const checkOptions = {
     allowPrivate: options.allowPrivate,
@@ -122,56 +152,116 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
     if (bytes > limits.maxBytes) for (const connection of open) connection.close();
   };
 
-  /** Checks the target and connects, or returns why not (recorded as blocked). */
-  async function connectChecked(
-    host: string,
-    port: number,
-    shown: string,
-  ): Promise<{ ok: true; socket: net.Socket; connection: Connection } | { ok: false; reason: string }> {
-    if (connections >= limits.maxConnections) {
-      const reason = `Refused: more than ${limits.maxConnections} connections in one run.`;
-      block(shown, reason);
-      return { ok: false, reason };
-    }
+  // The policy's answer per host, for the whole run: one lookup and one check per name, and the
+  // addresses approved first stay the only ones connected to (a DNS answer that changes mid-run, as
+  // a rebinding attack's would, is never asked for). Refusals stay refused; lookup failures and
+  // timeouts are not kept, so the next request asks again.
+  type Approval = { ok: true; addresses: ResolvedAddress[] } | { ok: false; reason: string };
+  const approvals = new Map<string, Promise<Approval>>();
+
+  function approve(bare: string, signal: AbortSignal): Promise<Approval> {
+    const key = bare.toLowerCase();
+    const cached = approvals.get(key);
+    if (cached) return cached;
+    const pending = (async (): Promise<Approval> => {
+      // Cloud metadata is refused before any lookup, and whatever AUDIT_ALLOW_PRIVATE_TARGETS says.
+      const byName = metadataRefusal(bare);
+      if (byName) return { ok: false, reason: byName };
+      const url = new URL(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}/`);
+      try {
+        const { addresses } = await resolveCheckedTarget(url, checkOptions, signal);
+        for (const { address } of addresses) {
+          const refusal = metadataRefusal(address, urlHost(url));
+          if (refusal) return { ok: false, reason: refusal };
+        }
+        return { ok: true, addresses };
+      } catch (error) {
+        if (error instanceof SafeFetchError && error.title === "Refused")
+          return { ok: false, reason: error.message };
+        throw error;
+      }
+    })();
+    approvals.set(key, pending);
+    pending.catch(() => approvals.delete(key));
+    return pending;
+  }
+
+  /** Counts one request or tunnel against the run's limits, or returns why it is refused. */
+  function admit(): string | null {
+    if (connections >= limits.maxConnections)
+      return `Refused: more than ${limits.maxConnections} connections in one run.`;
     connections += 1;
-    if (bytes > limits.maxBytes) {
-      const reason = `Refused: the run already transferred more than ${Math.round(limits.maxBytes / 1048576)} MB.`;
-      block(shown, reason);
-      return { ok: false, reason };
+    if (bytes > limits.maxBytes)
+      return `Refused: the run already transferred more than ${Math.round(limits.maxBytes / 1048576)} MB.`;
+    return null;
+  }
+
+  /** Admits and checks a target: its approved addresses, or why not (recorded as blocked). */
+  async function checkTarget(
+    host: string,
+    shown: string,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; addresses: ResolvedAddress[] } | { ok: false; reason: string }> {
+    const overLimit = admit();
+    if (overLimit) {
+      block(shown, overLimit);
+      return { ok: false, reason: overLimit };
     }
     const bare = host.startsWith("[") ? host.slice(1, -1) : host;
-    // Cloud metadata is refused before any lookup, and whatever AUDIT_ALLOW_PRIVATE_TARGETS says.
-    const byName = metadataRefusal(bare);
-    if (byName) {
-      block(shown, byName);
-      return { ok: false, reason: byName };
-    }
-    const signal = AbortSignal.timeout(limits.connectTimeoutMs);
-    const connection = new Connection();
     try {
-      const url = new URL(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}/`);
-      const { addresses } = await resolveCheckedTarget(url, checkOptions, signal);
-      for (const { address } of addresses) {
-        const refusal = metadataRefusal(address, urlHost(url));
-        if (refusal) {
-          block(shown, refusal);
-          return { ok: false, reason: refusal };
-        }
-      }
-      open.add(connection);
-      const { socket } = await connectToFirst(connection, addresses, port, signal);
-      socket.on("close", () => open.delete(connection));
-      return { ok: true, socket, connection };
-    } catch (error) {
-      connection.close();
-      open.delete(connection);
-      if (error instanceof SafeFetchError && error.title === "Refused") {
-        block(shown, error.message);
-        return { ok: false, reason: error.message };
-      }
+      const approval = await abortable(approve(bare, signal), signal);
+      if (!approval.ok) block(shown, approval.reason);
+      return approval;
+    } catch {
       // Unreachable is not blocked: the browser sees a failed connection, as it would without us.
       return { ok: false, reason: "" };
     }
+  }
+
+  /** Opens a TCP connection to one of the approved addresses (a tunnel's, or a pool's new one). */
+  async function connectApproved(
+    connection: Connection,
+    addresses: ResolvedAddress[],
+    port: number,
+  ): Promise<net.Socket> {
+    const { socket } = await connectToFirst(
+      connection,
+      addresses,
+      port,
+      AbortSignal.timeout(limits.connectTimeoutMs),
+    );
+    upstreamSockets += 1;
+    // Small writes (TLS records, HTTP/2 frames, request heads) go out at once, not after an ACK.
+    socket.setNoDelay(true);
+    return socket;
+  }
+
+  // Plain-HTTP forwarding keeps a small keep-alive pool per approved (host, port, addresses): the
+  // page's images, scripts and styles from one origin reuse a connection instead of a new TCP
+  // handshake each. A pool's sockets only ever go to that host's approved addresses, and a pool is
+  // never shared by two hosts, even ones that resolve alike.
+  const pools = new Map<string, { agent: http.Agent; connection: Connection }>();
+  function poolFor(host: string, port: number, addresses: ResolvedAddress[]) {
+    const key = `${host.toLowerCase()}|${port}|${addresses.map((entry) => entry.address).join(",")}`;
+    let pool = pools.get(key);
+    if (!pool) {
+      const connection = new Connection();
+      open.add(connection);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 6, maxFreeSockets: 6 });
+      agent.createConnection = ((
+        _options: unknown,
+        created: (error: Error | null, socket?: net.Socket) => void,
+      ) => {
+        connectApproved(connection, addresses, port).then(
+          (socket) => created(null, socket),
+          (error: Error) => created(error),
+        );
+        return undefined;
+      }) as unknown as typeof agent.createConnection;
+      pool = { agent, connection };
+      pools.set(key, pool);
+    }
+    return pool;
   }
 
   const refuse = (socket: Duplex, status: number, reason: string) => {
@@ -186,6 +276,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
 
   // Plain HTTP: the browser sends the absolute URL ("GET http://host/path HTTP/1.1").
   server.on("request", (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const arrived = performance.now();
     void (async () => {
       let target: URL;
       try {
@@ -200,41 +291,71 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
         return;
       }
       const port = Number(target.port || 80);
-      const connected = await connectChecked(target.hostname, port, target.href);
-      if (!connected.ok) {
+      const checked = await checkTarget(
+        target.hostname,
+        target.href,
+        AbortSignal.timeout(limits.connectTimeoutMs),
+      );
+      if (!checked.ok) {
         if (!response.headersSent)
           response
-            .writeHead(connected.reason ? 403 : 502, { "Content-Type": "text/plain; charset=utf-8" })
-            .end(connected.reason || "Bad gateway");
+            .writeHead(checked.reason ? 403 : 502, { "Content-Type": "text/plain; charset=utf-8" })
+            .end(checked.reason || "Bad gateway");
         return;
       }
-      const { socket, connection } = connected;
-      response.on("close", () => connection.close());
-      const upstream = http.request({
-        createConnection: () => socket,
-        method: request.method,
-        path: `${target.pathname}${target.search}`,
-        headers: [...forwardedHeaders(request.rawHeaders).flat(), "Connection", "close"],
-        setHost: false,
-      });
-      upstream.on("error", () => {
-        connection.close();
-        if (!response.headersSent) response.writeHead(502).end();
-        else response.destroy();
-      });
-      upstream.on("response", (answer) => {
-        const headers = forwardedHeaders(answer.rawHeaders);
-        response.writeHead(answer.statusCode ?? 502, headers.flat());
-        answer.on("data", count);
-        answer.pipe(response);
-      });
+      const { agent } = poolFor(target.hostname, port, checked.addresses);
+      const headers = forwardedHeaders(request.rawHeaders).flat();
+      const send = (retry: boolean) => {
+        const upstream = http.request({
+          agent,
+          host: target.hostname,
+          port,
+          method: request.method,
+          path: `${target.pathname}${target.search}`,
+          headers,
+          setHost: false,
+        });
+        // The browser went away: this exchange's socket is destroyed, never returned to the pool.
+        const onGone = () => {
+          if (!response.writableFinished) upstream.destroy();
+        };
+        response.on("close", onGone);
+        upstream.on("error", () => {
+          response.off("close", onGone);
+          // A kept-alive socket the target closed just as we reused it: a GET or HEAD is sent once
+          // more on a fresh connection, as browsers do; anything else fails like a dropped connection.
+          if (retry && upstream.reusedSocket && !response.headersSent && !response.destroyed) {
+            send(false).end();
+            return;
+          }
+          if (!response.headersSent) response.writeHead(502).end();
+          else response.destroy();
+        });
+        upstream.on("response", (answer) => {
+          recordWait(requestWaits, arrived);
+          response.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.rawHeaders).flat());
+          answer.on("data", count);
+          answer.pipe(response);
+        });
+        return upstream;
+      };
+      // A GET or HEAD without a body can be sent again as it is; anything else is streamed once.
+      const resendable =
+        (request.method === "GET" || request.method === "HEAD") &&
+        !request.headers["transfer-encoding"] &&
+        !Number(request.headers["content-length"] ?? 0);
+      const upstream = send(resendable);
       request.on("data", count);
-      request.pipe(upstream);
+      if (resendable) {
+        upstream.end();
+        request.resume();
+      } else request.pipe(upstream);
     })();
   });
 
   // HTTPS (and WebSocket) traffic: a tunnel to a checked address; the TLS inside is the browser's.
   server.on("connect", (request: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    const arrived = performance.now();
     client.on("error", () => {});
     void (async () => {
       const authority = parseAuthority(request.url ?? "");
@@ -244,21 +365,38 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
         return;
       }
       const shown = `https://${authority.host}${authority.port === 443 ? "" : `:${authority.port}`}/`;
-      const connected = await connectChecked(authority.host, authority.port, shown);
-      if (!connected.ok) {
-        refuse(client, connected.reason ? 403 : 502, connected.reason);
+      const checked = await checkTarget(authority.host, shown, AbortSignal.timeout(limits.connectTimeoutMs));
+      if (!checked.ok) {
+        refuse(client, checked.reason ? 403 : 502, checked.reason);
         return;
       }
-      const { socket, connection } = connected;
+      const connection = new Connection();
+      open.add(connection);
+      let socket: net.Socket;
+      try {
+        socket = await connectApproved(connection, checked.addresses, authority.port);
+      } catch {
+        connection.close();
+        open.delete(connection);
+        refuse(client, 502, "");
+        return;
+      }
       connection.track(client);
+      if (client instanceof net.Socket) client.setNoDelay(true);
+      // Answered the moment the target accepted: the browser's TLS handshake starts without delay.
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      recordWait(tunnelWaits, arrived);
       if (head.length) socket.write(head);
       socket.on("data", count);
       client.on("data", count);
       socket.pipe(client);
       client.pipe(socket);
-      socket.on("close", () => connection.close());
-      client.on("close", () => connection.close());
+      const end = () => {
+        connection.close();
+        open.delete(connection);
+      };
+      socket.on("close", end);
+      client.on("close", end);
     })();
   });
 
@@ -284,9 +422,15 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
       return blockedCount;
     },
     get stats() {
-      return { connections, bytes };
+      return {
+        connections,
+        upstreamSockets,
+        bytes,
+        waits: { requests: summary(requestWaits), tunnels: summary(tunnelWaits) },
+      };
     },
     close() {
+      for (const { agent } of pools.values()) agent.destroy();
       for (const connection of open) connection.close();
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
