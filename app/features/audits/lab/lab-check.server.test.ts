@@ -13,6 +13,7 @@ import { isSafeImageDataUrl, LAB_METRIC_KEYS, MAX_SCREENSHOT_CHARS } from "./lab
 // is refused by the traffic guard. Plus the two runs that never measure: no browser, and a page that
 // never finishes loading (the whole process group is killed, Chromium included).
 
+/** In the test process only, after a run: which processes still name this run's profile. */
 function chromiumProcessesUsing(fragment: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {

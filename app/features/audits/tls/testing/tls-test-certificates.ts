@@ -25,6 +25,7 @@ export type TlsTestCertificates = {
   weakKey: KeyPair;
 };
 
+/** Test set-up only (no request path imports it): the synchronous openssl runs and reads are fine here. */
 export function createTlsTestCertificates(): TlsTestCertificates {
   const dir = mkdtempSync(join(tmpdir(), "tls-check-certs-"));
   const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
