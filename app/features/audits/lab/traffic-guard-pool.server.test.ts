@@ -10,8 +10,20 @@ import { startTrafficGuard } from "./traffic-guard.server.ts";
 
 describe("the traffic guard's upstream pool", () => {
   // Each request reports the upstream connection it came on (its client port) and the Host it named.
+  // With `dropReused`, a connection's second request is answered by closing it, as a server whose
+  // keep-alive timeout ran out just as the guard reused the connection.
+  let dropReused = false;
+  const served = new WeakMap<object, number>();
   const target = http.createServer((request, response) => {
-    response.end(JSON.stringify({ via: request.socket.remotePort, host: request.headers.host }));
+    const count = (served.get(request.socket) ?? 0) + 1;
+    served.set(request.socket, count);
+    if (dropReused && count > 1) {
+      request.socket.destroy();
+      return;
+    }
+    response.end(
+      JSON.stringify({ via: request.socket.remotePort, host: request.headers.host, method: request.method }),
+    );
   });
   let accepted = 0;
   target.on("connection", () => {
@@ -37,12 +49,19 @@ describe("the traffic guard's upstream pool", () => {
   });
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const viaProxy = (proxyPort: number, url: string) =>
+  const viaProxy = (proxyPort: number, url: string, method = "GET") =>
     new Promise<{ status: number; body: string }>((done, fail) => {
       http
         // As a browser does: the absolute URL, and the target's name in Host.
-        .get(
-          { host: "127.0.0.1", port: proxyPort, path: url, agent, headers: { host: new URL(url).host } },
+        .request(
+          {
+            host: "127.0.0.1",
+            port: proxyPort,
+            path: url,
+            method,
+            agent,
+            headers: { host: new URL(url).host },
+          },
           (response) => {
             let body = "";
             response.setEncoding("utf8");
@@ -52,7 +71,8 @@ describe("the traffic guard's upstream pool", () => {
             response.on("end", () => done({ status: response.statusCode ?? 0, body }));
           },
         )
-        .on("error", fail);
+        .on("error", fail)
+        .end(method === "POST" ? "a=1" : undefined);
     });
 
   it("reuses one connection per host, never across hosts, and keeps the first verdict per host", async () => {
@@ -101,6 +121,32 @@ describe("the traffic guard's upstream pool", () => {
       expect(accepted).toBe(2);
       expect(guard.stats.upstreamSockets).toBe(2);
     } finally {
+      await guard.close();
+    }
+  });
+
+  it("sends a GET once more on a fresh connection when the target closed the reused one, but never a POST", async () => {
+    dns.clear();
+    dns.set("a.test", "127.0.0.2");
+    const guard = await startTrafficGuard({ allowPrivate: (address) => address === "127.0.0.2", resolve });
+    try {
+      dropReused = true;
+      accepted = 0;
+      const first = await viaProxy(guard.port, `http://a.test:${port}/first`);
+      expect(first.status).toBe(200);
+      // The pooled connection is dropped under this GET: the browser still gets the page, from a
+      // second connection.
+      const again = await viaProxy(guard.port, `http://a.test:${port}/again`);
+      expect(again.status).toBe(200);
+      expect(JSON.parse(again.body).via).not.toBe(JSON.parse(first.body).via);
+      expect(accepted).toBe(2);
+      // A POST may have had its effect before the connection went: it fails as a dropped
+      // connection does (502), and is not sent twice.
+      const post = await viaProxy(guard.port, `http://a.test:${port}/form`, "POST");
+      expect(post.status).toBe(502);
+      expect(accepted).toBe(2);
+    } finally {
+      dropReused = false;
       await guard.close();
     }
   });
