@@ -82,6 +82,14 @@ describe("parseEnv", () => {
     );
   });
 
+  it("takes CHROMIUM_PATH as an absolute path only, so a typo says so at start-up", () => {
+    expect(parseEnv({}).CHROMIUM_PATH).toBeUndefined();
+    expect(parseEnv({ CHROMIUM_PATH: "/opt/chrome/chrome" }).CHROMIUM_PATH).toBe("/opt/chrome/chrome");
+    expect(() => parseEnv({ CHROMIUM_PATH: "chromium" })).toThrowError(
+      /CHROMIUM_PATH: CHROMIUM_PATH must be an absolute path/,
+    );
+  });
+
   it("reads the webhooks' own private-target switch, independent of the audits' one", () => {
     expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" })).toMatchObject({
       WEBHOOK_ALLOW_PRIVATE_TARGETS: true,

@@ -128,6 +128,13 @@ const EnvSchema = z
     AUDIT_MAX_RUNNING: z.coerce.number().int().min(1).max(16).default(2),
     /** Audits that may wait for a running one to finish; beyond, the answer is 503 "busy, try again". */
     AUDIT_MAX_QUEUED: z.coerce.number().int().min(0).max(100).default(4),
+    /** The Chromium the lab check starts (ADR 031); unset, Debian's /usr/bin/chromium. */
+    CHROMIUM_PATH: z
+      .string()
+      .trim()
+      .max(4096, "CHROMIUM_PATH must be at most 4096 characters")
+      .regex(/^\//, "CHROMIUM_PATH must be an absolute path, e.g. /usr/bin/chromium")
+      .optional(),
     /** Seconds between each instance's looks for due watches (issue 25); a run starts at most this late. */
     WATCH_POLL_SECONDS: z.coerce
       .number("WATCH_POLL_SECONDS must be a whole number of seconds")

@@ -487,11 +487,19 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     // Watches (issue 25, ADR 030). The checks a watch can run are the runners registered here; the lab
     // check (ADR 031) is offered when this server has a Chromium to run it with.
     const runnerOptions = { slots: auditSlots, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS };
+    const labBrowser = chromiumPath(env);
     const checkRunners: CheckRunners = {
       security: securityRunner(database.db, runnerOptions),
       performance: performanceRunner(runnerOptions),
       tls: tlsRunner(runTlsCheck, runnerOptions),
-      ...(isExecutable(chromiumPath()) ? { lab: labRunner(runLabCheck, runnerOptions) } : {}),
+      ...(isExecutable(labBrowser)
+        ? {
+            lab: labRunner(
+              (url, options) => runLabCheck(url, { ...options, chromiumPath: labBrowser }),
+              runnerOptions,
+            ),
+          }
+        : {}),
     };
     // An alert's notices are queued in its own transaction: the `audit.alert` webhooks and, when this
     // installation sends email, the alert email to the watch's recipients.

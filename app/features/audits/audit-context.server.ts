@@ -7,7 +7,7 @@ import type { AuditSlots } from "./audit-slots.server.ts";
 /** What the website audits need (issue 23). */
 export type AuditServices = {
   database: AppDatabase;
-  env: Pick<Env, "AUDIT_ALLOW_PRIVATE_TARGETS" | "PUBLIC_URL">;
+  env: Pick<Env, "AUDIT_ALLOW_PRIVATE_TARGETS" | "PUBLIC_URL" | "CHROMIUM_PATH">;
   /** Bounds the audits running and waiting at once. */
   auditSlots: AuditSlots;
 };

@@ -14,9 +14,12 @@ export function chromiumMissingText(path: string): string {
   );
 }
 
-/** CHROMIUM_PATH (or CHROME_PATH, which Lighthouse's own tools read), else Debian's. */
-export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CHROMIUM_PATH || env.CHROME_PATH || DEFAULT_CHROMIUM_PATH;
+/**
+ * The checked CHROMIUM_PATH (env.server.ts), else Debian's. Tests that only ask whether a browser
+ * is here call it with the raw environment.
+ */
+export function chromiumPath(env: { CHROMIUM_PATH?: string } = process.env): string {
+  return env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
 }
 
 export function isExecutable(path: string): boolean {

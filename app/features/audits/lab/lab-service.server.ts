@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
-import { metrics } from "#app/lib/metrics.server.ts";
 import { auditServices } from "../audit-context.server.ts";
-import { AuditBusyError } from "../audit-slots.server.ts";
+import { type AuditRefusal, runTimedInSlot } from "../audit-slots.server.ts";
 import { parseTargetUrl } from "../target-policy.server.ts";
-import { type LabCheckResult, runLabCheck } from "./lab-check.server.ts";
+import { runLabCheck } from "./lab-check.server.ts";
+import { chromiumPath } from "./lab-chromium.server.ts";
 import { saveLabCheck } from "./lab-store.server.ts";
 import { LAB_DEVICES, type LabDevice, type LabResult } from "./lab-types.ts";
 
@@ -17,7 +17,8 @@ export type LabOutcome =
   | { ok: true; status: 200; result: LabResult & { id: number } }
   /** 422: measured nothing (refused, not loaded, too slow, too big); the result says why. */
   | { ok: false; status: 422; result: LabResult; message: string }
-  | { ok: false; status: 400 | 503; message: string; error: string; retryAfter?: number };
+  /** 400: a bad address or device; 503: busy, or no Chromium on this machine. */
+  | AuditRefusal;
 
 export function parseLabDevice(raw: unknown): LabDevice | null {
   if (raw === undefined || raw === null || raw === "") return "mobile";
@@ -42,35 +43,25 @@ export async function runLabCheckForAdmin(
       error: "Invalid device",
     };
   const { database, env, auditSlots } = await auditServices(context);
-  const timer = metrics.auditDuration.startTimer({ kind: "lab" });
-  let result: LabCheckResult;
-  try {
-    result = await auditSlots.run(() =>
-      runLabCheck(target.url.href, { device, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }),
-    );
-  } catch (error) {
-    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
-    if (error instanceof AuditBusyError)
-      return {
-        ok: false,
-        status: 503,
-        message: error.message,
-        error: "Busy",
-        retryAfter: error.retryAfterSeconds,
-      };
-    throw error;
-  }
-  const { failure, ...shown } = result;
+  const slot = await runTimedInSlot(auditSlots, "lab", () =>
+    runLabCheck(target.url.href, {
+      device,
+      allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS,
+      chromiumPath: chromiumPath(env),
+    }),
+  );
+  if (!slot.ok) return slot;
+  const { failure, ...shown } = slot.value;
   if (failure === "chromium-missing") {
-    timer({ outcome: "failed" });
+    slot.done("failed");
     return { ok: false, status: 503, message: shown.details ?? "", error: shown.error ?? "" };
   }
   if (failure === "crash") console.error(`Lab check of ${target.url.host}: ${shown.details}`);
   if (failure) {
-    timer({ outcome: failure === "refused" ? "refused" : "failed" });
+    slot.done(failure === "refused" ? "refused" : "failed");
     return { ok: false, status: 422, result: shown, message: shown.details ?? shown.error ?? "" };
   }
-  timer({ outcome: "measured" });
+  slot.done("measured");
   const record = await saveLabCheck(database.db, shown, actor);
   return { ok: true, status: 200, result: { ...shown, id: record.id } };
 }
