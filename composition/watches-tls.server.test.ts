@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "#app/env.server.ts";
@@ -13,7 +10,7 @@ import {
 import { type WatchServices, watchServicesKey } from "#app/features/audits/watches/watch-context.server.ts";
 import { createWatch } from "#app/features/audits/watches/watch-service.server.ts";
 import { listAlerts, listRuns } from "#app/features/audits/watches/watch-store.server.ts";
-import { checkPostgres, createPostgresSchema } from "../tests/support/databases.ts";
+import { checkPostgres, createEmptyDatabaseUrl } from "../tests/support/databases.ts";
 import { createServices, type Services } from "./services.server.ts";
 
 // Issue 25: a watched https site's certificate, through the TLS check as the server wires it, on
@@ -52,16 +49,9 @@ for (const kind of ["sqlite", "postgres"] as const) {
         response.end("<!doctype html><title>Watched</title>");
       });
       await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-      let databaseUrl: string;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "watches-tls-"));
-        databaseUrl = join(dir, "app.sqlite");
-        dispose = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const schema = await createPostgresSchema();
-        databaseUrl = schema.url;
-        dispose = schema.drop;
-      }
+      const database = await createEmptyDatabaseUrl(kind);
+      const databaseUrl = database.url;
+      dispose = database.dispose;
       services = await createServices(
         parseEnv({
           DATABASE_URL: databaseUrl,

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "#app/env.server.ts";
-import { startTestServer, type TestServer } from "#app/features/audits/testing/test-servers.ts";
+import { type GradedSite, startGradedSite } from "#app/features/audits/testing/test-servers.ts";
 import { type WatchServices, watchServicesKey } from "#app/features/audits/watches/watch-context.server.ts";
 import { WatchRunningError } from "#app/features/audits/watches/watch-run.server.ts";
 import { createWatchScheduler } from "#app/features/audits/watches/watch-scheduler.server.ts";
@@ -13,7 +8,8 @@ import { createWatch } from "#app/features/audits/watches/watch-service.server.t
 import { listAlerts, listRuns, watchLeaseName } from "#app/features/audits/watches/watch-store.server.ts";
 import { startTestReceiver, type TestReceiver } from "#app/features/webhooks/testing/test-receiver.ts";
 import { createWebhook } from "#app/features/webhooks/webhook-service.server.ts";
-import { checkPostgres, createPostgresSchema } from "../tests/support/databases.ts";
+import { startTestSmtp, type TestSmtp } from "#app/lib/testing/test-smtp.ts";
+import { checkPostgres, createEmptyDatabaseUrl } from "../tests/support/databases.ts";
 import { type BackgroundWork, createServices, type Services } from "./services.server.ts";
 
 // Issue 25's proof, wired as the server wires it, on both databases: two instances (two sets of
@@ -22,83 +18,26 @@ import { type BackgroundWork, createServices, type Services } from "./services.s
 // one signed `audit.alert` webhook and one email per change, across both instances.
 
 const SECRET = "test-secret-test-secret-test-secret";
-/** The fixture's headers: with them the security audit grades it C+, without them F. */
-const GOOD_HEADERS = {
-  "Content-Security-Policy":
-    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
-
-type Mail = { to: string[]; subject: string };
-
-function startSmtp(): Promise<{ url: string; received: Mail[]; close(): Promise<void> }> {
-  const received: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    closeTimeout: 500,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => {
-        raw += chunk;
-      });
-      stream.on("end", () => {
-        const subject = /^Subject: *(.*)$/im.exec(raw.replace(/\r\n[ \t]+/g, " "))?.[1]?.trim() ?? "";
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), subject });
-        callback();
-      });
-    },
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-        received,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      }),
-    ),
-  );
-}
-
 const watchServicesOf = (services: Services) =>
   services.provided.find(([key]) => key === watchServicesKey)?.[1] as WatchServices;
 
 for (const kind of ["sqlite", "postgres"] as const) {
   describe(`watches on two instances [${kind}]`, async () => {
     const available = kind === "sqlite" || (await checkPostgres());
-    let site: TestServer;
-    let good = true;
+    let site: GradedSite;
     let receiver: TestReceiver;
-    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    let smtp: TestSmtp;
     const instances: Services[] = [];
     let dispose = async () => {};
 
     beforeAll(async () => {
       if (!available) return;
-      site = await startTestServer("http", (_request, response) => {
-        response.writeHead(200, {
-          "Content-Type": "text/html; charset=utf-8",
-          ...(good ? GOOD_HEADERS : {}),
-        });
-        response.end("<!doctype html><title>Watched</title><p>A watched page.</p>");
-      });
+      site = await startGradedSite();
       receiver = await startTestReceiver();
-      smtp = await startSmtp();
-      let databaseUrl: string;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "watches-"));
-        databaseUrl = join(dir, "app.sqlite");
-        dispose = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const schema = await createPostgresSchema();
-        databaseUrl = schema.url;
-        dispose = schema.drop;
-      }
+      smtp = await startTestSmtp();
+      const database = await createEmptyDatabaseUrl(kind);
+      const databaseUrl = database.url;
+      dispose = database.dispose;
       const env = parseEnv({
         DATABASE_URL: databaseUrl,
         APP_SECRET: SECRET,
@@ -199,7 +138,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(Date.parse(after.nextRunAt) - Date.now()).toBeLessThanOrEqual(86_400_000);
 
       // The site loses its headers: the grade drops to F, one alert.
-      good = false;
+      site.setGood(false);
       await makeDue();
       await bothLook();
       // Still F at the next run: no second alert.
@@ -219,7 +158,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(await outboxCount("watch-alert-email")).toBe(1);
 
       // It recovers: the alert is resolved, one resolved notice.
-      good = true;
+      site.setGood(true);
       await makeDue();
       await bothLook();
       alerts = await listAlerts(db, watchId);

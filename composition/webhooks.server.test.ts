@@ -41,7 +41,7 @@ import {
 } from "#app/lib/safe-fetch/testing/test-certificates.ts";
 import {
   checkPostgres,
-  createPostgresSchema,
+  createEmptyDatabaseUrl,
   describeEachDatabase,
   TEST_POSTGRES_URL,
 } from "../tests/support/databases.ts";
@@ -687,15 +687,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
     let dispose = async () => {};
     beforeAll(async () => {
       receiver = await startTestReceiver();
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "webhook-lead-"));
-        databaseUrl = join(dir, "app.sqlite");
-        dispose = async () => rmSync(dir, { recursive: true, force: true });
-      } else if (available) {
-        const schema = await createPostgresSchema();
-        databaseUrl = schema.url;
-        dispose = schema.drop;
-      }
+      if (!available) return;
+      const database = await createEmptyDatabaseUrl(kind);
+      databaseUrl = database.url;
+      dispose = database.dispose;
     });
     afterAll(async () => {
       await receiver.close();

@@ -39,6 +39,39 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
+ * Sends `count` audit requests at once and, until every one is answered, times the other requests
+ * (one at a time, 10 ms apart): the latencies staff and visitors see while audits run.
+ */
+async function requestsWhileRunning<Body>(
+  count: number,
+  send: () => Promise<Response>,
+  timed: (url: string) => Promise<number>,
+  other: string[],
+): Promise<{
+  answers: { status: number; seconds: number; body: Body }[];
+  latencies: number[];
+  started: number;
+}> {
+  const started = performance.now();
+  let running = true;
+  const sending = Promise.all(
+    Array.from({ length: count }, async () => {
+      const response = await send();
+      const body = (await response.json()) as Body;
+      return { status: response.status, seconds: (performance.now() - started) / 1000, body };
+    }),
+  ).finally(() => {
+    running = false;
+  });
+  const latencies: number[] = [];
+  for (let i = 0; running; i++) {
+    latencies.push(await timed(other[i % 2] as string));
+    await sleep(10);
+  }
+  return { answers: await sending, latencies, started };
+}
+
+/**
  * Issue 25: `count` lab checks of the server's own home page at once, and the latency of the other
  * requests (one at a time) meanwhile. The lab checks run in child process groups, so the server's
  * event loop only relays their answers.
@@ -70,27 +103,21 @@ async function labCase(
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, rssMb(pid));
   }, 50);
-  const started = performance.now();
-  let running = true;
-  const checking = Promise.all(
-    Array.from({ length: count }, async () => {
-      const response = await fetch(`${baseUrl}/api/admin/lab-check`, {
+  const { answers, latencies } = await requestsWhileRunning<{
+    score?: number;
+    message?: string;
+    error?: string;
+  }>(
+    count,
+    () =>
+      fetch(`${baseUrl}/api/admin/lab-check`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: new URL(baseUrl).origin, Cookie: cookie },
         body: JSON.stringify({ url: `${baseUrl}/`, device: "mobile" }),
-      });
-      const body = (await response.json()) as { score?: number; message?: string; error?: string };
-      return { status: response.status, seconds: (performance.now() - started) / 1000, body };
-    }),
-  ).finally(() => {
-    running = false;
-  });
-  const latencies: number[] = [];
-  for (let i = 0; running; i++) {
-    latencies.push(await timed(other[i % 2] as string));
-    await sleep(10);
-  }
-  const answers = await checking;
+      }),
+    timed,
+    other,
+  );
   clearInterval(sampler);
   const sorted = [...latencies].sort((a, b) => a - b);
   const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -159,27 +186,17 @@ async function main(): Promise<number> {
   if (values["lab-only"]) clearInterval(sampler);
   else {
     console.log(`${audits} security audits of a 2 MB page of tiny tags at once (${hostile.url})`);
-    const started = performance.now();
-    let running = true;
-    const auditing = Promise.all(
-      Array.from({ length: audits }, async () => {
-        const response = await fetch(`${server.url}/api/admin/security-audit`, {
+    const { answers, latencies, started } = await requestsWhileRunning<{ grade?: string; message?: string }>(
+      audits,
+      () =>
+        fetch(`${server.url}/api/admin/security-audit`, {
           method: "POST",
           headers: { "Content-Type": "application/json", Origin: new URL(server.url).origin, Cookie: cookie },
           body: JSON.stringify({ url: hostile.url }),
-        });
-        const body = (await response.json()) as { grade?: string; message?: string };
-        return { status: response.status, seconds: (performance.now() - started) / 1000, body };
-      }),
-    ).finally(() => {
-      running = false;
-    });
-    const latencies: number[] = [];
-    for (let i = 0; running; i++) {
-      latencies.push(await timed(other[i % 2] as string));
-      await sleep(10);
-    }
-    const answers = await auditing;
+        }),
+      timed,
+      other,
+    );
     const allDone = (performance.now() - started) / 1000;
     await sleep(SETTLE_MS);
     clearInterval(sampler);

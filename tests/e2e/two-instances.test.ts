@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { promisify } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { startTestSmtp, type TestSmtp } from "../../app/lib/testing/test-smtp.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { createAccount } from "./support/accounts.ts";
@@ -231,14 +231,11 @@ const lead = (n: number) => ({
   message: "Two sites, one database",
 });
 
-type ReceivedMail = { messageId: string };
-
 describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQL", () => {
   let dir: string;
   let dropSchema: (() => Promise<void>) | undefined;
   let database: AppDatabase | undefined;
-  let smtp: SMTPServer | undefined;
-  const received: ReceivedMail[] = [];
+  let smtp: TestSmtp | undefined;
   const instances: RunningServer[] = [];
   let instanceEnv: Record<string, string> = {};
   let nginx: ChildProcess | undefined;
@@ -263,28 +260,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     dropSchema = schema.drop;
 
     // A mail server that records each message it accepts.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      closeTimeout: 500,
-      onData(stream, _session, callback) {
-        let raw = "";
-        stream.setEncoding("utf8");
-        stream.on("data", (chunk: string) => {
-          raw += chunk;
-        });
-        stream.on("end", () => {
-          const header = (name: string) =>
-            new RegExp(`^${name}: *(.*)$`, "im").exec(raw.replace(/\r\n[ \t]+/g, " "))?.[1]?.trim() ?? "";
-          received.push({ messageId: header("Message-ID") });
-          callback();
-        });
-      },
-    });
-    const mailServer = smtp;
-    await new Promise<void>((resolve) => mailServer.listen(0, "127.0.0.1", resolve));
-    const smtpPort = (mailServer.server.address() as AddressInfo).port;
+    smtp = await startTestSmtp();
 
     // As the runbook does: migrate once, before any instance starts; then an admin.
     await promisify(execFile)(process.execPath, ["scripts/db-migrate.ts"], {
@@ -300,7 +276,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
       TRUST_PROXY: "1",
       LEAD_RATE_LIMIT: String(LEAD_RATE_LIMIT),
       LEAD_MIN_FILL_SECONDS: "0",
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: smtp.url,
       LEAD_NOTIFICATION_TO: "sales@clausebridge.test",
       MAIL_FROM: "Clausebridge website <no-reply@clausebridge.test>",
       DATABASE_POOL_SIZE: "4",
@@ -357,7 +333,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
       clearTimeout(force);
     }
     await Promise.allSettled(instances.map((instance) => instance.stop()));
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     await database?.close();
     await dropSchema?.();
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -576,7 +552,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     );
     // Stop both (a send in progress finishes first): nothing can be sent after this.
     await Promise.all(instances.map((instance) => instance.stop()));
-    const ids = received.map((mail) => mail.messageId);
+    const ids = (smtp?.received ?? []).map((mail) => mail.messageId);
     expect(ids).toHaveLength(expected);
     expect(new Set(ids).size).toBe(expected);
     for (const row of await outbox())

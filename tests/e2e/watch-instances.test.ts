@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
-import { startTestServer, type TestServer } from "../../app/features/audits/testing/test-servers.ts";
+import { type GradedSite, startGradedSite } from "../../app/features/audits/testing/test-servers.ts";
 import { startTestReceiver, type TestReceiver } from "../../app/features/webhooks/testing/test-receiver.ts";
+import { startTestSmtp, type TestSmtp } from "../../app/lib/testing/test-smtp.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
@@ -18,14 +17,6 @@ import { createAccount, signIn } from "./support/accounts.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const ADMIN = { username: "watch-admin", password: "watch admin passphrase" };
-const GOOD_HEADERS = {
-  "Content-Security-Policy":
-    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
 const RUN_WAIT = { timeout: 90_000, interval: 250 };
 
 const postgres = await checkPostgres();
@@ -33,11 +24,9 @@ const postgres = await checkPostgres();
 describe.skipIf(!postgres)("watches on two instances of the server, one PostgreSQL", () => {
   let dropSchema: (() => Promise<void>) | undefined;
   let database: AppDatabase | undefined;
-  let site: TestServer | undefined;
-  let good = true;
+  let site: GradedSite | undefined;
   let receiver: TestReceiver | undefined;
-  let smtp: SMTPServer | undefined;
-  const mails: string[] = [];
+  let smtp: TestSmtp | undefined;
   const instances: RunningServer[] = [];
   const db = () => {
     if (!database) throw new Error("not started");
@@ -47,30 +36,9 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
   beforeAll(async () => {
     const schema = await createPostgresSchema();
     dropSchema = schema.drop;
-    site = await startTestServer("http", (_request, response) => {
-      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ...(good ? GOOD_HEADERS : {}) });
-      response.end("<!doctype html><title>Watched</title><p>A watched page.</p>");
-    });
+    site = await startGradedSite();
     receiver = await startTestReceiver();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      closeTimeout: 500,
-      onData(stream, _session, callback) {
-        let raw = "";
-        stream.setEncoding("utf8");
-        stream.on("data", (chunk: string) => {
-          raw += chunk;
-        });
-        stream.on("end", () => {
-          mails.push(/^Subject: *(.*)$/im.exec(raw)?.[1]?.trim() ?? "");
-          callback();
-        });
-      },
-    });
-    const mailServer = smtp;
-    await new Promise<void>((resolve) => mailServer.listen(0, "127.0.0.1", resolve));
+    smtp = await startTestSmtp();
     await promisify(execFile)(process.execPath, ["scripts/db-migrate.ts"], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: schema.url },
@@ -81,7 +49,7 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
       DATABASE_URL: schema.url,
       AUDIT_ALLOW_PRIVATE_TARGETS: "true",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-      SMTP_URL: `smtp://127.0.0.1:${(mailServer.server.address() as AddressInfo).port}`,
+      SMTP_URL: smtp.url,
       LEAD_NOTIFICATION_TO: "sales@clausebridge.test",
       WATCH_POLL_SECONDS: "1",
       DATABASE_POOL_SIZE: "4",
@@ -96,7 +64,7 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
     await Promise.allSettled(instances.map((instance) => instance.stop()));
     await site?.close();
     await receiver?.close();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     await database?.close();
     await dropSchema?.();
   }, 30_000);
@@ -157,7 +125,7 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
 
     await makeDue(watchId);
     await expectRuns(watchId, 1);
-    good = false;
+    site?.setGood(false);
     await makeDue(watchId);
     await expectRuns(watchId, 2);
     const opened = await db().selectFrom("watchAlerts").selectAll().where("watchId", "=", watchId).execute();
@@ -165,7 +133,7 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
       ["security-grade-drop", null],
     ]);
 
-    good = true;
+    site?.setGood(true);
     await makeDue(watchId);
     await expectRuns(watchId, 3);
     const alerts = await db().selectFrom("watchAlerts").selectAll().where("watchId", "=", watchId).execute();
@@ -177,11 +145,11 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
     expect(await outboxCount("watch-alert-email")).toBe(2);
     await vi.waitFor(() => {
       expect(receiver?.received).toHaveLength(2);
-      expect(mails).toHaveLength(2);
+      expect(smtp?.received).toHaveLength(2);
     }, RUN_WAIT);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(receiver?.received).toHaveLength(2);
-    expect(mails).toHaveLength(2);
+    expect(smtp?.received).toHaveLength(2);
     expect(receiver?.received.every((delivery) => delivery.verified)).toBe(true);
     const statuses = receiver?.received.map((delivery) => JSON.parse(delivery.body).data.alert.status).sort();
     expect(statuses).toEqual(["opened", "resolved"]);

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startTestServer, type TestServer } from "../../app/features/audits/testing/test-servers.ts";
+import { type GradedSite, startGradedSite } from "../../app/features/audits/testing/test-servers.ts";
 import { signIn } from "./support/accounts.ts";
 import { baseUrl, expectNoA11yViolations, MOBILE, type OpenedPage, setupBrowser } from "./support/browser.ts";
 import { openSignedIn, pathOf } from "./support/pages.ts";
@@ -21,17 +21,7 @@ const RUN_WAIT = { timeout: 60_000 };
 const SHOTS = process.env.SCREENSHOTS_DIR;
 // Chromium reports each refused form post (a 400 with the messages) as a console error.
 const FAILED_LOAD = [/Failed to load resource/];
-const GOOD_HEADERS = {
-  "Content-Security-Policy":
-    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
-
-let site: TestServer;
-let good = true;
+let site: GradedSite;
 let session = "";
 const origin = new URL(baseUrl).origin;
 const created: number[] = [];
@@ -49,10 +39,7 @@ const api = (method: string, path: string, body?: unknown, headers: Record<strin
   });
 
 beforeAll(async () => {
-  site = await startTestServer("http", (request, response) => {
-    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ...(good ? GOOD_HEADERS : {}) });
-    response.end(`<!doctype html><title>Watched ${request.url}</title><p>A watched page.</p>`);
-  });
+  site = await startGradedSite();
   session = await signIn(baseUrl, ADMIN.username, ADMIN.password);
 });
 
@@ -101,7 +88,7 @@ describe("watches in the back office", () => {
   });
 
   it("a staff member adds a watch from the navigation, runs it now, sees the result, the trend and an alert when the grade drops", async () => {
-    good = true;
+    site.setGood(true);
     opened = await openSignedIn("/admin/audit", { allowConsoleErrors: FAILED_LOAD }, session);
     const { page } = opened;
     await page.getByRole("link", { name: "Watches", exact: true }).first().click();
@@ -114,7 +101,7 @@ describe("watches in the back office", () => {
     expect(await trendRows(page).first().innerText()).toMatch(/Run \d+.*C\+\s+60\s+200/s);
     expect(await page.getByRole("img", { name: /Security score/ }).count()).toBe(1);
 
-    good = false;
+    site.setGood(false);
     await runNow(page);
     await expect.poll(() => page.getByTestId("audit-grade").innerText(), WAIT).toBe("F");
     expect(await trendRows(page).count()).toBe(2);
@@ -159,7 +146,7 @@ describe("watches in the back office", () => {
   }, 180_000);
 
   it("works without JavaScript: add, run now, the result and the trend table, pause", async () => {
-    good = true;
+    site.setGood(true);
     const noScript = await openSignedIn(
       "/admin/watches",
       { javaScript: false, allowConsoleErrors: FAILED_LOAD },
@@ -219,7 +206,7 @@ describe("the watches API", () => {
   });
 
   it("creates, reads, changes, runs and deletes a watch", async () => {
-    good = true;
+    site.setGood(true);
     const create = await api("POST", "/api/admin/watches", {
       url: `${site.origin}/api`,
       checks: ["performance", "security"],

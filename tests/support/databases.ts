@@ -91,6 +91,21 @@ export async function createPostgresSchema(): Promise<{
 }
 
 /**
+ * An empty database of either kind, as a DATABASE_URL for `createServices` or a server process
+ * (which migrate it themselves): a SQLite file in a directory of its own, or a PostgreSQL schema.
+ */
+export async function createEmptyDatabaseUrl(
+  kind: "sqlite" | "postgres",
+): Promise<{ url: string; dispose(): Promise<void> }> {
+  if (kind === "postgres") {
+    const schema = await createPostgresSchema();
+    return { url: schema.url, dispose: schema.drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "app-db-"));
+  return { url: join(dir, "app.sqlite"), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
  * Runs the same suite against SQLite and PostgreSQL. `use()` returns the database of the current
  * suite (created in beforeAll, dropped in afterAll).
  */

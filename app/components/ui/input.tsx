@@ -31,3 +31,14 @@ export function CodeInput({ className, ...props }: ComponentProps<"input">) {
     />
   );
 }
+
+/**
+ * A field for a web address: the keyboard with `/` and `.com` on phones, no spell check, and the
+ * 2,048-character cap the servers' address checks share. `autoComplete` defaults to the browser's
+ * remembered URLs; a form for someone else's endpoint passes "off".
+ */
+export function UrlInput(props: Omit<ComponentProps<"input">, "type">) {
+  return (
+    <Input type="url" inputMode="url" autoComplete="url" spellCheck={false} maxLength={2048} {...props} />
+  );
+}

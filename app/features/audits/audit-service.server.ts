@@ -1,9 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import { metrics } from "#app/lib/metrics.server.ts";
 import { AuditChildError, runAuditInChild } from "./audit-child.server.ts";
 import { auditServices } from "./audit-context.server.ts";
 import type { AuditJobOutcome } from "./audit-job.server.ts";
-import { AuditBusyError } from "./audit-slots.server.ts";
+import { type AuditRefusal, runTimedInSlot } from "./audit-slots.server.ts";
 import {
   listSecurityAudits,
   type SecurityAuditRecord,
@@ -18,28 +17,9 @@ import { parseTargetUrl } from "./target-policy.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** A refusal to show staff; `retryAfter` (seconds) when the audits are busy (503). */
-export type AuditRefusal = {
-  ok: false;
-  status: number;
-  message: string;
-  error?: string;
-  details?: string;
-  retryAfter?: number;
-};
+export type { AuditRefusal };
 
 export type AuditOutcome = { ok: true; record: SecurityAuditRecord } | AuditRefusal;
-
-function busy(error: AuditBusyError): AuditRefusal {
-  return {
-    ok: false,
-    status: 503,
-    message: error.message,
-    error: "Busy",
-    details: error.message,
-    retryAfter: error.retryAfterSeconds,
-  };
-}
 
 function refusalOf(outcome: Exclude<AuditJobOutcome, { kind: "result" }>): AuditRefusal {
   // Refused targets and unreachable ones alike: nothing to analyse, nothing stored.
@@ -67,18 +47,14 @@ export async function runSecurityAudit(
   if (!target.ok)
     return { ok: false, status: 400, message: target.details, error: target.error, details: target.details };
   const { database, env, auditSlots } = await auditServices(context);
-  let outcome: AuditJobOutcome;
-  const timer = metrics.auditDuration.startTimer({ kind: "security" });
+  let slot: Awaited<ReturnType<typeof runTimedInSlot<AuditJobOutcome>>>;
   try {
-    outcome = await auditSlots.run(() =>
+    slot = await runTimedInSlot(auditSlots, "security", () =>
       runAuditInChild({ url: target.url.href, allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }, (hosts) =>
         hstsPreloadFor(database.db, hosts),
       ),
     );
-    timer({ outcome: outcome.kind === "result" ? "graded" : "refused" });
   } catch (error) {
-    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
-    if (error instanceof AuditBusyError) return busy(error);
     if (error instanceof AuditChildError) {
       if (error.kind === "crash") console.error(`Security audit of ${target.url.host}: ${error.message}`);
       return {
@@ -91,6 +67,9 @@ export async function runSecurityAudit(
     }
     throw error;
   }
+  if (!slot.ok) return slot;
+  const outcome = slot.value;
+  slot.done(outcome.kind === "result" ? "graded" : "refused");
   if (outcome.kind !== "result") return refusalOf(outcome);
   return { ok: true, record: await saveSecurityAudit(database.db, outcome.result, actor) };
 }
@@ -104,19 +83,13 @@ export async function runPerformanceCheckForAdmin(
   const target = parseTargetUrl(typeof rawUrl === "string" ? rawUrl : "");
   if (!target.ok) return { ok: false, status: 400, message: target.details };
   const { database, env, auditSlots } = await auditServices(context);
-  let result: PerformanceResult;
-  const timer = metrics.auditDuration.startTimer({ kind: "performance" });
-  try {
-    // Only timings and sizes, no parsing: it runs here, but shares the audits' slots.
-    result = await auditSlots.run(() =>
-      runPerformanceCheck(target.url.href, { allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }),
-    );
-    timer({ outcome: result.error ? "failed" : "measured" });
-  } catch (error) {
-    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
-    if (error instanceof AuditBusyError) return busy(error);
-    throw error;
-  }
+  // Only timings and sizes, no parsing: it runs here, but shares the audits' slots.
+  const slot = await runTimedInSlot(auditSlots, "performance", () =>
+    runPerformanceCheck(target.url.href, { allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }),
+  );
+  if (!slot.ok) return slot;
+  const result = slot.value;
+  slot.done(result.error ? "failed" : "measured");
   await savePerformanceCheck(database.db, result, actor);
   return { ok: true, result };
 }

@@ -1,3 +1,5 @@
+import { metrics } from "#app/lib/metrics.server.ts";
+
 // How many audits (security audits and performance checks) run at once, and how many may wait
 // (issue 9 point 11). Each security audit is a child process of ~50-400 MB and a few seconds of
 // CPU: on a small server two at a time is plenty; a few more wait their turn, and beyond that staff
@@ -18,6 +20,49 @@ export class AuditBusyError extends Error {
   constructor() {
     super("The audit service is busy: other audits are running and waiting. Please try again in a minute.");
     this.name = "AuditBusyError";
+  }
+}
+
+/** A refusal to show staff; `retryAfter` (seconds) when the audits are busy (503). */
+export type AuditRefusal = {
+  ok: false;
+  status: number;
+  message: string;
+  error?: string;
+  details?: string;
+  retryAfter?: number;
+};
+
+/** The audits' one "busy, try again" answer: 503 with Retry-After, whichever audit was refused. */
+export function busyRefusal(error: AuditBusyError): AuditRefusal {
+  return {
+    ok: false,
+    status: 503,
+    message: error.message,
+    error: "Busy",
+    details: error.message,
+    retryAfter: error.retryAfterSeconds,
+  };
+}
+
+/**
+ * Runs `work` in one of the slots, timed in the audits' duration metric under `kind`. A full queue
+ * gives the busy refusal (timed "busy"); a throw is timed "failed" and thrown on; otherwise the
+ * caller names the outcome with `done` once it knows it.
+ */
+export async function runTimedInSlot<T>(
+  slots: AuditSlots,
+  kind: "security" | "performance" | "lab" | "tls",
+  work: () => Promise<T>,
+): Promise<{ ok: true; value: T; done(outcome: string): void } | AuditRefusal> {
+  const timer = metrics.auditDuration.startTimer({ kind });
+  try {
+    const value = await slots.run(work);
+    return { ok: true, value, done: (outcome) => timer({ outcome }) };
+  } catch (error) {
+    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
+    if (error instanceof AuditBusyError) return busyRefusal(error);
+    throw error;
   }
 }
 

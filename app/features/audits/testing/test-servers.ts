@@ -53,3 +53,35 @@ export async function startTestServer(
 
 /** Only the test servers' loopback address counts as allowed; every other private one is refused. */
 export const allowLoopbackOnly = (address: string) => address === "127.0.0.1";
+
+/** Headers with which the security audit grades a page C+; without them it gets an F. */
+export const GRADED_SITE_HEADERS = {
+  "Content-Security-Policy":
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Resource-Policy": "same-origin",
+} as const;
+
+export type GradedSite = TestServer & {
+  /** With `false` the site drops its security headers (its grade falls to F); `true` restores them. */
+  setGood(good: boolean): void;
+};
+
+/** A plain HTTP page whose security grade a test can drop and restore: the watches' fixture. */
+export async function startGradedSite(): Promise<GradedSite> {
+  let good = true;
+  const server = await startTestServer("http", (request, response) => {
+    response.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      ...(good ? GRADED_SITE_HEADERS : {}),
+    });
+    response.end(`<!doctype html><title>Watched ${request.url}</title><p>A watched page.</p>`);
+  });
+  return Object.assign(server, {
+    setGood(value: boolean) {
+      good = value;
+    },
+  });
+}

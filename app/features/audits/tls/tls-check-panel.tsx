@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { UrlInput } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
@@ -95,16 +95,7 @@ export function TlsCheckPanel({
           <label htmlFor="tls-url" className="font-semibold">
             {TLS_TEXT.urlLabel}
           </label>
-          <Input
-            id="tls-url"
-            name="url"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            defaultValue={posted?.url ?? defaultUrl}
-            maxLength={2048}
-          />
+          <UrlInput id="tls-url" name="url" defaultValue={posted?.url ?? defaultUrl} />
         </div>
         <Button
           type="submit"

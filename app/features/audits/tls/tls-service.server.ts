@@ -1,8 +1,6 @@
 import type { RouterContextProvider } from "react-router";
-import { metrics } from "#app/lib/metrics.server.ts";
 import { auditServices } from "../audit-context.server.ts";
-import type { AuditRefusal } from "../audit-service.server.ts";
-import { AuditBusyError } from "../audit-slots.server.ts";
+import { type AuditRefusal, runTimedInSlot } from "../audit-slots.server.ts";
 import { parseTargetUrl } from "../target-policy.server.ts";
 import { runTlsCheck } from "./tls-check.server.ts";
 import type { TlsCheckResult } from "./tls-types.ts";
@@ -30,24 +28,10 @@ export async function runTlsCheckForAdmin(context: Context, rawUrl: unknown): Pr
       details: NOT_HTTPS_MESSAGE,
     };
   const { env, auditSlots } = await auditServices(context);
-  const timer = metrics.auditDuration.startTimer({ kind: "tls" });
-  try {
-    const result = await auditSlots.run(() =>
-      runTlsCheck(target.url.href, { allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }),
-    );
-    timer({ outcome: result.error ? "failed" : "checked" });
-    return { ok: true, result };
-  } catch (error) {
-    timer({ outcome: error instanceof AuditBusyError ? "busy" : "failed" });
-    if (error instanceof AuditBusyError)
-      return {
-        ok: false,
-        status: 503,
-        message: error.message,
-        error: "Busy",
-        details: error.message,
-        retryAfter: error.retryAfterSeconds,
-      };
-    throw error;
-  }
+  const slot = await runTimedInSlot(auditSlots, "tls", () =>
+    runTlsCheck(target.url.href, { allowPrivate: env.AUDIT_ALLOW_PRIVATE_TARGETS }),
+  );
+  if (!slot.ok) return slot;
+  slot.done(slot.value.error ? "failed" : "checked");
+  return { ok: true, result: slot.value };
 }

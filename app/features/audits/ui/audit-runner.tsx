@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Form, useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { UrlInput } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { cn } from "#app/lib/cn.ts";
@@ -133,17 +133,7 @@ export function AuditRunner({
         <p id="audit-url-hint" className="text-sm text-ink-muted">
           The address to test, for example https://www.example.com. It starts as this site's own address.
         </p>
-        <Input
-          id="audit-url"
-          name="url"
-          type="url"
-          inputMode="url"
-          autoComplete="url"
-          spellCheck={false}
-          defaultValue={defaultUrl}
-          aria-describedby="audit-url-hint"
-          maxLength={2048}
-        />
+        <UrlInput id="audit-url" name="url" defaultValue={defaultUrl} aria-describedby="audit-url-hint" />
       </div>
       <div className="flex flex-wrap gap-3">
         <Button

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Form } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { UrlInput } from "#app/components/ui/input.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
@@ -139,16 +139,7 @@ export function LabCheckCard({
           <label htmlFor="lab-url" className="font-semibold">
             Page URL
           </label>
-          <Input
-            id="lab-url"
-            name="url"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            defaultValue={defaultUrl}
-            maxLength={2048}
-          />
+          <UrlInput id="lab-url" name="url" defaultValue={defaultUrl} />
         </div>
         <fieldset className="flex flex-wrap items-center gap-x-6 gap-y-2">
           <legend className="mb-1.5 font-semibold">Device</legend>

@@ -12,21 +12,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** The job lease a run of this watch holds (job_leases.name). */
 export const watchLeaseName = (watchId: number) => `watch:${watchId}`;
 
-export type RunSummary = {
-  id: number;
-  trigger: "schedule" | "manual";
-  startedAt: string;
-  finishedAt: string;
-  status: RunStatus;
-  securityScore: number | null;
-  securityGrade: string | null;
-  httpStatus: number | null;
-  loadTimeMs: number | null;
-  labScore: number | null;
-  lcpMs: number | null;
-  cls: number | null;
-  tbtMs: number | null;
-  tlsDaysLeft: number | null;
+/** A run as the trends and the run list read it: the row's numbers, without its JSON results. */
+export type RunSummary = Omit<Selectable<WatchRunsTable>, "watchId" | "results" | "tlsVerified"> & {
   tlsVerified: boolean | null;
 };
 export type RunDetail = RunSummary & { watchId: number; results: RunResults };
@@ -335,24 +322,16 @@ export async function findRun(db: Db, watchId: number, runId: number): Promise<R
 
 /** The latest grade and lab score measured before now, for the drops to compare with. */
 export async function previousValues(db: Db, watchId: number): Promise<PreviousValues> {
-  const [grade, lab] = await Promise.all([
+  const latest = <C extends "securityGrade" | "labScore">(column: C) =>
     db
       .selectFrom("watchRuns")
-      .select("securityGrade")
+      .select(column)
       .where("watchId", "=", watchId)
-      .where("securityGrade", "is not", null)
+      .where(column, "is not", null)
       .orderBy("id", "desc")
       .limit(1)
-      .executeTakeFirst(),
-    db
-      .selectFrom("watchRuns")
-      .select("labScore")
-      .where("watchId", "=", watchId)
-      .where("labScore", "is not", null)
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
+      .executeTakeFirst();
+  const [grade, lab] = await Promise.all([latest("securityGrade"), latest("labScore")]);
   return { grade: grade?.securityGrade ?? null, labScore: numberOrNull(lab?.labScore ?? null) };
 }
 

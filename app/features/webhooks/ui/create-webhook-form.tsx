@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { UrlInput } from "#app/components/ui/input.tsx";
 import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import {
   MAX_WEBHOOK_URL_LENGTH,
@@ -62,12 +62,9 @@ export function CreateWebhookForm({
         error={errors.url}
       >
         {(control) => (
-          <Input
+          <UrlInput
             {...control}
-            type="url"
-            inputMode="url"
             autoComplete="off"
-            spellCheck={false}
             maxLength={MAX_WEBHOOK_URL_LENGTH}
             defaultValue={values?.url ?? ""}
             placeholder="https://"

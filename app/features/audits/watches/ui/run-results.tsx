@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { AuditResult, PerformanceResult } from "../../audit-types.ts";
 import { TlsResult } from "../../tls/tls-result.tsx";
 import type { TlsCheckResult } from "../../tls/tls-types.ts";
@@ -31,6 +32,29 @@ function Numbers({ items }: { items: readonly [string, string][] }) {
   );
 }
 
+/** One check's part of a run: its heading, then what it found or why it did not complete. */
+function CheckSection<C extends WatchCheck>({
+  check,
+  title,
+  outcome,
+  children,
+}: {
+  check: C;
+  title: string;
+  outcome: CheckOutcome<C> | undefined;
+  children: (found: Extract<CheckOutcome<C>, { ok: true }>) => ReactNode;
+}) {
+  if (!outcome) return null;
+  return (
+    <section aria-labelledby={`run-${check}`} className="grid gap-4">
+      <h3 id={`run-${check}`} className="text-lg font-semibold">
+        {title}
+      </h3>
+      {outcome.ok ? children(outcome) : <Failed check={check} outcome={outcome} />}
+    </section>
+  );
+}
+
 /** One run's checks, each as its own page shows it (the security summary, the performance card…). */
 export function RunResults({ run }: { run: RunDetail }) {
   const { security, performance, lab, tls } = run.results;
@@ -40,37 +64,30 @@ export function RunResults({ run }: { run: RunDetail }) {
         Run {run.id}, {run.trigger === "manual" ? "run by hand" : "on schedule"}, finished{" "}
         {whenText(run.finishedAt)}: {RUN_STATUS_TEXT[run.status].toLowerCase()}.
       </p>
-      {security ? (
-        <section aria-labelledby="run-security" className="grid gap-4">
-          <h3 id="run-security" className="text-lg font-semibold">
-            Security audit
-          </h3>
-          {security.ok ? (
-            <>
-              <AuditSummary
-                headingLevel={4}
-                audit={{
-                  ...(security.result as AuditResult),
-                  id: run.id,
-                  date: whenText(run.finishedAt),
-                  isoDate: run.finishedAt,
-                }}
-              />
-              {/* Every issue, folded: the summary above already leads with the top recommendations. */}
-              <details className="rounded-lg border border-line p-4">
-                <summary className="cursor-pointer font-semibold">
-                  All {(security.result as AuditResult).issues.length} issues
-                </summary>
-                <div className="mt-4">
-                  <AuditIssues headingLevel={4} audit={security.result as AuditResult} />
-                </div>
-              </details>
-            </>
-          ) : (
-            <Failed check="security" outcome={security} />
-          )}
-        </section>
-      ) : null}
+      <CheckSection check="security" title="Security audit" outcome={security}>
+        {({ result }) => (
+          <>
+            <AuditSummary
+              headingLevel={4}
+              audit={{
+                ...(result as AuditResult),
+                id: run.id,
+                date: whenText(run.finishedAt),
+                isoDate: run.finishedAt,
+              }}
+            />
+            {/* Every issue, folded: the summary above already leads with the top recommendations. */}
+            <details className="rounded-lg border border-line p-4">
+              <summary className="cursor-pointer font-semibold">
+                All {(result as AuditResult).issues.length} issues
+              </summary>
+              <div className="mt-4">
+                <AuditIssues headingLevel={4} audit={result as AuditResult} />
+              </div>
+            </details>
+          </>
+        )}
+      </CheckSection>
       {performance ? (
         performance.ok || performance.result ? (
           // A check that got no answer still has its card: "Error: …" and the details.
@@ -82,46 +99,32 @@ export function RunResults({ run }: { run: RunDetail }) {
           <Failed check="performance" outcome={performance} />
         )
       ) : null}
-      {lab ? (
-        <section aria-labelledby="run-lab" className="grid gap-4">
-          <h3 id="run-lab" className="text-lg font-semibold">
-            Lab check
-          </h3>
-          {lab.ok ? (
+      <CheckSection check="lab" title="Lab check" outcome={lab}>
+        {({ summary }) => (
+          <Numbers
+            items={[
+              ["Score", String(summary.score)],
+              ["LCP", summary.lcp === null ? dash : msText(summary.lcp)],
+              ["CLS", summary.cls === null ? dash : clsText(summary.cls)],
+              ["TBT", summary.tbt === null ? dash : msText(summary.tbt)],
+            ]}
+          />
+        )}
+      </CheckSection>
+      <CheckSection check="tls" title="TLS certificate" outcome={tls}>
+        {({ summary, result }) => (
+          <>
             <Numbers
               items={[
-                ["Score", String(lab.summary.score)],
-                ["LCP", lab.summary.lcp === null ? dash : msText(lab.summary.lcp)],
-                ["CLS", lab.summary.cls === null ? dash : clsText(lab.summary.cls)],
-                ["TBT", lab.summary.tbt === null ? dash : msText(lab.summary.tbt)],
+                ["Days left", summary.daysLeft === null ? dash : String(summary.daysLeft)],
+                ["Verifies", summary.verified ? "Yes" : "No"],
               ]}
             />
-          ) : (
-            <Failed check="lab" outcome={lab} />
-          )}
-        </section>
-      ) : null}
-      {tls ? (
-        <section aria-labelledby="run-tls" className="grid gap-4">
-          <h3 id="run-tls" className="text-lg font-semibold">
-            TLS certificate
-          </h3>
-          {tls.ok ? (
-            <>
-              <Numbers
-                items={[
-                  ["Days left", tls.summary.daysLeft === null ? dash : String(tls.summary.daysLeft)],
-                  ["Verifies", tls.summary.verified ? "Yes" : "No"],
-                ]}
-              />
-              {/* The whole check, as the audit page's TLS card shows it. */}
-              <TlsResult result={tls.result as TlsCheckResult} />
-            </>
-          ) : (
-            <Failed check="tls" outcome={tls} />
-          )}
-        </section>
-      ) : null}
+            {/* The whole check, as the audit page's TLS card shows it. */}
+            <TlsResult result={result as TlsCheckResult} />
+          </>
+        )}
+      </CheckSection>
     </div>
   );
 }

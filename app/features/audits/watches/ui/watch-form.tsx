@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { Input, UrlInput } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import { WATCH_CHECK_LABELS, WATCH_EVERY, WATCH_EVERY_LABELS, type WatchCheck } from "../watch-types.ts";
@@ -42,16 +42,7 @@ export function WatchForm({
         hint="The page to check, e.g. https://www.example.com/"
         error={errors.url}
       >
-        {(control) => (
-          <Input
-            {...control}
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            defaultValue={values.url}
-            maxLength={2000}
-          />
-        )}
+        {(control) => <UrlInput {...control} defaultValue={values.url} maxLength={2000} />}
       </Field>
       <fieldset
         className="grid gap-1"
