@@ -111,8 +111,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
         // A draft is nowhere public.
         for (const server of servers) expect((await fetch(`${server.url}/blog/${slug}`)).status).toBe(404);
 
-        const published = Date.now();
         expect((await api("POST", `/api/admin/posts/${id}/publish`, {})).status).toBe(200);
+        // From the studio's answer: the 5 s are the other instances' to notice and render, not the
+        // publish request's own time on a busy machine.
+        const published = Date.now();
         // Every instance asked at once, as each one's readers would.
         const took = await Promise.all(
           servers.map((server) =>
