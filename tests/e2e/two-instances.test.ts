@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import http2 from "node:http2";
@@ -6,14 +6,13 @@ import { type AddressInfo, createServer, connect as netConnect } from "node:net"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
-import { promisify } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { startTestSmtp, type TestSmtp } from "../../app/lib/testing/test-smtp.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
-import { createAccount } from "./support/accounts.ts";
+import { prepareSharedDatabase, startInstances } from "./support/instances.ts";
 
 // The deployment of docs/operations.md ("Deploying two instances behind nginx"), on loopback: two
 // production instances on one fresh PostgreSQL schema, behind Debian's nginx running the shipped
@@ -263,11 +262,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
     smtp = await startTestSmtp();
 
     // As the runbook does: migrate once, before any instance starts; then an admin.
-    await promisify(execFile)(process.execPath, ["scripts/db-migrate.ts"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: schema.url },
-    });
-    await createAccount(schema.url, { ...ADMIN, isAdmin: true });
+    await prepareSharedDatabase(schema.url, ADMIN);
     database = openDatabase(schema.url, { poolSize: 2 });
 
     // The same environment file for both, as /etc/clausebridge/clausebridge.env would give them.
@@ -281,10 +276,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx on one PostgreSQ
       MAIL_FROM: "Clausebridge website <no-reply@clausebridge.test>",
       DATABASE_POOL_SIZE: "4",
     };
-    const started = await Promise.allSettled([startServer(instanceEnv), startServer(instanceEnv)]);
-    for (const outcome of started) if (outcome.status === "fulfilled") instances.push(outcome.value);
-    const failed = started.find((outcome) => outcome.status === "rejected");
-    if (failed) throw failed.reason;
+    await startInstances(instanceEnv, 2, instances);
 
     ca = makeCertificate(dir);
     ports = {

@@ -1,21 +1,18 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { type GradedSite, startGradedSite } from "../../app/features/audits/testing/test-servers.ts";
 import { startTestReceiver, type TestReceiver } from "../../app/features/webhooks/testing/test-receiver.ts";
 import { startTestSmtp, type TestSmtp } from "../../app/lib/testing/test-smtp.ts";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
+import type { RunningServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
-import { createAccount, signIn } from "./support/accounts.ts";
+import { signIn } from "./support/accounts.ts";
+import { prepareSharedDatabase, startInstances } from "./support/instances.ts";
 
 // Issue 25's proof with two real instances (server.ts) on one PostgreSQL schema, each looking for due
 // watches every second: a watch runs once per slot whichever instance finds it; a site whose grade
 // drops gets one alert and, when it recovers, one resolved notice; each notice is delivered once (one
 // signed audit.alert webhook and one email each), however the two instances' workers race.
 
-const root = join(import.meta.dirname, "..", "..");
 const ADMIN = { username: "watch-admin", password: "watch admin passphrase" };
 const RUN_WAIT = { timeout: 90_000, interval: 250 };
 
@@ -39,11 +36,7 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
     site = await startGradedSite();
     receiver = await startTestReceiver();
     smtp = await startTestSmtp();
-    await promisify(execFile)(process.execPath, ["scripts/db-migrate.ts"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: schema.url },
-    });
-    await createAccount(schema.url, { ...ADMIN, isAdmin: true });
+    await prepareSharedDatabase(schema.url, ADMIN);
     database = openDatabase(schema.url, { poolSize: 2 });
     const env = {
       DATABASE_URL: schema.url,
@@ -54,10 +47,7 @@ describe.skipIf(!postgres)("watches on two instances of the server, one PostgreS
       WATCH_POLL_SECONDS: "1",
       DATABASE_POOL_SIZE: "4",
     };
-    const started = await Promise.allSettled([startServer(env), startServer(env)]);
-    for (const outcome of started) if (outcome.status === "fulfilled") instances.push(outcome.value);
-    const failed = started.find((outcome) => outcome.status === "rejected");
-    if (failed) throw failed.reason;
+    await startInstances(env, 2, instances);
   }, 120_000);
 
   afterAll(async () => {

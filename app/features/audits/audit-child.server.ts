@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AuditJob, AuditJobOutcome, PreloadLookup } from "./audit-job.server.ts";
 import type { ChildMessage, ParentMessage } from "./audit-process.server.ts";
+import { secondsText, superviseChild } from "./child-supervision.server.ts";
 
 // Runs one security audit in a child process of its own (issue 9 point 11). Measured with a 2 MB
 // page of tiny tags: graded in the server's process it held the event loop for 0.3 s and kept
@@ -65,8 +66,6 @@ function childEnvironment(): Record<string, string> {
   return kept;
 }
 
-const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-
 export function runAuditInChild(
   job: AuditJob,
   lookupPreload: PreloadLookup,
@@ -83,20 +82,11 @@ export function runAuditInChild(
     let settled = false;
     let outcome: AuditJobOutcome | undefined;
     let failedMessage: string | undefined;
-    let timedOut = false;
-    // Only the end of stderr: enough to tell a heap exhaustion from another crash.
-    let stderrTail = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString()).slice(-2048);
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, limits.timeoutMs);
+    const supervision = superviseChild(child, limits.timeoutMs, () => child.kill("SIGKILL"));
     const finish = (action: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      supervision.stop();
       action();
     };
     child.on("message", (message: ChildMessage) => {
@@ -117,11 +107,14 @@ export function runAuditInChild(
     child.on("exit", (code, signal) => {
       finish(() => {
         if (outcome) return resolve(outcome);
-        if (timedOut)
+        if (supervision.timedOut)
           return reject(
-            new AuditChildError("timeout", `The audit did not finish within ${seconds(limits.timeoutMs)}.`),
+            new AuditChildError(
+              "timeout",
+              `The audit did not finish within ${secondsText(limits.timeoutMs)}.`,
+            ),
           );
-        if (/heap out of memory|Reached heap limit/i.test(stderrTail) || signal === "SIGABRT")
+        if (supervision.ranOutOfHeap() || signal === "SIGABRT")
           return reject(
             new AuditChildError(
               "memory",

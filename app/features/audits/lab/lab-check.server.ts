@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { secondsText, superviseChild } from "../child-supervision.server.ts";
 import {
   CHROMIUM_MISSING_TITLE,
   chromiumMissingText,
@@ -10,7 +11,7 @@ import {
   isExecutable,
 } from "./lab-chromium.server.ts";
 import type { LabChildMessage, LabJob } from "./lab-process.server.ts";
-import { emptyMetrics } from "./lab-result.server.ts";
+import { nothingMeasured } from "./lab-result.server.ts";
 import type { LabDevice, LabResult } from "./lab-types.ts";
 
 // Runs one lab check (issue 25) in a child process of its own, never on the server's event loop:
@@ -82,14 +83,7 @@ function failed(url: string, device: LabDevice, failure: LabFailureKind, error: 
     device,
     fetchedAt: new Date().toISOString(),
     lighthouseVersion: "",
-    score: 0,
-    metrics: emptyMetrics(),
-    lcpElement: null,
-    opportunities: [],
-    diagnostics: [],
-    resources: [],
-    finalScreenshot: null,
-    filmstrip: [],
+    ...nothingMeasured(),
     blocked: [],
     blockedCount: 0,
     warnings: [],
@@ -98,8 +92,6 @@ function failed(url: string, device: LabDevice, failure: LabFailureKind, error: 
     failure,
   } satisfies LabCheckResult;
 }
-
-const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 function killGroup(pid: number | undefined) {
   if (!pid) return;
@@ -144,15 +136,7 @@ export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     let message: LabChildMessage | undefined;
-    let timedOut = false;
-    let stderrTail = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString()).slice(-2048);
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, limits.timeoutMs);
+    const supervision = superviseChild(child, limits.timeoutMs, () => killGroup(child.pid));
     child.on("message", (received: LabChildMessage) => {
       // The memory notice comes first, then the group dies: keep it over anything later.
       if (message?.type !== "memory") message = received;
@@ -161,7 +145,7 @@ export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise
     const settle = (value: LabCheckResult | Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      supervision.stop();
       // Whatever the child left (a renderer, a browser the child could not stop), and the profile:
       // removed without blocking the event loop, retried while a dying renderer still writes to it.
       killGroup(child.pid);
@@ -179,7 +163,7 @@ export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise
       }
       if (message?.type === "refused")
         return settle(failed(url, device, "refused", "Refused", message.message));
-      if (message?.type === "memory" || /heap out of memory|Reached heap limit/i.test(stderrTail))
+      if (message?.type === "memory" || supervision.ranOutOfHeap())
         return settle(
           failed(
             url,
@@ -189,14 +173,14 @@ export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise
             `The browser and Lighthouse went over their ${message?.type === "memory" ? limits.memoryMb : limits.heapMb} MB and were stopped.`,
           ),
         );
-      if (timedOut)
+      if (supervision.timedOut)
         return settle(
           failed(
             url,
             device,
             "timeout",
             "The lab check took too long",
-            `The page was not measured within ${seconds(limits.timeoutMs)}; the browser was stopped.`,
+            `The page was not measured within ${secondsText(limits.timeoutMs)}; the browser was stopped.`,
           ),
         );
       const why = message?.type === "failed" ? message.message : `${signal ?? `exit code ${code}`}`;

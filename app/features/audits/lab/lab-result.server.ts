@@ -158,6 +158,20 @@ export function emptyMetrics(): Record<LabMetricKey, LabMetric> {
   return { fcp: none(), lcp: none(), tbt: none(), cls: none(), speedIndex: none(), ttfb: none() };
 }
 
+/** What a run that measured nothing shows: a zero score, no metrics, no findings, no pictures. */
+export function nothingMeasured() {
+  return {
+    score: 0,
+    metrics: emptyMetrics(),
+    lcpElement: null,
+    opportunities: [],
+    diagnostics: [],
+    resources: [],
+    finalScreenshot: null,
+    filmstrip: [],
+  } satisfies Partial<LabResult>;
+}
+
 export type RunContext = {
   url: string;
   device: LabDevice;
@@ -181,14 +195,7 @@ export function labResultFromLhr(lhr: Lhr, run: RunContext): LabResult {
   if (lhr.runtimeError || typeof score !== "number") {
     return {
       ...base,
-      score: 0,
-      metrics: emptyMetrics(),
-      lcpElement: null,
-      opportunities: [],
-      diagnostics: [],
-      resources: [],
-      finalScreenshot: null,
-      filmstrip: [],
+      ...nothingMeasured(),
       error: "The page could not be loaded",
       details: text(lhr.runtimeError?.message, 500) || "Lighthouse could not measure the page.",
     };

@@ -50,6 +50,14 @@ export function ScoreGauge({ score, size = 120 }: { score: number; size?: number
   const colour = BAND_COLOUR[band];
   const radius = 52;
   const circumference = 2 * Math.PI * radius;
+  const ring = {
+    cx: "60",
+    cy: "60",
+    r: radius,
+    fill: "none",
+    stroke: colour.stroke,
+    strokeWidth: "8",
+  } as const;
   return (
     <div
       className="relative inline-flex shrink-0 items-center justify-center"
@@ -61,22 +69,10 @@ export function ScoreGauge({ score, size = 120 }: { score: number; size?: number
     >
       <svg viewBox="0 0 120 120" className="absolute inset-0 -rotate-90" aria-hidden="true">
         <circle cx="60" cy="60" r={radius} fill={colour.fill} stroke="none" />
+        {/* The track, then the arc of the score over it. */}
+        <circle {...ring} strokeOpacity="0.2" />
         <circle
-          cx="60"
-          cy="60"
-          r={radius}
-          fill="none"
-          stroke={colour.stroke}
-          strokeOpacity="0.2"
-          strokeWidth="8"
-        />
-        <circle
-          cx="60"
-          cy="60"
-          r={radius}
-          fill="none"
-          stroke={colour.stroke}
-          strokeWidth="8"
+          {...ring}
           strokeLinecap="round"
           strokeDasharray={`${(circumference * Math.max(0, Math.min(100, score))) / 100} ${circumference}`}
         />
