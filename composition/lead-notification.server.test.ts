@@ -3,7 +3,6 @@ import { type AddressInfo, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { parseEnv } from "#app/env.server.ts";
@@ -21,6 +20,7 @@ import {
   startOutboxWorker,
 } from "#app/lib/outbox/outbox-worker.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
+import { startTestSmtp, type TestSmtp } from "#app/lib/testing/test-smtp.ts";
 import { describeEachDatabase, TEST_POSTGRES_URL } from "../tests/support/databases.ts";
 import { createServices } from "./services.server.ts";
 
@@ -39,101 +39,9 @@ const demo = {
   message: "We manage 40 subcontracts per project.\nMostly NEC4.",
 };
 
-// --- A real SMTP server, started by the test --------------------------------------------------
-
-type ReceivedMail = {
-  rcptTo: string[];
-  headers: Map<string, string>;
-  text: string;
-  raw: string;
-};
-
-type SmtpBehaviour = { refuse: boolean; delayMs: number };
-
-type TestSmtpServer = {
-  url: string;
-  port: number;
-  received: ReceivedMail[];
-  behaviour: SmtpBehaviour;
-  /** Resolves when the next message's DATA has started arriving. */
-  nextData(): Promise<void>;
-  close(): Promise<void>;
-};
-
-async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
-  const received: ReceivedMail[] = [];
-  const behaviour: SmtpBehaviour = { refuse: false, delayMs: 0 };
-  let dataStarted: (() => void) | undefined;
-  const server = new SMTPServer({
-    authOptional: true,
-    // Plain SMTP on loopback: without this, nodemailer upgrades to TLS and rejects the self-signed cert.
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    closeTimeout: 500,
-    onData(stream, session, callback) {
-      dataStarted?.();
-      dataStarted = undefined;
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        setTimeout(() => {
-          if (behaviour.refuse) {
-            callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
-            return;
-          }
-          const raw = Buffer.concat(chunks).toString("utf8");
-          received.push({ rcptTo: session.envelope.rcptTo.map((to) => to.address), raw, ...parseMail(raw) });
-          callback();
-        }, behaviour.delayMs);
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  const actualPort = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${actualPort}`,
-    port: actualPort,
-    received,
-    behaviour,
-    nextData: () => new Promise((resolve) => (dataStarted = resolve)),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Headers (unfolded, lower-case names) and the decoded text/plain part: enough to check what sales read. */
-function parseMail(raw: string): { headers: Map<string, string>; text: string } {
-  const [head = "", ...rest] = raw.split("\r\n\r\n");
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
-    const colon = line.indexOf(":");
-    headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  const body = rest.join("\r\n\r\n");
-  const part =
-    /Content-Type: text\/plain[^\r\n]*\r\nContent-Transfer-Encoding: ([\w-]+)\r\n\r\n([\s\S]*?)\r\n--/i.exec(
-      body,
-    );
-  const [, encoding = "7bit", content = ""] = part ?? [];
-  const text =
-    encoding.toLowerCase() === "quoted-printable"
-      ? Buffer.from(
-          content
-            .replace(/=\r\n/g, "")
-            .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-          "latin1",
-        ).toString("utf8")
-      : encoding.toLowerCase() === "base64"
-        ? Buffer.from(content, "base64").toString("utf8")
-        : content;
-  return { headers, text: text.replace(/\r\n/g, "\n") };
-}
-
 /** A port nothing listens on (a mail server that is down). */
 async function closedPort(): Promise<number> {
-  const smtp = await startSmtpServer();
+  const smtp = await startTestSmtp();
   await smtp.close();
   return smtp.port;
 }
@@ -161,14 +69,14 @@ const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000
 // --- The outbox against both databases ---------------------------------------------------------
 
 describeEachDatabase("outbox worker", (use) => {
-  let smtp: TestSmtpServer;
+  let smtp: TestSmtp;
   let transport: MailTransport;
   let address = 0;
   const logged: string[] = [];
   const logger = { error: (message: string) => logged.push(message) };
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
+    smtp = await startTestSmtp();
     transport = createMailTransport(smtp.url, 2000);
   });
   afterAll(async () => {
@@ -229,7 +137,7 @@ describeEachDatabase("outbox worker", (use) => {
     expect(result).toMatchObject({ sent: 1, retry: 0, failed: 0 });
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0];
-    expect(mail?.rcptTo).toEqual(["sales@clausebridge.test"]);
+    expect(mail?.to).toEqual(["sales@clausebridge.test"]);
     expect(mail?.headers.get("to")).toBe("sales@clausebridge.test");
     expect(mail?.headers.get("from")).toBe("Clausebridge website <no-reply@clausebridge.test>");
     expect(mail?.headers.get("reply-to")).toBe("Amara Okafor <amara@okafor-build.co.uk>");
@@ -271,7 +179,7 @@ describeEachDatabase("outbox worker", (use) => {
     await processorAt({ now: new Date() }).drain();
 
     const mail = smtp.received[0];
-    expect(mail?.rcptTo).toEqual(["sales@clausebridge.test"]);
+    expect(mail?.to).toEqual(["sales@clausebridge.test"]);
     expect(mail?.headers.has("bcc")).toBe(false);
     expect(mail?.headers.has("x-injected")).toBe(false);
     const head = mail?.raw.split("\r\n\r\n")[0] ?? "";
@@ -324,7 +232,7 @@ describeEachDatabase("outbox worker", (use) => {
       expect(Date.parse(row?.nextAttemptAt ?? "")).toBeGreaterThan(clock.now.getTime());
       expect(row?.lastError).toMatch(/ECONNREFUSED/);
 
-      const revived = await startSmtpServer(port);
+      const revived = await startTestSmtp(port);
       try {
         clock.now = new Date(clock.now.getTime() + 60 * 60_000);
         expect(await processor.processNext()).toBe("sent");
@@ -513,10 +421,10 @@ describe("retry schedule", () => {
 // --- Wiring: createServices and startBackgroundWork (SQLite) -----------------------------------
 
 describe("services with SMTP configured", () => {
-  let smtp: TestSmtpServer;
+  let smtp: TestSmtp;
   let dir: string;
   beforeAll(async () => {
-    smtp = await startSmtpServer();
+    smtp = await startTestSmtp();
     dir = mkdtempSync(join(tmpdir(), "outbox-services-"));
   });
   afterAll(async () => {
