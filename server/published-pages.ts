@@ -101,19 +101,38 @@ export function createPublishedPages({
     };
   }
 
-  // The best compression of each kept page, done after it is first served; `idle()` waits for it.
-  let recompressing = Promise.resolve();
-  function recompressLater(path: string, keptPage: Kept, page: Page) {
-    recompressing = recompressing
-      .then(async () => {
-        if (kept.get(path) !== keptPage) return;
+  // The best compression of each kept page, done after it is first served, one page at a time.
+  // One entry per path: a newer render replaces an older one still waiting, and a page a publish
+  // has made old is skipped, so the backlog is never more than the kept pages. `idle()` waits.
+  const awaitingBest = new Map<string, { keptPage: Kept; page: Page }>();
+  let draining: Promise<void> | undefined;
+
+  async function drain(): Promise<void> {
+    for (const [path, { keptPage, page }] of awaitingBest) {
+      awaitingBest.delete(path);
+      const current = () => kept.get(path) === keptPage && keptPage.generation === generation();
+      if (!current()) continue;
+      try {
         const files = await compressed(page, false);
-        // Replaced, dropped or from an older generation meanwhile: leave it.
-        if (kept.get(path) === keptPage) kept.set(path, { generation: keptPage.generation, files });
-      })
-      .catch((error: Error) =>
-        logger.error(`Compressing ${path} for the published pages failed: ${error.message}`),
-      );
+        if (current()) kept.set(path, { generation: keptPage.generation, files });
+      } catch (error) {
+        logger.error(`Compressing ${path} for the published pages failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  function startDraining() {
+    if (draining || awaitingBest.size === 0) return;
+    // Map iteration also visits what is added meanwhile; this catches what comes after it ended.
+    draining = drain().finally(() => {
+      draining = undefined;
+      startDraining();
+    });
+  }
+
+  function recompressLater(path: string, keptPage: Kept, page: Page) {
+    awaitingBest.set(path, { keptPage, page });
+    startDraining();
   }
 
   /** Renders `path` for the current generation and keeps it; false when it is not a page to keep. */
@@ -205,8 +224,8 @@ export function createPublishedPages({
      */
     prepare: prepareOnce,
     /** Resolves once every kept page has its best compression (tests, benchmarks). */
-    idle(): Promise<void> {
-      return recompressing;
+    async idle(): Promise<void> {
+      while (draining) await draining;
     },
     /** How many pages are kept (for tests and the metrics). */
     get size(): number {
