@@ -26,8 +26,8 @@ const watchServicesOf = (services: Services) =>
 let certificates: TlsTestCertificates;
 const systemRoots = getCACertificates("default");
 
-beforeAll(() => {
-  certificates = createTlsTestCertificates();
+beforeAll(async () => {
+  certificates = await createTlsTestCertificates();
   setDefaultCACertificates([...systemRoots, certificates.ca]);
 });
 

@@ -88,7 +88,7 @@ describeEachDatabase("webhooks", (use) => {
 
   beforeAll(async () => {
     receiver = await startTestReceiver();
-    certificates = createTestCertificates();
+    certificates = await createTestCertificates();
   });
   afterAll(async () => {
     await receiver.close();

@@ -64,7 +64,7 @@ beforeAll(async () => {
   // A site with no Strict-Transport-Security header at all, on whatever address localhost is here.
   const { address } = await lookup("localhost");
   const sitePort = await listen(
-    https.createServer(createTestCertificates().valid, (_request, response) => {
+    https.createServer((await createTestCertificates()).valid, (_request, response) => {
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       response.end("<!doctype html><title>Preloaded</title><p>Hello</p>");
     }),

@@ -37,7 +37,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "own-site-"));
   app = await startServer({ DATABASE_URL: join(dataDir, "own.sqlite"), TRUST_PROXY: "1" });
   const upstream = new URL(app.url);
-  certificates = createTestCertificates();
+  certificates = await createTestCertificates();
   const proxy = https.createServer(certificates.valid, (request, response) => {
     const forwarded = http.request(
       {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   database = openDatabase(inject("databaseUrl"), { poolSize: 1 });
   fixture = https.createServer(
     {
-      ...createTlsTestCertificates().expiring,
+      ...(await createTlsTestCertificates()).expiring,
       minVersion: "TLSv1",
       // Level 0 so this server really offers TLS 1.0/1.1 (OpenSSL 3's default would not).
       ciphers: "DEFAULT@SECLEVEL=0",

@@ -17,7 +17,7 @@ beforeAll(async () => {
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       response.end("<!doctype html><title>Site</title><p>Hello</p>");
     },
-    createTlsTestCertificates().expiring,
+    (await createTlsTestCertificates()).expiring,
   );
 });
 

@@ -49,8 +49,8 @@ describe("security audit of local servers", () => {
     return server;
   };
 
-  beforeAll(() => {
-    certificates = createTestCertificates();
+  beforeAll(async () => {
+    certificates = await createTestCertificates();
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));

@@ -84,7 +84,7 @@ describe("runPerformanceCheck", () => {
   });
 
   it("tells whether HTTP/2 is offered", async () => {
-    const certificates = createTestCertificates();
+    const certificates = await createTestCertificates();
     const server = await serve((_request, response) => response.end(page), "http2", certificates.valid);
     const result = await runPerformanceCheck(`https://127.0.0.1:${server.port}/`, {
       allowPrivate: true,

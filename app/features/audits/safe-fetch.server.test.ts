@@ -368,8 +368,8 @@ describe("safeFetch over HTTP", () => {
 
 describe("safeFetch over HTTPS", () => {
   let certificates: TestCertificates;
-  beforeAll(() => {
-    certificates = createTestCertificates();
+  beforeAll(async () => {
+    certificates = await createTestCertificates();
   });
   const hello: Handler = (request, response) => {
     response.writeHead(200, { "content-type": "text/plain" }).end(`hello over ${request.httpVersion}`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,13 +13,13 @@ import { isSafeImageDataUrl, LAB_METRIC_KEYS, MAX_SCREENSHOT_CHARS } from "./lab
 // is refused by the traffic guard. Plus the two runs that never measure: no browser, and a page that
 // never finishes loading (the whole process group is killed, Chromium included).
 
-/** In the test process only, after a run: which processes still name this run's profile. */
-function chromiumProcessesUsing(fragment: string): number[] {
+/** After a run: which processes still name this run's profile (read asynchronously, like everything here). */
+async function chromiumProcessesUsing(fragment: string): Promise<number[]> {
   const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
+  for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(fragment)) found.push(Number(entry));
+      if ((await readFile(`/proc/${entry}/cmdline`, "utf8")).includes(fragment)) found.push(Number(entry));
     } catch {
       // Gone while we looked.
     }
@@ -114,7 +114,7 @@ describe("runLabCheck", () => {
     "kills the whole process tree, Chromium included, when the time budget runs out",
     async () => {
       // A folder of this test's own: other lab runs (other test files) may run meanwhile.
-      const parent = mkdtempSync(join(tmpdir(), "lab-kill-test-"));
+      const parent = await mkdtemp(join(tmpdir(), "lab-kill-test-"));
       try {
         const result = await runLabCheck(`${origin}/never`, {
           allowPrivate: ["127.0.0.2"],
@@ -123,11 +123,11 @@ describe("runLabCheck", () => {
         });
         expect(result.failure).toBe("timeout");
         expect(result.error).toBe("The lab check took too long");
-        expect(readdirSync(parent)).toEqual([]); // the profile folder was deleted
+        expect(await readdir(parent)).toEqual([]); // the profile folder was deleted
         // No process is left using that profile: Chromium and its renderers died with the group.
-        await expect.poll(() => chromiumProcessesUsing(parent).length).toBe(0);
+        await expect.poll(async () => (await chromiumProcessesUsing(parent)).length).toBe(0);
       } finally {
-        rmSync(parent, { recursive: true, force: true });
+        await rm(parent, { recursive: true, force: true });
       }
     },
     60_000,

@@ -68,8 +68,8 @@ const options = (): TlsCheckOptions => ({
 
 const ids = (issues: AuditIssue[]) => issues.map((issue) => `${issue.id}:${issue.severity}`);
 
-beforeAll(() => {
-  certificates = createTlsTestCertificates();
+beforeAll(async () => {
+  certificates = await createTlsTestCertificates();
 });
 
 afterAll(async () => {

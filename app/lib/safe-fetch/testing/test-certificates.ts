@@ -1,13 +1,14 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
 // Test-only (audits, the TLS check, webhooks): a throwaway certificate authority and the server
 // certificates it issues, made with the openssl command line (no X.509 builder package is
 // installed, and Node's crypto cannot issue certificates). `openssl ca` is the 3.0 command that
 // takes explicit dates, so a leaf can have expired years ago. Test set-up only (no request path
-// imports it): the synchronous openssl runs and file reads are fine here.
+// imports it), and asynchronous all the same: the openssl runs and file reads never hold a loop.
 
 export type KeyPair = { key: string; cert: string };
 
@@ -30,27 +31,27 @@ export type TestCertificateAuthority = {
   /** The CA's certificate: a client that trusts it trusts every leaf `issue` made. */
   ca: string;
   /** A leaf signed by the CA, with `openssl ca` date arguments (`-days 365`, `-startdate …`). */
-  issue: (name: string, dates: string[], options?: LeafOptions) => KeyPair;
+  issue: (name: string, dates: string[], options?: LeafOptions) => Promise<KeyPair>;
   /** A leaf signed by its own key: no CA vouches for it. */
-  selfSigned: (name: string, options?: Pick<LeafOptions, "altNames" | "cn">) => KeyPair;
+  selfSigned: (name: string, options?: Pick<LeafOptions, "altNames" | "cn">) => Promise<KeyPair>;
 };
 
 const LOCAL_NAMES = "DNS:localhost,IP:127.0.0.1";
 const P256 = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 
 /** Runs `build` with a fresh CA named `caName`, and removes its files afterwards. */
-export function withTestCertificateAuthority<T>(
+export async function withTestCertificateAuthority<T>(
   caName: string,
-  build: (authority: TestCertificateAuthority) => T,
-): T {
-  const dir = mkdtempSync(join(tmpdir(), "test-ca-"));
-  const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-  const read = (name: string): KeyPair => ({
-    key: readFileSync(join(dir, `${name}.key`), "utf8"),
-    cert: readFileSync(join(dir, `${name}.crt`), "utf8"),
+  build: (authority: TestCertificateAuthority) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "test-ca-"));
+  const run = (...args: string[]) => promisify(execFile)("openssl", args, { cwd: dir });
+  const read = async (name: string): Promise<KeyPair> => ({
+    key: await readFile(join(dir, `${name}.key`), "utf8"),
+    cert: await readFile(join(dir, `${name}.crt`), "utf8"),
   });
   try {
-    run(
+    await run(
       "req",
       "-x509",
       ...P256,
@@ -67,7 +68,7 @@ export function withTestCertificateAuthority<T>(
       "-addext",
       "keyUsage=critical,keyCertSign,cRLSign",
     );
-    writeFileSync(
+    await writeFile(
       join(dir, "ca.cnf"),
       [
         "[ca]",
@@ -85,12 +86,21 @@ export function withTestCertificateAuthority<T>(
         "commonName = supplied",
       ].join("\n"),
     );
-    writeFileSync(join(dir, "index.txt"), "");
-    writeFileSync(join(dir, "serial"), "1000\n");
-    const issue = (name: string, dates: string[], options: LeafOptions = {}): KeyPair => {
+    await writeFile(join(dir, "index.txt"), "");
+    await writeFile(join(dir, "serial"), "1000\n");
+    const issue = async (name: string, dates: string[], options: LeafOptions = {}): Promise<KeyPair> => {
       const subject = `/CN=${options.cn ?? "localhost"}`;
-      run("req", ...(options.key ?? P256), "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
-      writeFileSync(
+      await run(
+        "req",
+        ...(options.key ?? P256),
+        "-keyout",
+        `${name}.key`,
+        "-out",
+        `${name}.csr`,
+        "-subj",
+        subject,
+      );
+      await writeFile(
         join(dir, `${name}.ext`),
         [
           "[leaf]",
@@ -99,7 +109,7 @@ export function withTestCertificateAuthority<T>(
           "extendedKeyUsage = serverAuth",
         ].join("\n"),
       );
-      run(
+      await run(
         "ca",
         "-batch",
         "-notext",
@@ -121,8 +131,11 @@ export function withTestCertificateAuthority<T>(
       );
       return read(name);
     };
-    const selfSigned = (name: string, options: Pick<LeafOptions, "altNames" | "cn"> = {}): KeyPair => {
-      run(
+    const selfSigned = async (
+      name: string,
+      options: Pick<LeafOptions, "altNames" | "cn"> = {},
+    ): Promise<KeyPair> => {
+      await run(
         "req",
         "-x509",
         ...P256,
@@ -139,18 +152,18 @@ export function withTestCertificateAuthority<T>(
       );
       return read(name);
     };
-    return build({ ca: readFileSync(join(dir, "ca.crt"), "utf8"), issue, selfSigned });
+    return await build({ ca: await readFile(join(dir, "ca.crt"), "utf8"), issue, selfSigned });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
 /** One valid leaf for localhost/127.0.0.1 and one that expired in 2021, with their CA. */
-export function createTestCertificates(): TestCertificates {
-  return withTestCertificateAuthority("Clausebridge Test CA", ({ ca, issue }) => ({
+export function createTestCertificates(): Promise<TestCertificates> {
+  return withTestCertificateAuthority("Clausebridge Test CA", async ({ ca, issue }) => ({
     // A year: a certificate about to expire is itself an audit finding.
-    valid: issue("valid", ["-days", "365"]),
-    expired: issue("expired", ["-startdate", "20200101000000Z", "-enddate", "20210101000000Z"]),
+    valid: await issue("valid", ["-days", "365"]),
+    expired: await issue("expired", ["-startdate", "20200101000000Z", "-enddate", "20210101000000Z"]),
     ca,
   }));
 }

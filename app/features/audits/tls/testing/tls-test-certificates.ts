@@ -24,14 +24,17 @@ export type TlsTestCertificates = {
   weakKey: KeyPair;
 };
 
-export function createTlsTestCertificates(): TlsTestCertificates {
-  return withTestCertificateAuthority("TLS Check Test CA", ({ ca, issue, selfSigned }) => ({
+export function createTlsTestCertificates(): Promise<TlsTestCertificates> {
+  return withTestCertificateAuthority("TLS Check Test CA", async ({ ca, issue, selfSigned }) => ({
     ca,
-    valid: issue("valid", ["-days", "365"]),
-    expiring: issue("expiring", ["-days", "5"]),
-    expired: issue("expired", ["-startdate", "20200101000000Z", "-enddate", "20210101000000Z"]),
-    mismatch: issue("mismatch", ["-days", "365"], { altNames: "DNS:other.example", cn: "other.example" }),
-    selfSigned: selfSigned("self"),
-    weakKey: issue("weak", ["-days", "365"], { key: ["-newkey", "rsa:1024", "-nodes"] }),
+    valid: await issue("valid", ["-days", "365"]),
+    expiring: await issue("expiring", ["-days", "5"]),
+    expired: await issue("expired", ["-startdate", "20200101000000Z", "-enddate", "20210101000000Z"]),
+    mismatch: await issue("mismatch", ["-days", "365"], {
+      altNames: "DNS:other.example",
+      cn: "other.example",
+    }),
+    selfSigned: await selfSigned("self"),
+    weakKey: await issue("weak", ["-days", "365"], { key: ["-newkey", "rsa:1024", "-nodes"] }),
   }));
 }
