@@ -1,9 +1,8 @@
 import { fork } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { AuditJob, AuditJobOutcome, PreloadLookup } from "./audit-job.server.ts";
 import type { ChildMessage, ParentMessage } from "./audit-process.server.ts";
-import { secondsText, superviseChild } from "./child-supervision.server.ts";
+import { locateChildScript, secondsText, superviseChild } from "./child-supervision.server.ts";
 
 // Runs one security audit in a child process of its own (issue 9 point 11). Measured with a 2 MB
 // page of tiny tags: graded in the server's process it held the event loop for 0.3 s and kept
@@ -36,24 +35,13 @@ export class AuditChildError extends Error {
   }
 }
 
-/**
- * The child's entry file. NOTE: the app runs from the Vite bundle (build/server/...), the child runs
- * from the source (Node strips the types), so look beside this module first (source, tests), then in
- * each parent folder's app/features/audits (the bundle sits in build/server below the project root).
- */
+/** The child's entry file, beside this module (source, tests) or under the project root (build). */
 export function locateAuditProcessScript(
   // NOTE: a module runner (the Vite dev server) may not set import.meta.dirname; the project root is
   // then the working directory, as for the blog's content folder.
   from: string = import.meta.dirname ?? process.cwd(),
 ): string {
-  const beside = join(from, SCRIPT_NAME);
-  if (existsSync(beside)) return beside;
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, SCRIPT_FROM_ROOT);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error(`The audit child process script ${SCRIPT_FROM_ROOT} was not found above ${from}.`);
+  return locateChildScript(from, SCRIPT_NAME, SCRIPT_FROM_ROOT, "The audit child process script");
 }
 
 /** Only what the child needs: never the database URL, secrets or admin password. */

@@ -1,14 +1,13 @@
 import { fork } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { secondsText, superviseChild } from "../child-supervision.server.ts";
+import { join } from "node:path";
+import { locateChildScript, secondsText, superviseChild } from "../child-supervision.server.ts";
 import {
   CHROMIUM_MISSING_TITLE,
+  canExecute,
   chromiumMissingText,
   chromiumPath as defaultChromiumPath,
-  isExecutable,
 } from "./lab-chromium.server.ts";
 import type { LabChildMessage, LabJob } from "./lab-process.server.ts";
 import { nothingMeasured } from "./lab-result.server.ts";
@@ -51,14 +50,7 @@ export type LabCheckResult = LabResult & { failure?: LabFailureKind };
 
 /** The child's entry file, beside this module (source, tests) or under the project root (build). */
 export function locateLabProcessScript(from: string = import.meta.dirname ?? process.cwd()): string {
-  const beside = join(from, SCRIPT_NAME);
-  if (existsSync(beside)) return beside;
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, SCRIPT_FROM_ROOT);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error(`The lab check's child process script ${SCRIPT_FROM_ROOT} was not found above ${from}.`);
+  return locateChildScript(from, SCRIPT_NAME, SCRIPT_FROM_ROOT, "The lab check's child process script");
 }
 
 /** Only what the child and Chromium need: never the database URL or secrets. HOME is the profile. */
@@ -106,17 +98,14 @@ function killGroup(pid: number | undefined) {
  * Lighthouse's performance category for `url` in headless Chromium behind the traffic guard.
  * Always a result: a page that could not be measured has `error`, `details` and `failure` set.
  */
-export function runLabCheck(url: string, options: LabCheckOptions = {}): Promise<LabCheckResult> {
+export async function runLabCheck(url: string, options: LabCheckOptions = {}): Promise<LabCheckResult> {
   const device = options.device ?? "mobile";
   const limits = { ...DEFAULT_LAB_LIMITS, ...options.limits };
   if (options.timeoutMs) limits.timeoutMs = options.timeoutMs;
   const browserPath = options.chromiumPath ?? defaultChromiumPath();
-  if (!isExecutable(browserPath)) {
-    return Promise.resolve(
-      failed(url, device, "chromium-missing", CHROMIUM_MISSING_TITLE, chromiumMissingText(browserPath)),
-    );
-  }
-  const profileDir = mkdtempSync(join(options.profileParent ?? tmpdir(), "clausebridge-lab-"));
+  if (!(await canExecute(browserPath)))
+    return failed(url, device, "chromium-missing", CHROMIUM_MISSING_TITLE, chromiumMissingText(browserPath));
+  const profileDir = await mkdtemp(join(options.profileParent ?? tmpdir(), "clausebridge-lab-"));
   const job: LabJob = {
     url,
     device,

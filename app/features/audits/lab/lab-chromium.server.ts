@@ -1,4 +1,5 @@
 import { accessSync, constants } from "node:fs";
+import { access } from "node:fs/promises";
 
 // Where the lab check finds Chromium and how it starts it. The server only checks the path (so the
 // page can say how to install the browser); the lab child process launches it.
@@ -22,6 +23,17 @@ export function chromiumPath(env: { CHROMIUM_PATH?: string } = process.env): str
   return env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
 }
 
+/** On a request's path: the same check without a synchronous file-system call. */
+export async function canExecute(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** At start-up and in tests' skip conditions (synchronous: no request waits on it). */
 export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
