@@ -38,6 +38,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
+/** The other requests' latencies while audits ran, printed alike for every case; returns the p95. */
+function printMeanwhile(latencies: number[]): number {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const p95 = percentile(sorted, 95);
+  console.log(
+    `other requests meanwhile (GET / and GET /api/user, one at a time): n=${sorted.length}, ` +
+      `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(p95)}, p99 ${ms(percentile(sorted, 99))}, ` +
+      `max ${ms(sorted.at(-1) ?? Number.NaN)}`,
+  );
+  return p95;
+}
+
 /**
  * Sends `count` audit requests at once and, until every one is answered, times the other requests
  * (one at a time, 10 ms apart): the latencies staff and visitors see while audits run.
@@ -119,19 +132,12 @@ async function labCase(
     other,
   );
   clearInterval(sampler);
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const ms = (value: number) => `${value.toFixed(1)} ms`;
-  const p95 = percentile(sorted, 95);
   console.log(
     `lab checks answered: ${answers.map((a) => `${a.status} (score ${a.body.score ?? a.body.error ?? "?"}, ${a.seconds.toFixed(1)} s)`).join(", ")}`,
   );
   const failed = answers.find((answer) => answer.status !== 200);
   if (failed) console.log(`  e.g. ${failed.status}: ${failed.body.message ?? ""}`);
-  console.log(
-    `other requests meanwhile (GET / and GET /api/user, one at a time): n=${sorted.length}, ` +
-      `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(p95)}, p99 ${ms(percentile(sorted, 99))}, ` +
-      `max ${ms(sorted.at(-1) ?? Number.NaN)}`,
-  );
+  const p95 = printMeanwhile(latencies);
   console.log(`server RSS: start ${rssStart} MB, peak ${rssPeak} MB`);
   const ok = p95 < TARGET_P95_MS && !failed;
   console.log(
@@ -204,20 +210,13 @@ async function main(): Promise<number> {
 
     const byStatus = new Map<number, number>();
     for (const answer of answers) byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const ms = (value: number) => `${value.toFixed(1)} ms`;
-    const p95 = percentile(sorted, 95);
     console.log(
       `audits answered: ${[...byStatus].map(([status, count]) => `${count} × ${status}`).join(", ")}; ` +
         `last after ${allDone.toFixed(1)} s`,
     );
     const failed = answers.find((answer) => answer.status !== 201);
     if (failed) console.log(`  e.g. ${failed.status}: ${failed.body.message ?? ""}`);
-    console.log(
-      `other requests meanwhile (GET / and GET /api/user, one at a time): n=${sorted.length}, ` +
-        `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(p95)}, p99 ${ms(percentile(sorted, 99))}, ` +
-        `max ${ms(sorted.at(-1) ?? Number.NaN)}`,
-    );
+    const p95 = printMeanwhile(latencies);
     console.log(
       `server RSS: start ${rssStart} MB, peak ${rssPeak} MB, ${SETTLE_MS / 1000} s after the last audit ${rssAfter} MB ` +
         `(${rssAfter - rssStart >= 0 ? "+" : ""}${rssAfter - rssStart} MB)`,
