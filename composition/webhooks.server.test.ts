@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,9 +11,12 @@ import { listLeads } from "#app/features/leads/lead-admin.server.ts";
 import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { issueTimeToken } from "#app/features/leads/time-token.server.ts";
 import {
+  keyOfShownSecret,
   startTestReceiver,
   type TestReceiver,
+  verifyClausebridgeSignature,
   verifyLikeAReceiver,
+  verifyWithStandardWebhooks,
 } from "#app/features/webhooks/testing/test-receiver.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
 import { createWebhook } from "#app/features/webhooks/webhook-service.server.ts";
@@ -48,8 +52,12 @@ import {
 import { createServices } from "./services.server.ts";
 
 // Outgoing webhooks against both databases and a real receiver on 127.0.0.1: fan-out in the
-// caller's transaction, signed deliveries checked by an independent verifier, retries with the
-// outbox's backoff, redirects and private targets refused, two instances racing, rotation.
+// caller's transaction, signed deliveries checked by an independent verifier and by the Standard
+// Webhooks library, retries with the outbox's backoff, redirects and private targets refused, two
+// instances racing, rotation, webhooks stored before Standard Webhooks.
+
+/** A secret as shown since issue 32: the standard's `whsec_` + base64 of a 48-byte key. */
+const SHOWN_SECRET = /^whsec_[A-Za-z0-9+/]{64}$/;
 
 const SECRET = "test-secret-test-secret-test-secret";
 const LEAD = {
@@ -231,20 +239,37 @@ describeEachDatabase("webhooks", (use) => {
     expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
     expect(delivery?.path).toBe("/hooks/clausebridge");
+    expect(webhook.secret).toMatch(SHOWN_SECRET);
     expect(delivery?.verified).toBe(true);
+    // The standard's own library accepts it with the secret exactly as the creation answer shows it.
+    expect(delivery?.standardVerified).toBe(true);
     const body = JSON.parse(delivery?.body ?? "");
     expect(body).toMatchObject({ event: "lead.created", data: { lead: LEAD } });
+    const seconds = String(Math.floor(clock.now.getTime() / 1000));
     expect(delivery?.headers).toMatchObject({
       "content-type": "application/json",
+      "webhook-id": body.id,
+      "webhook-timestamp": seconds,
+      "webhook-signature": expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
       "x-clausebridge-event-id": body.id,
       "x-clausebridge-event": "lead.created",
-      "x-clausebridge-timestamp": String(Math.floor(clock.now.getTime() / 1000)),
+      "x-clausebridge-timestamp": seconds,
       "x-clausebridge-signature": expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
     });
-    // A tampered body, another secret or a stale timestamp fail the same check.
+    // A tampered body, another secret or a stale timestamp fail the same checks.
     const headers = delivery?.headers ?? {};
     expect(verifyLikeAReceiver(receiver.secret, headers, `${delivery?.body} `)).toBe(false);
     expect(verifyLikeAReceiver("whsec_other", headers, delivery?.body ?? "")).toBe(false);
+    expect(verifyWithStandardWebhooks(receiver.secret, headers, `${delivery?.body} `)).toBe(false);
+    const otherSecret = `whsec_${randomBytes(48).toString("base64")}`;
+    expect(verifyWithStandardWebhooks(otherSecret, headers, delivery?.body ?? "")).toBe(false);
+    expect(
+      verifyWithStandardWebhooks(
+        receiver.secret,
+        { ...headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 301) },
+        delivery?.body ?? "",
+      ),
+    ).toBe(false);
     expect(
       verifyLikeAReceiver(
         receiver.secret,
@@ -290,12 +315,19 @@ describeEachDatabase("webhooks", (use) => {
     expect(await processor.processNext()).toBe("sent");
 
     expect(receiver.received.map((delivery) => delivery.verified)).toEqual([true, true]);
+    expect(receiver.received.map((delivery) => delivery.standardVerified)).toEqual([true, true]);
     const ids = receiver.received.map((delivery) => delivery.headers["x-clausebridge-event-id"]);
     expect(ids[0]).toBe(ids[1]);
+    // The standard's idempotency key is the same at every retry of the delivery, too.
+    const standardIds = receiver.received.map((delivery) => delivery.headers["webhook-id"]);
+    expect(standardIds).toEqual([ids[0], ids[0]]);
     expect(receiver.received[0]?.body).toBe(receiver.received[1]?.body);
     // Each attempt carries its own timestamp, so a retry passes the receiver's 5-minute window.
-    expect(receiver.received[1]?.headers["x-clausebridge-timestamp"]).toBe(
-      String(Math.floor(clock.now.getTime() / 1000)),
+    const retriedAt = String(Math.floor(clock.now.getTime() / 1000));
+    expect(receiver.received[1]?.headers["x-clausebridge-timestamp"]).toBe(retriedAt);
+    expect(receiver.received[1]?.headers["webhook-timestamp"]).toBe(retriedAt);
+    expect(receiver.received[0]?.headers["webhook-signature"]).not.toBe(
+      receiver.received[1]?.headers["webhook-signature"],
     );
     const [delivered] = await listDeliveries(use().db, webhook.id, { now: clock.now });
     expect(delivered).toMatchObject({
@@ -540,7 +572,7 @@ describeEachDatabase("webhooks", (use) => {
     const oldSecret = receiver.secret;
     await queueWebhookEvent(use().db, event());
     const newSecret = await rotateWebhookSecret(use().db, webhook.id);
-    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(newSecret).toMatch(SHOWN_SECRET);
     expect(newSecret).not.toBe(oldSecret);
     expect(await rotateWebhookSecret(use().db, webhook.id + 1000)).toBeUndefined();
     const listed = JSON.stringify(await listWebhooks(use().db));
@@ -552,7 +584,55 @@ describeEachDatabase("webhooks", (use) => {
     expect(await processorAt({ now: new Date() }).processNext()).toBe("sent");
     const [delivery] = receiver.received;
     expect(delivery?.verified).toBe(true);
+    expect(delivery?.standardVerified).toBe(true);
     expect(verifyLikeAReceiver(oldSecret, delivery?.headers ?? {}, delivery?.body ?? "")).toBe(false);
+    expect(verifyWithStandardWebhooks(oldSecret, delivery?.headers ?? {}, delivery?.body ?? "")).toBe(false);
+  });
+
+  it("signs a webhook stored before Standard Webhooks with its stored secret: the old check as before, and the standard's", async () => {
+    // What the previous release stored, and showed once, and receivers keyed their HMAC with as is.
+    const oldSecret = `whsec_${randomBytes(32).toString("base64url")}`;
+    const row = await use()
+      .db.insertInto("webhooks")
+      .values({
+        url: receiver.url,
+        events: JSON.stringify(["lead.created"]),
+        secret: oldSecret,
+        createdAt: new Date(Date.now() - 86_400_000).toISOString(),
+        createdBy: "tester",
+        secretRotatedAt: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    // Its form for a Standard Webhooks library, as the README tells its owner to write it.
+    const standardForm = `whsec_${Buffer.from(oldSecret).toString("base64")}`;
+    receiver.secret = standardForm;
+    await queueWebhookEvent(use().db, event());
+    receiver.answers.push({ status: 503 });
+    const clock = { now: new Date() };
+    const processor = processorAt(clock);
+    expect(await processor.processNext()).toBe("retry");
+    clock.now = new Date(clock.now.getTime() + 30_000);
+    expect(await processor.processNext()).toBe("sent");
+
+    expect(receiver.received).toHaveLength(2);
+    // Its whsec_ form is base64 of exactly the key bytes that sign both schemes.
+    expect(keyOfShownSecret(standardForm).toString("utf8")).toBe(oldSecret);
+    for (const delivery of receiver.received) {
+      // The receiver built on X-Clausebridge-Signature keeps its key: the old secret's text, as is.
+      expect(verifyClausebridgeSignature(oldSecret, delivery.headers, delivery.body)).toBe(true);
+      expect(delivery.verified).toBe(true);
+      expect(delivery.standardVerified).toBe(true);
+      // The old text is not itself a Standard Webhooks secret (43 base64url characters).
+      expect(verifyWithStandardWebhooks(oldSecret, delivery.headers, delivery.body)).toBe(false);
+    }
+    const [first, second] = receiver.received;
+    expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
+    expect(first?.headers["webhook-id"]).toBe(JSON.parse(first?.body ?? "{}").id);
+    expect((await listDeliveries(use().db, Number(row.id)))[0]).toMatchObject({ status: "delivered" });
+    // Stored as it was: nothing rewrote it.
+    const stored = await use().db.selectFrom("webhooks").select("secret").executeTakeFirstOrThrow();
+    expect(stored.secret).toBe(oldSecret);
   });
 
   it("sends test events marked as tests to any webhook, whatever it subscribes to", async () => {

@@ -275,7 +275,10 @@ export interface WebhooksTable {
   url: string;
   /** JSON array of event types. */
   events: string;
-  /** The signing secret, kept to sign with; never shown again after creation or rotation. */
+  /**
+   * The signing key as text: its UTF-8 bytes key the HMACs (webhook-signature.server.ts). Shown once,
+   * after creation or rotation, as `whsec_` + base64 of those bytes; never shown again.
+   */
   secret: string;
   createdAt: string;
   createdBy: string;

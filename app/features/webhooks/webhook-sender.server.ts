@@ -8,13 +8,7 @@ import {
 import type { Resolver } from "#app/lib/safe-fetch/safe-connect.server.ts";
 import type { AllowPrivate } from "#app/lib/safe-fetch/target-policy.server.ts";
 import { DELIVERY_TIMEOUT_MS, postWebhook } from "./webhook-http.server.ts";
-import {
-  EVENT_ID_HEADER,
-  EVENT_TYPE_HEADER,
-  SIGNATURE_HEADER,
-  signWebhookBody,
-  TIMESTAMP_HEADER,
-} from "./webhook-signature.server.ts";
+import { deliveryHeaders } from "./webhook-signature.server.ts";
 import type { WebhookDeliveryPayload } from "./webhook-store.server.ts";
 
 export type WebhookSenderOptions = {
@@ -33,8 +27,8 @@ export type WebhookSenderOptions = {
 const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /**
- * Turns a claimed webhook-delivery message into one signed POST. The signature and its timestamp are
- * made now, at each attempt, so a retry passes the receiver's 5-minute window and a rotated secret
+ * Turns a claimed webhook-delivery message into one signed POST. The signatures and their timestamp
+ * are made now, at each attempt, so a retry passes the receiver's 5-minute window and a rotated secret
  * applies to deliveries still queued. A non-2xx answer, a 3xx included (redirects are not followed),
  * throws, and the outbox retries with its backoff. Errors name the status or the network failure,
  * never the body or the secret: they reach the server log.
@@ -84,12 +78,15 @@ export function createWebhookSender({
     try {
       answer = await postWebhook(delivery.url, {
         body: delivery.body,
-        headers: {
-          [EVENT_ID_HEADER]: eventId,
-          [EVENT_TYPE_HEADER]: delivery.eventType,
-          [TIMESTAMP_HEADER]: String(timestamp),
-          [SIGNATURE_HEADER]: signWebhookBody(delivery.secret, timestamp, delivery.body),
-        },
+        // Standard Webhooks' headers and Clausebridge's, one key, one timestamp; the event id is
+        // both webhook-id and X-Clausebridge-Event-Id, so it is the same at every retry.
+        headers: deliveryHeaders({
+          key: delivery.secret,
+          eventId,
+          eventType: delivery.eventType,
+          timestamp,
+          body: delivery.body,
+        }),
         allowPrivate,
         resolve,
         ca,

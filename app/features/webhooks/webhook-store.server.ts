@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { enqueue } from "#app/lib/outbox/outbox.server.ts";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "./webhook-schema.ts";
-import { newWebhookSecret } from "./webhook-signature.server.ts";
+import { newWebhookKey, shownWebhookSecret } from "./webhook-signature.server.ts";
 import type { DeliveryStatus, Webhook, WebhookDelivery } from "./webhook-types.ts";
 
 // Webhooks and their deliveries in the database (ADR 012). A delivery is one event for one webhook:
@@ -63,40 +63,40 @@ export async function countWebhooks(db: Db): Promise<number> {
   return Number(row.count);
 }
 
-/** Stores a webhook with a new secret; the secret is returned this once. */
+/** Stores a webhook with a new key; its secret (`whsec_…`, the key in base64) is returned this once. */
 export async function insertWebhook(
   db: Db,
   input: { url: string; events: readonly WebhookEventType[]; createdBy: string },
   now = new Date(),
 ): Promise<Webhook & { secret: string }> {
-  const secret = newWebhookSecret();
+  const key = newWebhookKey();
   const row = await db
     .insertInto("webhooks")
     .values({
       url: input.url,
       events: JSON.stringify(input.events),
-      secret,
+      secret: key,
       createdAt: now.toISOString(),
       createdBy: input.createdBy,
       secretRotatedAt: null,
     })
     .returning(WEBHOOK_COLUMNS)
     .executeTakeFirstOrThrow();
-  return { ...toWebhook(row), secret };
+  return { ...toWebhook(row), secret: shownWebhookSecret(key) };
 }
 
 /**
- * A new secret for the webhook, returned this once; the old one stops at once. Deliveries still
- * queued are signed with the new one when they go (signatures are made at send time).
+ * A new key for the webhook, its secret (`whsec_…`) returned this once; the old one stops at once.
+ * Deliveries still queued are signed with the new one when they go (signatures are made at send time).
  */
 export async function rotateWebhookSecret(db: Db, id: number, now = new Date()): Promise<string | undefined> {
-  const secret = newWebhookSecret();
+  const key = newWebhookKey();
   const result = await db
     .updateTable("webhooks")
-    .set({ secret, secretRotatedAt: now.toISOString() })
+    .set({ secret: key, secretRotatedAt: now.toISOString() })
     .where("id", "=", id)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0 ? secret : undefined;
+  return Number(result.numUpdatedRows) > 0 ? shownWebhookSecret(key) : undefined;
 }
 
 /** Deletes the webhook, its delivery log and its queued messages. False when there was none. */

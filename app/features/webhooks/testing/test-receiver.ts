@@ -2,16 +2,21 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { Webhook } from "standardwebhooks";
 
 // Test-only: a webhook receiver on 127.0.0.1 that records each request and answers as the test
-// says. Its signature check is written from the README's recipe, independently of the sender's code.
+// says. It checks each delivery both ways a receiver may: X-Clausebridge-Signature with the README's
+// recipe, written independently of the sender's code, and the Standard Webhooks headers with the
+// standard's own library (`standardwebhooks` on npm), as a receiver built on it would.
 
 export type ReceivedDelivery = {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
-  /** The README's check, with this receiver's current secret. */
+  /** The README's X-Clausebridge check, with this receiver's current secret. */
   verified: boolean;
+  /** `new Webhook(secret).verify(body, headers)` of the `standardwebhooks` package did not throw. */
+  standardVerified: boolean;
 };
 
 export type Answer = { status: number; body?: string; headers?: Record<string, string>; hang?: boolean };
@@ -19,16 +24,19 @@ export type Answer = { status: number; body?: string; headers?: Record<string, s
 export type TestReceiver = {
   url: string;
   received: ReceivedDelivery[];
-  /** The secret the receiver verifies with (set it from the page or API's one-time answer). */
+  /** The secret the receiver verifies with, `whsec_…` (set it from the page or API's one-time answer). */
   secret: string;
   /** Answers to give, in order; once empty, 200 "ok". */
   answers: Answer[];
   close(): Promise<void>;
 };
 
-/** The receiver's side of README "Verifying a delivery": HMAC, constant-time compare, 5 minutes. */
-export function verifyLikeAReceiver(
-  secret: string,
+/**
+ * README "Verifying X-Clausebridge-Signature": HMAC keyed with `key`, constant-time compare, 5
+ * minutes. A string key is used as is (UTF-8), as receivers of secrets shown before issue 32 do.
+ */
+export function verifyClausebridgeSignature(
+  key: string | Buffer,
   headers: http.IncomingHttpHeaders,
   rawBody: string,
   nowSeconds = Math.floor(Date.now() / 1000),
@@ -36,10 +44,41 @@ export function verifyLikeAReceiver(
   const timestamp = String(headers["x-clausebridge-timestamp"] ?? "");
   const signature = String(headers["x-clausebridge-signature"] ?? "");
   if (!/^\d+$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > 300) return false;
-  const expected = `sha256=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex")}`;
+  const expected = `sha256=${createHmac("sha256", key).update(`${timestamp}.${rawBody}`).digest("hex")}`;
   const a = Buffer.from(signature);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The key a shown secret carries, as the README says: what follows `whsec_`, base64-decoded. */
+export const keyOfShownSecret = (secret: string): Buffer =>
+  Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "", "base64");
+
+/** The receiver's X-Clausebridge check with the secret as shown (`whsec_…`). */
+export function verifyLikeAReceiver(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  rawBody: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
+  const key = keyOfShownSecret(secret);
+  return key.length > 0 && verifyClausebridgeSignature(key, headers, rawBody, nowSeconds);
+}
+
+/** The Standard Webhooks check, by the standard's library: true when `verify` does not throw. */
+export function verifyWithStandardWebhooks(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  rawBody: string,
+): boolean {
+  const single: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") single[name] = value;
+  try {
+    new Webhook(secret).verify(rawBody, single);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function startTestReceiver(
@@ -56,6 +95,7 @@ export async function startTestReceiver(
         headers: request.headers,
         body,
         verified: verifyLikeAReceiver(receiver.secret, request.headers, body),
+        standardVerified: verifyWithStandardWebhooks(receiver.secret, request.headers, body),
       });
       const answer = receiver.answers.shift() ?? { status: 200, body: "ok" };
       if (answer.hang) return;
