@@ -1052,6 +1052,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
             else expect(webhooksAfter, "a refused call changed the webhooks").toEqual(webhooksBefore);
             // A signing secret is only ever in the admin's answer to creation or rotation.
             if (!allowed) expect(body).not.toContain("whsec_");
+            // The stored key itself is in no answer at all: the one-time answers show its whsec_ form.
+            for (const { secret } of [...webhooksBefore.webhooks, ...webhooksAfter.webhooks]) {
+              expect(body, "a webhook's stored key in an answer").not.toContain(secret);
+            }
             if (token) {
               const signedOut =
                 row.changes === "session" && response.status < 400 && who !== "tampered cookie";

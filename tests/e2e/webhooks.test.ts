@@ -1,10 +1,15 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
-import { startTestReceiver, type TestReceiver } from "../../app/features/webhooks/testing/test-receiver.ts";
+import {
+  startTestReceiver,
+  type TestReceiver,
+  verifyClausebridgeSignature,
+} from "../../app/features/webhooks/testing/test-receiver.ts";
 import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { signIn } from "./support/accounts.ts";
@@ -15,7 +20,12 @@ import { expectNoA11yViolations } from "./support/browser.ts";
 // copies the one-time secret, sends a test event that the receiver verifies, and a real lead's
 // lead.created answered 500 once is retried and then delivered, as the delivery log shows. Then the
 // same page without JavaScript: create (secret on the answer page), rotate, delete with a
-// confirmation step.
+// confirmation step. Issue 32 point 16: every delivery also speaks Standard Webhooks, verified by the
+// standard's library with the secret as the page or the API shows it, and a webhook stored by the
+// previous release keeps verifying with its old secret.
+
+/** The secret as shown: the Standard Webhooks form, `whsec_` + base64 of the 48-byte key. */
+const SHOWN_SECRET = /^whsec_[A-Za-z0-9+/]{64}$/;
 
 const ADMIN = { username: "webhook-admin", password: "webhook admin passphrase" };
 const WAIT = { timeout: 15_000 };
@@ -120,7 +130,7 @@ describe("webhooks journey", () => {
     const secretBox = page.getByTestId("webhook-secret");
     await secretBox.waitFor(WAIT);
     receiver.secret = (await secretBox.textContent()) ?? "";
-    expect(receiver.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(receiver.secret).toMatch(SHOWN_SECRET);
     await expectNoA11yViolations(page);
 
     // A ping: signed, verified by the receiver, and the log refreshes itself to "Delivered".
@@ -128,6 +138,7 @@ describe("webhooks journey", () => {
     await page.getByText("Test event queued.").waitFor(WAIT);
     await expect.poll(() => receiver.received.length, WAIT).toBe(1);
     expect(receiver.received[0]?.verified).toBe(true);
+    expect(receiver.received[0]?.standardVerified).toBe(true);
     expect(JSON.parse(receiver.received[0]?.body ?? "")).toMatchObject({ event: "ping", test: true });
     await expect
       .poll(() => logEntries(page), WAIT)
@@ -159,7 +170,11 @@ describe("webhooks journey", () => {
     await expect.poll(() => receiver.received.length, WAIT).toBe(3);
     const [first, second] = receiver.received.slice(1);
     expect(second?.verified).toBe(true);
+    expect([first?.standardVerified, second?.standardVerified]).toEqual([true, true]);
     expect(second?.headers["x-clausebridge-event-id"]).toBe(first?.headers["x-clausebridge-event-id"]);
+    // The standard's idempotency key: the same for the retry of the same delivery.
+    expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
+    expect(second?.headers["webhook-timestamp"]).toMatch(/^\d{10}$/);
     expect(JSON.parse(second?.body ?? "")).toMatchObject({
       event: "lead.created",
       data: {
@@ -192,7 +207,7 @@ describe("webhooks journey", () => {
     await page.getByLabel("lead.deleted").check();
     await page.getByRole("button", { name: "Add webhook" }).click();
     const created = (await page.getByTestId("webhook-secret").textContent()) ?? "";
-    expect(created).toMatch(/^whsec_/);
+    expect(created).toMatch(SHOWN_SECRET);
     // Answered by the POST itself: reloading the address shows the page without it.
     expect(page.url()).toBe(`${app.url}/admin/webhooks`);
     const card = page.getByTestId("webhook-card").filter({ hasText: "?nojs=1" });
@@ -202,7 +217,7 @@ describe("webhooks journey", () => {
 
     await card.getByRole("button", { name: "Rotate secret" }).click();
     const rotated = (await page.getByTestId("webhook-secret").textContent()) ?? "";
-    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).toMatch(SHOWN_SECRET);
     expect(rotated).not.toBe(created);
     await page.getByRole("heading", { name: /Secret rotated/ }).waitFor(WAIT);
 
@@ -217,5 +232,55 @@ describe("webhooks journey", () => {
     expect(page.url()).toBe(`${app.url}/admin/webhooks?notice=deleted`);
     await expect(page.getByTestId("webhook-card").filter({ hasText: "?nojs=1" }).count()).resolves.toBe(0);
     await close();
+  });
+  it("speaks Standard Webhooks through the API: the creation answer's secret verifies with the standard's library, and a webhook stored before still verifies both ways", async () => {
+    const standard = await startTestReceiver();
+    try {
+      const api = (path: string, body: unknown) =>
+        fetch(`${app.url}${path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Cookie: cookie, Origin: app.url },
+          body: JSON.stringify(body),
+        });
+      const created = await api("/api/admin/webhooks", {
+        url: `${standard.url}?api=1`,
+        events: ["lead.created"],
+      });
+      expect(created.status).toBe(201);
+      const { id, secret } = (await created.json()) as { id: number; secret: string };
+      expect(secret).toMatch(SHOWN_SECRET);
+      standard.secret = secret;
+      expect((await api(`/api/admin/webhooks/${id}/test`, { event: "ping" })).status).toBe(202);
+      await expect.poll(() => standard.received.length, WAIT).toBe(1);
+      const [fresh] = standard.received;
+      expect(fresh?.standardVerified).toBe(true);
+      expect(fresh?.verified).toBe(true);
+      expect(fresh?.headers["webhook-id"]).toBe(JSON.parse(fresh?.body ?? "{}").id);
+
+      // A webhook the previous release stored: its secret was shown as is and keyed the HMAC as is.
+      const oldSecret = `whsec_${randomBytes(32).toString("base64url")}`;
+      const row = await database.db
+        .insertInto("webhooks")
+        .values({
+          url: `${standard.url}?old=1`,
+          events: JSON.stringify(["lead.created"]),
+          secret: oldSecret,
+          createdAt: new Date().toISOString(),
+          createdBy: ADMIN.username,
+          secretRotatedAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      // Its whsec_ form for a Standard Webhooks library, as the README says to write it.
+      standard.secret = `whsec_${Buffer.from(oldSecret).toString("base64")}`;
+      expect((await api(`/api/admin/webhooks/${row.id}/test`, { event: "ping" })).status).toBe(202);
+      await expect.poll(() => standard.received.length, WAIT).toBe(2);
+      const old = standard.received[1];
+      expect(old?.path).toBe("/hooks/clausebridge?old=1");
+      expect(verifyClausebridgeSignature(oldSecret, old?.headers ?? {}, old?.body ?? "")).toBe(true);
+      expect(old?.standardVerified).toBe(true);
+    } finally {
+      await standard.close();
+    }
   });
 });

@@ -94,8 +94,8 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
         description={
           <>
             Send each new or changed lead to another system (a CRM, a chat, an automation) as a signed JSON
-            POST. Failed deliveries are retried with backoff for about four hours. How a receiver verifies the
-            signature is in the README, "Webhooks".
+            POST, following Standard Webhooks. Failed deliveries are retried with backoff for about four
+            hours. How a receiver verifies the signature is in the README, "Webhooks".
           </>
         }
       />

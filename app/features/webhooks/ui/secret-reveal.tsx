@@ -3,8 +3,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 
 /**
- * The signing secret, shown this once (after creation or rotation): the page that answers the POST
- * is the only place it ever appears. Copy needs JavaScript; without it the text is selectable.
+ * The signing secret in the Standard Webhooks form (`whsec_` + base64 of the key), shown this once
+ * (after creation or rotation): the page that answers the POST is the only place it ever appears.
+ * Copy needs JavaScript; without it the text is selectable.
  */
 export function SecretReveal({
   secret,
@@ -37,7 +38,10 @@ export function SecretReveal({
       <p className="mt-1 leading-6 break-words">
         For <span className="font-semibold">{url}</span>. It will not be shown again
         {reason === "rotated" ? "; the old secret no longer signs anything" : ""}. Your receiver uses it to
-        verify the <code className="text-sm">X-Clausebridge-Signature</code> header.
+        verify each delivery: a Standard Webhooks library checks the{" "}
+        <code className="text-sm">webhook-signature</code> header with the secret as shown, and the{" "}
+        <code className="text-sm">X-Clausebridge-Signature</code> header is keyed with what follows{" "}
+        <code className="text-sm">whsec_</code>, decoded from base64.
       </p>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <code
