@@ -30,8 +30,8 @@ export const SHOWN_SECRET_PREFIX = "whsec_";
 
 /**
  * A new signing key, as stored: 48 random base64url characters (288 bits). Text, because the column
- * is text like every stored key before it; 48 bytes, within the standard's 24 to 64, and a multiple
- * of 3, so the shown form has no base64 padding.
+ * is text like every stored key before it; 48 bytes, at least the standard's 24, and a multiple of
+ * 3, so the shown form has no base64 padding.
  */
 export function newWebhookKey(): string {
   return randomBytes(36).toString("base64url");
