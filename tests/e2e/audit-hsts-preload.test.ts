@@ -117,7 +117,7 @@ describe("the HSTS preload list", () => {
     await expect(updateList(unreachable)).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining(
-        `Could not update the HSTS preload list: Could not download ${unreachable} (connect ECONNREFUSED`,
+        `Could not update the HSTS preload list: Could not download ${unreachable} (127.0.0.1:${port} refused the connection (connect ECONNREFUSED`,
       ),
     });
     expect((await audit()).issues.map((issue) => issue.id)).toContain("hsts-preload-unchecked");

@@ -3,6 +3,7 @@ import type { AuditResult, FetchFailure, ScanInput } from "./audit-types.ts";
 import { analyse, ObservatoryScanError } from "./observatory/analyse.ts";
 import { isFailure } from "./observatory/context.ts";
 import { type HstsPreloadSnapshot, preloadHostsOf } from "./observatory/hsts-preload.ts";
+import type { Connector, Resolver } from "./safe-fetch.server.ts";
 import { runTlsCheck } from "./tls/tls-check.server.ts";
 import { withTlsFindings } from "./tls/tls-issues.ts";
 
@@ -37,9 +38,16 @@ export function gradedHttpsUrl(scan: Pick<ScanInput, "http" | "https">): string 
   return null;
 }
 
-export async function runAuditJob(job: AuditJob, lookupPreload: PreloadLookup): Promise<AuditJobOutcome> {
+/** How the audit reaches the network: the system's resolver and sockets, or (tests) injected ones. */
+export type AuditNetwork = { resolve?: Resolver; connect?: Connector };
+
+export async function runAuditJob(
+  job: AuditJob,
+  lookupPreload: PreloadLookup,
+  network: AuditNetwork = {},
+): Promise<AuditJobOutcome> {
   const url = new URL(job.url);
-  const scan = await scanWebsite(url, { allowPrivate: job.allowPrivate });
+  const scan = await scanWebsite(url, { allowPrivate: job.allowPrivate, ...network });
   const failure = scanFailure(url, scan);
   if (failure) return { kind: "unreachable", failure };
   const hstsPreload = await lookupPreload(preloadHostsOf(scan));
@@ -53,6 +61,11 @@ export async function runAuditJob(job: AuditJob, lookupPreload: PreloadLookup): 
   // Issue 25: the TLS check's findings join the issues; the Observatory score and grade stay its own.
   const httpsUrl = gradedHttpsUrl(scan);
   if (!httpsUrl) return { kind: "result", result };
-  const tls = await runTlsCheck(httpsUrl, { allowPrivate: job.allowPrivate, ...AUDIT_TLS_CHECK_LIMITS });
+  const tls = await runTlsCheck(httpsUrl, {
+    allowPrivate: job.allowPrivate,
+    resolver: network.resolve,
+    connect: network.connect,
+    ...AUDIT_TLS_CHECK_LIMITS,
+  });
   return { kind: "result", result: withTlsFindings(result, tls) };
 }

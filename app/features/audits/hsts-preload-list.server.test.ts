@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import * as hstsPreload006 from "../../db/migrations/006-hsts-preload.ts";
 import {
-  describeFetchError,
   hstsPreloadFor,
   hstsPreloadListInfo,
   PreloadListError,
@@ -37,27 +36,6 @@ describe("reading Chromium's preload list", () => {
   ])("refuses %s with a message saying why", (_case, text, message) => {
     expect(() => parseChromiumPreloadList(text)).toThrow(PreloadListError);
     expect(() => parseChromiumPreloadList(text)).toThrow(message);
-  });
-});
-
-describe("describeFetchError", () => {
-  it("names every address a multi-address host refused (fetch's AggregateError has no message)", () => {
-    const refused = (address: string) =>
-      Object.assign(new Error(`connect ECONNREFUSED ${address}:443`), { code: "ECONNREFUSED" });
-    const error = new TypeError("fetch failed", {
-      cause: new AggregateError([refused("185.199.108.133"), refused("185.199.109.133")], ""),
-    });
-    expect(describeFetchError(error)).toBe(
-      "connect ECONNREFUSED 185.199.108.133:443; connect ECONNREFUSED 185.199.109.133:443",
-    );
-  });
-
-  it("falls back to the cause's message or code", () => {
-    const dns = new TypeError("fetch failed", { cause: new Error("getaddrinfo ENOTFOUND example.test") });
-    expect(describeFetchError(dns)).toBe("getaddrinfo ENOTFOUND example.test");
-    expect(describeFetchError(new TypeError("fetch failed", { cause: { code: "UND_ERR_SOCKET" } }))).toBe(
-      "UND_ERR_SOCKET",
-    );
   });
 });
 
@@ -199,7 +177,7 @@ describeEachDatabase("updating the HSTS preload list", (use) => {
     );
     const closed = `http://127.0.0.1:${await closedPort()}/list.json`;
     await expect(updateHstsPreloadList(use().db, closed)).rejects.toThrow(
-      `Could not download ${closed} (connect ECONNREFUSED 127.0.0.1:${new URL(closed).port}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
+      `Could not download ${closed} (${new URL(closed).host} refused the connection (connect ECONNREFUSED 127.0.0.1:${new URL(closed).port})). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
     );
     writeFileSync(join(dir, "bad.json"), '{"entries": ');
     await expect(updateHstsPreloadList(use().db, join(dir, "bad.json"))).rejects.toThrow(/not valid JSON/);

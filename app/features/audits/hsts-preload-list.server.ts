@@ -13,6 +13,13 @@ import {
   normaliseHostname,
   preloadCandidates,
 } from "./observatory/hsts-preload.ts";
+import {
+  type Connector,
+  isFetchFailure,
+  type Resolver,
+  type SafeFetchOptions,
+  safeFetch,
+} from "./safe-fetch.server.ts";
 
 /** Where the HTTP Observatory takes the list from: Chromium's source tree. */
 export const CHROMIUM_PRELOAD_LIST_URL =
@@ -75,44 +82,59 @@ export function parseChromiumPreloadList(text: string): HstsPreloadEntry[] {
   return [...byName].map(([name, includeSubdomains]) => ({ name, includeSubdomains }));
 }
 
-type ErrorLike = { message?: string; code?: string; cause?: ErrorLike; errors?: ErrorLike[] };
+/** How the download reaches the network: the system's, or (tests) an injected resolver and connector. */
+export type PreloadDownloadOptions = {
+  timeoutMs?: number;
+  resolve?: Resolver;
+  connect?: Connector;
+  /** Extra trusted certificate authorities (tests). */
+  ca?: SafeFetchOptions["ca"];
+};
 
 /**
- * fetch() only says "fetch failed"; its cause names the real problem (DNS, refused, TLS, timeout).
- * A host with several addresses fails with an AggregateError whose own message is empty.
+ * The list's text from an http(s) URL or a local file, refusing anything over MAX_LIST_BYTES. The
+ * download goes through the audits' guarded fetcher, so it obeys the one outbound policy (ADR 006):
+ * any address the operator points it at, but never a cloud metadata one, on any hop of a redirect.
+ * Unlike an audit, an https certificate must be valid on every hop: the list decides grades.
  */
-export function describeFetchError(error: unknown): string {
-  const top = error as ErrorLike;
-  const cause = top.cause ?? top;
-  const parts = cause.errors?.map((each) => each.message || each.code).filter(Boolean) ?? [];
-  return parts.length > 0 ? [...new Set(parts)].join("; ") : cause.message || cause.code || String(error);
-}
-
-/** The list's text from an http(s) URL or a local file, refusing anything over MAX_LIST_BYTES. */
-export async function readPreloadListSource(from: string, { timeoutMs = 120_000 } = {}): Promise<string> {
+export async function readPreloadListSource(
+  from: string,
+  { timeoutMs = 120_000, resolve, connect, ca }: PreloadDownloadOptions = {},
+): Promise<string> {
   if (!/^https?:\/\//i.test(from)) {
     const { size } = await stat(from);
     if (size > MAX_LIST_BYTES) throw new PreloadListError(`${from} is larger than ${MAX_LIST_BYTES} bytes.`);
     return readFile(from, "utf8");
   }
-  let response: Response;
-  try {
-    response = await fetch(from, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  } catch (error) {
+  const result = await safeFetch(from, {
+    // The operator's own choice of URL (a mirror on the intranet is fine); cloud metadata is refused
+    // whatever this says.
+    allowPrivate: true,
+    timeoutMs,
+    maxBodyBytes: MAX_LIST_BYTES,
+    resolve,
+    connect,
+    ca,
+    headers: { accept: "application/json,text/plain;q=0.9,*/*;q=0.8" },
+  });
+  if (isFetchFailure(result)) {
+    const reason = result.details.replace(/\.$/, "");
     throw new PreloadListError(
-      `Could not download ${from} (${describeFetchError(error)}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
+      result.error === "Refused"
+        ? `Could not download ${from}: ${result.details}`
+        : `Could not download ${from} (${reason}). Without a route to it, download the file elsewhere and pass it with --from <file>.`,
     );
   }
-  if (!response.ok || !response.body)
-    throw new PreloadListError(`${from} answered HTTP ${response.status} ${response.statusText}.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > MAX_LIST_BYTES) throw new PreloadListError(`${from} sent more than ${MAX_LIST_BYTES} bytes.`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const untrusted = result.hops.find((hop) => hop.tls && !hop.tls.authorized);
+  if (untrusted)
+    throw new PreloadListError(
+      `${untrusted.url} has a certificate that is not trusted (${untrusted.tls?.authorizationError ?? "unknown"}).`,
+    );
+  const { final } = result;
+  if (final.status < 200 || final.status > 299)
+    throw new PreloadListError(`${from} answered HTTP ${final.status}.`);
+  if (final.bodyTruncated) throw new PreloadListError(`${from} sent more than ${MAX_LIST_BYTES} bytes.`);
+  return final.body;
 }
 
 /** Replaces the stored list in one transaction: audits see the old list or the new one, never half. */
@@ -180,8 +202,9 @@ export async function updateHstsPreloadList(
   db: Kysely<Database>,
   from: string = CHROMIUM_PRELOAD_LIST_URL,
   now: Date = new Date(),
+  download: PreloadDownloadOptions = {},
 ): Promise<HstsPreloadListInfo & { withSubdomains: number }> {
-  const entries = parseChromiumPreloadList(await readPreloadListSource(from));
+  const entries = parseChromiumPreloadList(await readPreloadListSource(from, download));
   const info = await replaceHstsPreloadList(db, entries, { source: from, retrievedAt: now.toISOString() });
   return { ...info, withSubdomains: entries.filter((entry) => entry.includeSubdomains).length };
 }

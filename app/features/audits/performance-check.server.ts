@@ -1,5 +1,6 @@
 import type { FetchChain, PerformanceResult } from "./audit-types.ts";
 import {
+  type Connector,
   header,
   isFetchFailure,
   type Resolver,
@@ -17,6 +18,7 @@ export type PerformanceCheckOptions = {
   runs?: number;
   ca?: SafeFetchOptions["ca"];
   resolve?: Resolver;
+  connect?: Connector;
   timeoutMs?: number;
 };
 
@@ -36,6 +38,7 @@ export async function runPerformanceCheck(
       allowPrivate: options.allowPrivate,
       ca: options.ca,
       resolve: options.resolve,
+      connect: options.connect,
       timeoutMs: options.timeoutMs,
     });
     // A run that fails makes the whole check fail: a median of the runs that happened to work

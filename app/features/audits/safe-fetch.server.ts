@@ -8,6 +8,7 @@ import zlib from "node:zlib";
 import {
   abortable,
   Connection,
+  type Connector,
   connectToFirst,
   SafeFetchError as FetchError,
   type Resolver,
@@ -38,7 +39,7 @@ export const MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
 /** Decoded body bytes kept per response: enough for any real home page, small enough for a bomb. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-export type { ResolvedAddress, Resolver } from "#app/lib/safe-fetch/safe-connect.server.ts";
+export type { Connector, ResolvedAddress, Resolver } from "#app/lib/safe-fetch/safe-connect.server.ts";
 
 export type SafeFetchOptions = {
   method?: "GET" | "HEAD" | "OPTIONS";
@@ -58,6 +59,8 @@ export type SafeFetchOptions = {
   ca?: string | Buffer | (string | Buffer)[];
   /** Name resolution; tests map names to addresses without real DNS. Default: the system resolver. */
   resolve?: Resolver;
+  /** Opens each TCP connection; tests route them to loopback servers. Default: net.connect. */
+  connect?: Connector;
   /** Cancels the fetch (the caller gave up). */
   signal?: AbortSignal;
 };
@@ -175,7 +178,13 @@ async function fetchHopOn(
   const connectStarted = now();
   // NOTE: connecting to the address, not the name, is the rebinding defence; the Host header and
   // TLS server name still carry the name so virtual hosting and certificates work.
-  const { socket: tcp, address } = await connectToFirst(connection, target.addresses, port, signal);
+  const { socket: tcp, address } = await connectToFirst(
+    connection,
+    target.addresses,
+    port,
+    signal,
+    options.connect,
+  );
   const connected = now();
 
   let socket: net.Socket = tcp;

@@ -6,6 +6,7 @@ import tls from "node:tls";
 import {
   abortable,
   Connection,
+  type Connector,
   connectToFirst,
   type Resolver,
   resolveCheckedTarget,
@@ -40,6 +41,8 @@ export type PostOptions = {
   headers: Record<string, string>;
   allowPrivate?: AllowPrivate;
   resolve?: Resolver;
+  /** Opens the TCP connection; tests route it to loopback receivers. Default: net.connect. */
+  connect?: Connector;
   timeoutMs?: number;
   maxResponseBytes?: number;
   /** Extra trusted certificate authorities (tests); the system ones otherwise. */
@@ -97,7 +100,7 @@ async function exchange(
   const port = Number(url.port) || (secure ? 443 : 80);
   // NOTE: connecting to the checked address, not the name, is the rebinding defence; the Host
   // header and the TLS server name still carry the name so virtual hosting and certificates work.
-  let { socket } = await connectToFirst(connection, target.addresses, port, signal);
+  let { socket } = await connectToFirst(connection, target.addresses, port, signal, options.connect);
   if (secure) {
     const tlsSocket = connection.track(
       tls.connect({

@@ -5,7 +5,7 @@ import {
   type OutboxSend,
   PermanentSendError,
 } from "#app/lib/outbox/outbox-worker.server.ts";
-import type { Resolver } from "#app/lib/safe-fetch/safe-connect.server.ts";
+import type { Connector, Resolver } from "#app/lib/safe-fetch/safe-connect.server.ts";
 import type { AllowPrivate } from "#app/lib/safe-fetch/target-policy.server.ts";
 import { DELIVERY_TIMEOUT_MS, postWebhook } from "./webhook-http.server.ts";
 import { deliveryHeaders } from "./webhook-signature.server.ts";
@@ -16,6 +16,7 @@ export type WebhookSenderOptions = {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: off, only public addresses are reached. */
   allowPrivate?: AllowPrivate;
   resolve?: Resolver;
+  connect?: Connector;
   ca?: string | Buffer | (string | Buffer)[];
   timeoutMs?: number;
   now?: () => Date;
@@ -37,6 +38,7 @@ export function createWebhookSender({
   db,
   allowPrivate = false,
   resolve,
+  connect,
   ca,
   timeoutMs = DELIVERY_TIMEOUT_MS,
   now = () => new Date(),
@@ -89,6 +91,7 @@ export function createWebhookSender({
         }),
         allowPrivate,
         resolve,
+        connect,
         ca,
         timeoutMs,
       });

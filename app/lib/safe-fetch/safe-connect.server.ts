@@ -19,6 +19,14 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, order: "verbatim" });
 
+/**
+ * Opens the TCP connection to one checked address. Tests inject their own so that no test ever
+ * opens a connection to anything but loopback, even to an address the policy must refuse.
+ */
+export type Connector = (target: { host: string; port: number; family: number }) => net.Socket;
+
+export const systemConnector: Connector = ({ host, port, family }) => net.connect({ host, port, family });
+
 /** A failure already described for people: a short title ("Refused") and a sentence. */
 export class SafeFetchError extends Error {
   readonly title: string;
@@ -117,11 +125,12 @@ export async function connectToFirst(
   addresses: ResolvedAddress[],
   port: number,
   signal: AbortSignal,
+  connect: Connector = systemConnector,
 ): Promise<{ socket: net.Socket; address: string }> {
   let lastError: unknown = new Error("no address to connect to");
   for (const { address, family } of addresses) {
     signal.throwIfAborted();
-    const socket = connection.track(net.connect({ host: address, port, family }));
+    const socket = connection.track(connect({ host: address, port, family }));
     try {
       await once(socket, "connect", { signal });
       return { socket, address };

@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import {
   abortable,
   Connection,
+  type Connector,
   connectToFirst,
   type ResolvedAddress,
   type Resolver,
@@ -44,6 +45,8 @@ export type TrafficGuardOptions = {
   allowPrivate?: AllowPrivate;
   /** Tests map names to addresses without real DNS. */
   resolve?: Resolver;
+  /** Tests route the upstream connections to loopback servers. Default: net.connect. */
+  connect?: Connector;
   limits?: Partial<TrafficGuardLimits>;
 };
 
@@ -229,6 +232,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
       addresses,
       port,
       AbortSignal.timeout(limits.connectTimeoutMs),
+      options.connect,
     );
     upstreamSockets += 1;
     // Small writes (TLS records, HTTP/2 frames, request heads) go out at once, not after an ACK.

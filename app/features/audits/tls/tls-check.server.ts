@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import tls from "node:tls";
 import {
   Connection,
+  type Connector,
   connectToFirst,
   type ResolvedAddress,
   type Resolver,
@@ -24,6 +25,8 @@ export type TlsCheckOptions = {
   allowPrivate: AllowPrivate;
   /** Name resolution; tests map names to addresses. Default: the system resolver. */
   resolver?: Resolver;
+  /** Opens each TCP connection; tests route them to loopback servers. Default: net.connect. */
+  connect?: Connector;
   /** The whole check (DNS and four handshakes). */
   timeoutMs?: number;
   /** Each handshake, connect included. */
@@ -96,7 +99,7 @@ async function probe(
   try {
     let tcp: Awaited<ReturnType<typeof connectToFirst>>;
     try {
-      tcp = await connectToFirst(connection, addresses, port, signal);
+      tcp = await connectToFirst(connection, addresses, port, signal, options.connect);
     } catch (error) {
       throw new UnreachableError(connectFailure(error, host, port, signal, handshakeMs));
     }
