@@ -80,6 +80,7 @@ describe("the audit API", () => {
       expect(audit.status).toBe(422);
       const body = (await audit.json()) as { message: string; error: string; details: string };
       expect(body.error).toBe("Refused");
+      // Private targets: how to allow them; cloud metadata: that the switch does not.
       expect(body.details).toMatch(/AUDIT_ALLOW_PRIVATE_TARGETS/);
       const check = await post("/api/admin/performance-check", { url });
       expect(check.status).toBe(200);

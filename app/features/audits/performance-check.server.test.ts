@@ -100,8 +100,9 @@ describe("runPerformanceCheck", () => {
       url: "http://169.254.169.254/latest/meta-data/",
       error: "Refused",
       details:
-        "Refused: 169.254.169.254 is a cloud metadata address (169.254.169.254/32). Audits only reach public " +
-        "websites; set AUDIT_ALLOW_PRIVATE_TARGETS=true for an intranet deployment.",
+        "Refused: 169.254.169.254 is a cloud metadata address (the AWS, Google Cloud, Azure, Oracle and " +
+        "OpenStack metadata service, 169.254.169.254/32); cloud metadata is never reached, whatever " +
+        "AUDIT_ALLOW_PRIVATE_TARGETS says.",
       loadTime: 0,
       status: 0,
       contentLength: 0,

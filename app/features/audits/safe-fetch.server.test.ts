@@ -1,5 +1,6 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeNetwork } from "#app/lib/safe-fetch/testing/fake-network.ts";
 import {
   createTestCertificates,
   type TestCertificates,
@@ -45,7 +46,7 @@ describe("safeFetch refuses non-public targets by default", () => {
     ["http://127.0.0.1/", /127\.0\.0\.1 is a loopback address \(127\.0\.0\.0\/8\)/],
     ["http://[::1]/", /::1 is a loopback address/],
     ["http://0.0.0.0/", /0\.0\.0\.0 is an unspecified/],
-    ["http://169.254.169.254/latest/meta-data/", /169\.254\.169\.254 is a cloud metadata address/],
+
     ["http://10.1.2.3/", /10\.1\.2\.3 is a private address \(10\.0\.0\.0\/8\)/],
     ["http://172.16.5.4/", /172\.16\.5\.4 is a private address \(172\.16\.0\.0\/12\)/],
     ["http://192.168.0.1/", /192\.168\.0\.1 is a private address \(192\.168\.0\.0\/16\)/],
@@ -55,14 +56,32 @@ describe("safeFetch refuses non-public targets by default", () => {
     ["http://0177.0.0.1/", /127\.0\.0\.1 is a loopback/],
     ["http://017700000001/", /127\.0\.0\.1 is a loopback/],
     ["http://[::ffff:127.0.0.1]/", /::ffff:7f00:1 is an IPv4-mapped IPv6 address/],
-    ["http://[::ffff:a9fe:a9fe]/", /IPv4-mapped/],
-    ["http://[fd00:ec2::254]/", /cloud metadata/],
-    ["http://[fe80::1]/", /link-local/],
+    ["http://[::ffff:10.0.0.1]/", /IPv4-mapped/],
   ])("%s", async (url, details) => {
     const result = failure(await safeFetch(url));
     expect(result.error).toBe("Refused");
     expect(result.details).toMatch(details);
     expect(result.details).toMatch(/set AUDIT_ALLOW_PRIVATE_TARGETS=true for an intranet deployment/);
+  });
+
+  it.each([
+    ["http://169.254.169.254/latest/meta-data/", /^Refused: 169\.254\.169\.254 is a cloud metadata address/],
+    ["http://[::ffff:a9fe:a9fe]/", /^Refused: ::ffff:a9fe:a9fe is a cloud metadata address/],
+    ["http://[fd00:ec2::254]/", /^Refused: fd00:ec2::254 is a cloud metadata address/],
+    ["http://[fe80::1]/", /^Refused: fe80::1 is a cloud metadata address \(link-local/],
+  ])("%s, as cloud metadata that no switch allows", async (url, details) => {
+    // The injected network: even code without the policy would reach only a loopback stand-in.
+    const network = await startFakeNetwork();
+    for (const allowPrivate of [false, true]) {
+      const result = failure(await safeFetch(url, { allowPrivate, ...network }));
+      expect(result.error).toBe("Refused");
+      expect(result.details).toMatch(details);
+      expect(result.details).toMatch(
+        /cloud metadata is never reached, whatever AUDIT_ALLOW_PRIVATE_TARGETS says\.$/,
+      );
+    }
+    expect(network.attempts).toEqual([]);
+    await network.close();
   });
 
   it("refuses localhost through the system resolver", async () => {
@@ -136,7 +155,8 @@ describe("safeFetch redirects", () => {
     const result = failure(await safeFetch(url, { allowPrivate: allowLoopbackOnly }));
     expect(result.error).toBe("Refused");
     expect(result.details).toMatch(/^Refused: .* is a (private|cloud metadata|loopback|link-local)/);
-    expect(result.details).toContain(`(after ${url} → 302)`);
+    // "(after … → 302)" when refused at the lookup, "(redirect from …)" when refused as written.
+    expect(result.details).toContain(url);
   });
 
   it("refuses a redirect to a name that resolves inward, and to another scheme", async () => {

@@ -168,6 +168,7 @@ async function fetchHopOn(
       allowPrivate: options.allowPrivate,
       resolve: options.resolve,
       howToAllow: AUDIT_TARGET_TEXT.howToAllow,
+      privateSwitch: AUDIT_TARGET_TEXT.privateSwitch,
     },
     signal,
   );

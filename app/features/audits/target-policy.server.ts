@@ -21,6 +21,7 @@ export {
 
 export const AUDIT_TARGET_TEXT: TargetPolicyText = {
   schemeVerb: "audited",
+  privateSwitch: "AUDIT_ALLOW_PRIVATE_TARGETS",
   howToAllow:
     "Audits only reach public websites; set AUDIT_ALLOW_PRIVATE_TARGETS=true for an intranet deployment.",
 };

@@ -32,6 +32,7 @@ export const WEBHOOK_USER_AGENT = "Clausebridge-Webhooks/1.0 (+https://www.claus
 
 export const WEBHOOK_TARGET_TEXT: TargetPolicyText = {
   schemeVerb: "allowed for webhooks",
+  privateSwitch: "WEBHOOK_ALLOW_PRIVATE_TARGETS",
   howToAllow:
     "Webhooks only reach public addresses; set WEBHOOK_ALLOW_PRIVATE_TARGETS=true to allow private ones.",
 };
@@ -92,6 +93,7 @@ async function exchange(
       allowPrivate: options.allowPrivate,
       resolve: options.resolve,
       howToAllow: WEBHOOK_TARGET_TEXT.howToAllow,
+      privateSwitch: WEBHOOK_TARGET_TEXT.privateSwitch,
     },
     signal,
   );

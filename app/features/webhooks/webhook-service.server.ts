@@ -57,6 +57,7 @@ async function targetRefusal(url: URL, policy: TargetPolicy): Promise<string | n
         allowPrivate: policy.allowPrivate,
         resolve: policy.resolve,
         howToAllow: WEBHOOK_TARGET_TEXT.howToAllow,
+        privateSwitch: WEBHOOK_TARGET_TEXT.privateSwitch,
       },
       AbortSignal.timeout(CREATE_DNS_TIMEOUT_MS),
     );

@@ -1,6 +1,7 @@
 import { promises as dns } from "node:dns";
 import { once } from "node:events";
 import net from "node:net";
+import { metadataRefusalFor } from "./cloud-metadata.server.ts";
 import {
   type AllowPrivate,
   classifyAddress,
@@ -43,6 +44,8 @@ export type TargetCheckOptions = {
   resolve?: Resolver;
   /** The tool's sentence on how to allow private targets, appended to a refusal. */
   howToAllow?: string;
+  /** The tool's switch for private targets, named in a cloud metadata refusal as one it does not lift. */
+  privateSwitch?: string;
 };
 
 /** Rejects with the signal's reason as soon as it aborts, leaving the promise to finish unobserved. */
@@ -67,6 +70,9 @@ export async function resolveCheckedTarget(
 ): Promise<{ addresses: ResolvedAddress[]; dnsMs: number | null }> {
   const host = urlHost(url);
   const checkOne = (address: string) => {
+    // Cloud metadata first, and whatever allowPrivate says.
+    const metadata = metadataRefusalFor(address, host, options.privateSwitch);
+    if (metadata) throw new SafeFetchError("Refused", metadata);
     const verdict = classifyAddress(address);
     if (verdict.blocked && !isAllowedPrivate(address, options.allowPrivate)) {
       throw new SafeFetchError("Refused", refusalMessage(address, verdict, host, options.howToAllow));
@@ -76,6 +82,12 @@ export async function resolveCheckedTarget(
     checkOne(host);
     return { addresses: [{ address: host, family: net.isIP(host) }], dnsMs: null };
   }
+  // Names refused without asking DNS: a metadata service's (metadata.google.internal. included), and
+  // localhost with its subdomains, which RFC 6761 reserves for loopback whatever a resolver says
+  // ("localhost." is not in /etc/hosts, so a lookup would fail and the name slip through).
+  const byName = metadataRefusalFor(host, undefined, options.privateSwitch);
+  if (byName) throw new SafeFetchError("Refused", byName);
+  if (/^(?:.+\.)?localhost\.*$/i.test(host)) checkOne("127.0.0.1");
   const started = performance.now();
   let answers: ResolvedAddress[];
   try {
@@ -130,6 +142,9 @@ export async function connectToFirst(
   let lastError: unknown = new Error("no address to connect to");
   for (const { address, family } of addresses) {
     signal.throwIfAborted();
+    // The last word, at connect time, whoever produced the address list.
+    const metadata = metadataRefusalFor(address);
+    if (metadata) throw new SafeFetchError("Refused", metadata);
     const socket = connection.track(connect({ host: address, port, family }));
     try {
       await once(socket, "connect", { signal });

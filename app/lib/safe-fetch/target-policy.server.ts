@@ -1,5 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { cloudMetadataMatch, expandIpv6 } from "./cloud-metadata.server.ts";
 
 // Which URLs and addresses the server may reach when staff choose the URL (issue 5, "Safe
 // fetching"): the website audits and the outgoing webhooks fetch whatever URL a staff member types,
@@ -7,12 +8,18 @@ import { breaksTextRule } from "#app/lib/text-rules.ts";
 // panels on localhost or anything else only the server can reach (server-side request forgery).
 // safe-connect.server.ts checks every resolved address and then connects to that very address, so
 // DNS cannot answer differently the second time. The wording of refusals is the caller's (each tool
-// names its own switch for private targets).
+// names its own switch for private targets). Cloud metadata targets are the one exception to the
+// switches: cloud-metadata.server.ts holds their list, and they are refused whatever they say.
 
 export const MAX_URL_LENGTH = 2_000;
 
-/** Why an address is not a public one; `range` is the CIDR block it fell in. */
-export type AddressVerdict = { blocked: false } | { blocked: true; kind: string; range: string };
+/**
+ * Why an address is not a public one; `range` is the CIDR block it fell in. `metadata` marks a cloud
+ * metadata address, which no switch allows.
+ */
+export type AddressVerdict =
+  | { blocked: false }
+  | { blocked: true; kind: string; range: string; metadata?: boolean };
 
 export type TargetUrlResult = { ok: true; url: URL } | { ok: false; error: string; details: string };
 
@@ -25,9 +32,9 @@ export type AllowPrivate = boolean | ((address: string) => boolean);
 type Rule = { cidr: string; kind: string };
 
 // Order matters only for the name in the message: the first matching rule is reported, so the
-// specific ranges (metadata, loopback) come before the broad ones that contain them.
+// specific ranges come before the broad ones that contain them. Cloud metadata addresses are not
+// here: they are checked first, always, from their own list (cloud-metadata.server.ts).
 const IPV4_RULES: Rule[] = [
-  { cidr: "169.254.169.254/32", kind: "cloud metadata address" },
   { cidr: "0.0.0.0/8", kind: 'unspecified ("this network") address' },
   { cidr: "10.0.0.0/8", kind: "private address" },
   { cidr: "100.64.0.0/10", kind: "carrier-grade NAT (shared) address" },
@@ -46,7 +53,6 @@ const IPV4_RULES: Rule[] = [
 ];
 
 const IPV6_RULES: Rule[] = [
-  { cidr: "fd00:ec2::254/128", kind: "cloud metadata address" },
   { cidr: "::/128", kind: "unspecified address" },
   { cidr: "::1/128", kind: "loopback address" },
   // Mapped addresses reach IPv4 hosts through an IPv6 socket; refused whatever the IPv4 part is, as
@@ -99,28 +105,14 @@ function embeddedIpv4(ipv6: string): string | null {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
 }
 
-/** Eight 16-bit groups, or null when the text is not an IPv6 address. */
-function expandIpv6(address: string): number[] | null {
-  if (isIP(address) !== 6) return null;
-  let text = address;
-  // A trailing dotted quad (::ffff:1.2.3.4) counts as two groups.
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...Array<string>(tail === undefined ? 0 : missing).fill("0"), ...tailGroups];
-  return groups.length === 8 ? groups.map((group) => Number.parseInt(group, 16)) : null;
-}
-
 /** Whether an IP address is one the audits must not reach, and why. Non-IP text is blocked. */
 export function classifyAddress(address: string): AddressVerdict {
   const bare = bareAddress(address);
   const family = isIP(bare);
+  // The metadata list first (it looks inside mapped, NAT64 and other IPv6 forms of IPv4 too).
+  const metadata = family ? cloudMetadataMatch(bare) : null;
+  if (metadata)
+    return { blocked: true, kind: "cloud metadata address", range: metadata.range ?? "-", metadata: true };
   if (family === 4) {
     const rule = IPV4.find((candidate) => candidate.list.check(bare, "ipv4"));
     return rule ? { blocked: true, kind: rule.kind, range: rule.cidr } : { blocked: false };
@@ -156,6 +148,8 @@ export type TargetPolicyText = {
   schemeVerb: string;
   /** The sentence after a refused address, naming the tool's switch. */
   howToAllow: string;
+  /** The tool's switch itself, named in a cloud metadata refusal as one it does not lift. */
+  privateSwitch?: string;
 };
 
 const GENERIC_TEXT: TargetPolicyText = { schemeVerb: "supported", howToAllow: "" };

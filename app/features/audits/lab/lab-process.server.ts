@@ -1,11 +1,10 @@
 import { Worker } from "node:worker_threads";
 import { resolveCheckedTarget, SafeFetchError } from "#app/lib/safe-fetch/safe-connect.server.ts";
-import { AUDIT_TARGET_TEXT, urlHost } from "../target-policy.server.ts";
+import { AUDIT_TARGET_TEXT, checkTargetUrl } from "../target-policy.server.ts";
 import { type LaunchedChromium, launchChromium } from "./lab-browser.server.ts";
 import { labChromiumFlags } from "./lab-chromium.server.ts";
 import { type Lhr, labResultFromLhr } from "./lab-result.server.ts";
 import type { LabDevice, LabProxyStats, LabResult } from "./lab-types.ts";
-import { metadataRefusal } from "./metadata-targets.server.ts";
 import type { GuardWorkerData, GuardWorkerMessage } from "./traffic-guard-worker.server.ts";
 
 // Entry point of the child process that runs one lab check (forked by lab-check.server.ts, never
@@ -48,19 +47,19 @@ function allowPrivateOf(job: LabJob) {
 
 /** The page's own address is checked before a browser starts: a refused target is not a run. */
 async function checkTarget(job: LabJob): Promise<string | null> {
-  const url = new URL(job.url);
-  const byName = metadataRefusal(urlHost(url));
-  if (byName) return byName;
+  // The shared policy: cloud metadata refused by name and by every resolved address, always.
+  const checked = checkTargetUrl(new URL(job.url));
+  if (!checked.ok) return checked.details;
   try {
-    const { addresses } = await resolveCheckedTarget(
-      url,
-      { allowPrivate: allowPrivateOf(job), howToAllow: AUDIT_TARGET_TEXT.howToAllow },
+    await resolveCheckedTarget(
+      checked.url,
+      {
+        allowPrivate: allowPrivateOf(job),
+        howToAllow: AUDIT_TARGET_TEXT.howToAllow,
+        privateSwitch: AUDIT_TARGET_TEXT.privateSwitch,
+      },
       AbortSignal.timeout(10_000),
     );
-    for (const { address } of addresses) {
-      const refusal = metadataRefusal(address, urlHost(url));
-      if (refusal) return refusal;
-    }
     return null;
   } catch (error) {
     if (error instanceof SafeFetchError) return error.message;

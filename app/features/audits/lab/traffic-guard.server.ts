@@ -11,9 +11,8 @@ import {
   resolveCheckedTarget,
   SafeFetchError,
 } from "#app/lib/safe-fetch/safe-connect.server.ts";
-import { type AllowPrivate, AUDIT_TARGET_TEXT, urlHost } from "../target-policy.server.ts";
+import { type AllowPrivate, AUDIT_TARGET_TEXT, checkTargetUrl } from "../target-policy.server.ts";
 import type { BlockedRequest } from "./lab-types.ts";
-import { metadataRefusal } from "./metadata-targets.server.ts";
 
 // The lab check's browser loads whatever a staff-chosen page asks for: images, scripts, iframes,
 // fetch() calls, redirects. Checking only the first URL (as safe-fetch does for the other audits)
@@ -21,6 +20,7 @@ import { metadataRefusal } from "./metadata-targets.server.ts";
 // from inside our network. So every request Chromium makes is sent through this proxy
 // (--proxy-server, with loopback not bypassed), which applies the same target policy as safe-fetch:
 // it resolves the name itself, refuses any non-public answer, and connects to the checked address.
+// Cloud metadata is refused by that shared policy whatever AUDIT_ALLOW_PRIVATE_TARGETS says.
 // It speaks plain HTTP forwarding and CONNECT tunnels only; anything else is refused.
 
 export type TrafficGuardLimits = {
@@ -143,6 +143,7 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
     allowPrivate: options.allowPrivate,
     resolve: options.resolve,
     howToAllow: AUDIT_TARGET_TEXT.howToAllow,
+    privateSwitch: AUDIT_TARGET_TEXT.privateSwitch,
   };
 
   const block = (url: string, reason: string) => {
@@ -167,16 +168,14 @@ export async function startTrafficGuard(options: TrafficGuardOptions = {}): Prom
     const cached = approvals.get(key);
     if (cached) return cached;
     const pending = (async (): Promise<Approval> => {
-      // Cloud metadata is refused before any lookup, and whatever AUDIT_ALLOW_PRIVATE_TARGETS says.
-      const byName = metadataRefusal(bare);
-      if (byName) return { ok: false, reason: byName };
-      const url = new URL(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}/`);
       try {
-        const { addresses } = await resolveCheckedTarget(url, checkOptions, signal);
-        for (const { address } of addresses) {
-          const refusal = metadataRefusal(address, urlHost(url));
-          if (refusal) return { ok: false, reason: refusal };
-        }
+        // The URL parser turns every IPv4 spelling (2852039166, 0xa9fea9fe…) into dotted form; the
+        // shared policy then refuses cloud metadata names and addresses before and after the lookup,
+        // whatever AUDIT_ALLOW_PRIVATE_TARGETS says.
+        const url = new URL(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}/`);
+        const checked = checkTargetUrl(url);
+        if (!checked.ok) return { ok: false, reason: checked.details };
+        const { addresses } = await resolveCheckedTarget(checked.url, checkOptions, signal);
         return { ok: true, addresses };
       } catch (error) {
         if (error instanceof SafeFetchError && error.title === "Refused")

@@ -207,6 +207,7 @@ export async function runTlsCheck(rawUrl: string, options: TlsCheckOptions): Pro
         allowPrivate: options.allowPrivate,
         resolve: options.resolver,
         howToAllow: AUDIT_TARGET_TEXT.howToAllow,
+        privateSwitch: AUDIT_TARGET_TEXT.privateSwitch,
       },
       total,
     ));

@@ -1,7 +1,14 @@
 import { isIP } from "node:net";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { classifyAddress, parseTargetUrl, refusalMessage, urlHost } from "../target-policy.server.ts";
+import { metadataRefusalFor } from "#app/lib/safe-fetch/cloud-metadata.server.ts";
+import {
+  AUDIT_TARGET_TEXT,
+  classifyAddress,
+  parseTargetUrl,
+  refusalMessage,
+  urlHost,
+} from "../target-policy.server.ts";
 import {
   CreateWatchSchema,
   fieldErrors,
@@ -34,13 +41,17 @@ const refuse = (status: number, errors: Record<string, string>, message?: string
 });
 
 /**
- * The address under the audits' policy. An address that is itself private (an IP literal, localhost)
- * is refused now, unless AUDIT_ALLOW_PRIVATE_TARGETS; a name is resolved, and checked, at every run
+ * The address under the audits' policy. Cloud metadata is refused always; an address that is itself
+ * private (an IP literal, localhost) is refused now, unless AUDIT_ALLOW_PRIVATE_TARGETS; a name is resolved, and checked, at every run
  * by the checks' own guarded fetch (DNS may change).
  */
 function checkUrl(raw: string, allowPrivate: boolean): { ok: true; url: string } | WatchRefusal {
   const target = parseTargetUrl(raw);
   if (!target.ok) return refuse(400, { url: target.details });
+  // Cloud metadata, by name or in any spelling of its address, whatever AUDIT_ALLOW_PRIVATE_TARGETS
+  // says (a name that resolves there later is refused by each run's own guarded fetch).
+  const metadata = metadataRefusalFor(urlHost(target.url), undefined, AUDIT_TARGET_TEXT.privateSwitch);
+  if (metadata) return refuse(400, { url: metadata });
   if (!allowPrivate) {
     const host = urlHost(target.url);
     const literal = isIP(host)

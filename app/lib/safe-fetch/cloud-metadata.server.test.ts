@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cloudMetadataMatch, ipv4FromAnySpelling, metadataRefusalFor } from "./cloud-metadata.server.ts";
+import { Connection, connectToFirst, resolveCheckedTarget, SafeFetchError } from "./safe-connect.server.ts";
+import { type FakeNetwork, METADATA_NAMES_RESOLVED, startFakeNetwork } from "./testing/fake-network.ts";
+
+// The one list of cloud metadata targets and the shared guard that applies it: by name, by every
+// spelling of an address, after resolution and at connect time, whatever allowPrivate says.
+
+describe("the cloud metadata list", () => {
+  it.each([
+    ["169.254.169.254", "169.254.169.254/32"],
+    ["2852039166", "169.254.169.254/32"],
+    ["0xa9fea9fe", "169.254.169.254/32"],
+    ["0xA9.0xFE.0xA9.0xFE", "169.254.169.254/32"],
+    ["0251.0376.0251.0376", "169.254.169.254/32"],
+    ["169.254.43518", "169.254.169.254/32"],
+    ["169.16689662", "169.254.169.254/32"],
+    ["::ffff:169.254.169.254", "169.254.169.254/32"],
+    ["[::ffff:a9fe:a9fe]", "169.254.169.254/32"],
+    ["::169.254.169.254", "169.254.169.254/32"],
+    ["::ffff:0:a9fe:a9fe", "169.254.169.254/32"],
+    ["64:ff9b::a9fe:a9fe", "169.254.169.254/32"],
+    ["64:ff9b::169.254.169.254", "169.254.169.254/32"],
+    ["64:ff9b:1::a9fe:a9fe", "169.254.169.254/32"],
+    ["2002:a9fe:a9fe::1", "169.254.169.254/32"],
+    ["169.254.170.2", "169.254.170.2/32"],
+    ["169.254.169.253", "169.254.169.253/32"],
+    ["169.254.7.7", "169.254.0.0/16"],
+    ["100.100.100.200", "100.100.100.200/32"],
+    ["::ffff:100.100.100.200", "100.100.100.200/32"],
+    ["192.0.0.192", "192.0.0.192/32"],
+    ["fd00:ec2::254", "fd00:ec2::254/128"],
+    ["FD00:EC2:0:0:0:0:0:254", "fd00:ec2::254/128"],
+    ["fd00:ec2::253", "fd00:ec2::/32"],
+    ["fe80::1%eth0", "fe80::/10"],
+  ])("matches %s (%s)", (host, range) => {
+    expect(cloudMetadataMatch(host)?.range).toBe(range);
+    expect(metadataRefusalFor(host)).toMatch(/^Refused: .* is a cloud metadata address \(/);
+  });
+
+  it.each([
+    "metadata.google.internal",
+    "METADATA.GOOGLE.INTERNAL.",
+    "metadata",
+    "metadata.",
+    "metadata.goog",
+    "instance-data",
+    "instance-data..",
+    "metadata.azure.internal",
+  ])("matches the name %s", (name) => {
+    expect(metadataRefusalFor(name)).toMatch(
+      /^Refused: \S+ is a cloud metadata address \(.+\); cloud metadata/,
+    );
+  });
+
+  it.each([
+    "93.184.215.14",
+    "127.0.0.1",
+    "10.0.0.1",
+    "100.100.100.201",
+    "192.0.0.193",
+    "2606:4700::1111",
+    "::1",
+    "::ffff:93.184.215.14",
+    "example.com",
+    "metadata.example.com",
+    "google.internal",
+    "169.254.169.254.nip.io",
+  ])("leaves %s to the other rules", (host) => {
+    expect(cloudMetadataMatch(host)).toBeNull();
+  });
+
+  it("reads the IPv4 spellings C libraries and URL parsers accept, and nothing else", () => {
+    expect(ipv4FromAnySpelling("2852039166")).toBe("169.254.169.254");
+    expect(ipv4FromAnySpelling("0x7f.1")).toBe("127.0.0.1");
+    expect(ipv4FromAnySpelling("4294967296")).toBeNull();
+    expect(ipv4FromAnySpelling("1.2.3.256")).toBeNull();
+    expect(ipv4FromAnySpelling("08.1.1.1")).toBeNull();
+    expect(ipv4FromAnySpelling("example")).toBeNull();
+  });
+
+  it("names the host that resolved to it", () => {
+    expect(metadataRefusalFor("169.254.169.254", "rebind.example")).toMatch(
+      /^Refused: rebind\.example resolves to a cloud metadata address \(169\.254\.169\.254, /,
+    );
+  });
+});
+
+describe("the shared guard, with every private target allowed", () => {
+  let network: FakeNetwork;
+  beforeEach(async () => {
+    network = await startFakeNetwork({
+      ...METADATA_NAMES_RESOLVED,
+      "dual.example": ["127.0.0.1", "169.254.169.254"],
+    });
+  });
+  afterEach(async () => {
+    expect(network.outward()).toEqual([]);
+    await network.close();
+  });
+
+  it("refuses a metadata name before asking DNS", async () => {
+    const checked = resolveCheckedTarget(
+      new URL("http://metadata.google.internal./"),
+      { allowPrivate: true, resolve: network.resolve },
+      AbortSignal.timeout(5_000),
+    );
+    await expect(checked).rejects.toThrow(/^Refused: metadata\.google\.internal is a cloud metadata address/);
+    expect(network.resolve.calls).toEqual([]);
+  });
+
+  it("refuses a name when any one of its answers is metadata", async () => {
+    const checked = resolveCheckedTarget(
+      new URL("http://dual.example/"),
+      { allowPrivate: true, resolve: network.resolve },
+      AbortSignal.timeout(5_000),
+    );
+    await expect(checked).rejects.toThrow(/^Refused: dual\.example resolves to a cloud metadata address/);
+  });
+
+  it("refuses at connect time, whoever produced the address, and never calls the connector", async () => {
+    const connection = new Connection();
+    try {
+      const connecting = connectToFirst(
+        connection,
+        [{ address: "::ffff:a9fe:a9fe", family: 6 }],
+        80,
+        AbortSignal.timeout(5_000),
+        network.connect,
+      );
+      await expect(connecting).rejects.toBeInstanceOf(SafeFetchError);
+      await expect(connecting).rejects.toThrow(/cloud metadata address/);
+    } finally {
+      connection.close();
+    }
+    expect(network.attempts).toEqual([]);
+  });
+});
