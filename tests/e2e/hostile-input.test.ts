@@ -251,8 +251,8 @@ function rawRequest(port: number, head: string, body: Buffer): Promise<number | 
     });
     socket.on("close", finish);
     socket.on("error", () => {});
-    // No half-close: Node ends an HTTP request whose client sent FIN before the answer was ready.
-    // `Connection: close` has the server close the socket once it has answered.
+    // `Connection: close` has the server close the socket once it has answered (a half-close is
+    // answered too since issue 32: tests/e2e/half-closed-requests.test.ts).
     socket.write(Buffer.concat([Buffer.from(head, "latin1"), body]));
   });
 }
