@@ -510,7 +510,8 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     const started = performance.now();
     // Every request that reached a route is logged once: when its answer is out or, when the client
     // closed the connection first (issue 32), once the work it asked for is done (a post it created
-    // is committed by then), with the answer's status, or 499 when none was decided.
+    // is committed by then), with its answer's status where known (the lead API's), else 499: React
+    // Router's adapter drops an answer whose connection is gone without saying what it was.
     const recordOnFinish = () => {
       let recorded = false;
       res.once("finish", () => {

@@ -18,7 +18,7 @@ export type RequestLine = {
   ms: number;
   /**
    * The client closed the connection before the answer was out (issue 32): the work it asked for was
-   * still done and is logged, with the status its answer had (499 when none was decided).
+   * still done and is logged, with its answer's status where known (the lead API's), else 499.
    */
   clientClosed?: boolean;
 };
