@@ -4,7 +4,7 @@
 // server sends static files from memory without compressing or inspecting them per request.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { deckFileName } from "../app/features/investor-deck/deck-content.ts";
 import { site } from "../app/lib/site/site.ts";
@@ -159,4 +159,6 @@ function main() {
   );
 }
 
-if (import.meta.main) main();
+// Run as `node scripts/postbuild.ts`, or by scripts/require-node.cjs (`npm run build`), which imports
+// it with process.argv[1] set to it: import.meta.main is false there. Imported by its test: neither.
+if (import.meta.main || (process.argv[1] && resolve(process.argv[1]) === import.meta.filename)) main();

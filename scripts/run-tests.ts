@@ -7,6 +7,25 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { formatLine, summariseReport, type VitestReport } from "./lib/test-report.ts";
 
+const USAGE = `Usage: npm test [-- [--no-build] [vitest options] [test files]]
+
+Builds the production bundle, then runs every Vitest project (unit, and e2e in Chromium), and ends
+with the line CI reads: \`N passed, N failed\` (\`, N skipped\` when any).
+
+  --no-build            use the existing build (e2e needs one: \`npm run build\`)
+  --project unit|e2e    one project only (as \`npm run test:unit\` / \`npm run test:e2e\`)
+  <files or filters>    only the test files whose path contains them
+  --help, -h            this text; Vitest's own options: \`npx vitest --help\`
+
+PostgreSQL: TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); REQUIRE_POSTGRES=1
+fails the run when it cannot be reached instead of skipping the PostgreSQL half of the data tests.`;
+
+// `npm test -- --help` (issue 32): the usage, without building or running anything.
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 const root = join(import.meta.dirname, "..");
 const reportDir = join(root, ".ci-artifacts");
 const reportFile = join(reportDir, "vitest-report.json");

@@ -319,10 +319,12 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
       host: requestHost(req, env.TRUST_PROXY),
       protocol: https ? "https:" : "http:",
     };
-    answerLeadApi(head, (limit) => readBody(req, limit), context)
+    const answered = answerLeadApi(head, (limit) => readBody(req, limit), context)
       .catch((error: unknown) => (req.destroyed ? null : leadApiFailure(error)))
       .then((answer) => {
-        if (!answer || res.headersSent || res.destroyed) return;
+        if (!answer || res.headersSent) return undefined;
+        // The client left while the lead was being stored: its line still says how that ended.
+        if (res.destroyed) return answer.status;
         const text = JSON.stringify(answer.body);
         res.writeHead(answer.status, {
           ...(https ? apiHeadersHttps : apiHeadersPlain),
@@ -331,7 +333,9 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
           "Content-Length": Buffer.byteLength(text),
         });
         res.end(text);
+        return answer.status;
       });
+    workOf.set(res, answered);
   };
 
   const app = express();
@@ -371,20 +375,26 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   app.use("/assets", (_req, res) => {
     res.status(404).type("text/plain").send("Not found");
   });
-  app.use(
-    createRequestHandler({
-      build,
-      mode: env.NODE_ENV,
-      getLoadContext(req, res) {
-        const context = new RouterContextProvider();
-        context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
-        provideServices(context, services.provided);
-        // req.ip honours TRUST_PROXY (X-Forwarded-For from that many proxies), else the socket address.
-        context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
-        return context;
-      },
-    }),
-  );
+  const reactRouter = createRequestHandler({
+    build,
+    mode: env.NODE_ENV,
+    getLoadContext(req, res) {
+      const context = new RouterContextProvider();
+      context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+      provideServices(context, services.provided);
+      // req.ip honours TRUST_PROXY (X-Forwarded-For from that many proxies), else the socket address.
+      context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+      return context;
+    },
+  });
+  app.use((req, res, next) => {
+    // Settles once the route's loader or action is done and its answer handed over (or refused):
+    // a request whose client left before that is logged then, not when the connection closed.
+    const answered = Promise.resolve(reactRouter(req, res, next)).then(() =>
+      res.headersSent ? res.statusCode : undefined,
+    );
+    workOf.set(res, answered);
+  });
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     console.error("Unhandled request error", error);
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal Server Error");
@@ -408,6 +418,12 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     res.end(json ? JSON.stringify({ message }) : `${message}\n`);
   };
 
+  /**
+   * The work under way for a request whose answer is not out yet (the lead API's, a page action's or
+   * an API call's): it resolves to the answer's status, or undefined when none was decided.
+   */
+  const workOf = new WeakMap<ServerResponse, Promise<number | undefined>>();
+
   const pageViews = services.pageViews;
   /** Reports a public page served to this request (the static fast path or a rendered page). */
   const countPage = (req: IncomingMessage, https: boolean, notFound: boolean) => {
@@ -427,6 +443,7 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     status: number,
     requestId: string,
     started: number,
+    clientClosed = false,
   ) => {
     const seconds = (performance.now() - started) / 1000;
     const asset = path.startsWith("/assets/");
@@ -434,7 +451,12 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     requestTimer(route, method, statusClass(status)).observe(seconds);
     // Pages and the API; hashed assets would only drown them. No query, body or address.
     if (!asset) {
-      requestLog?.request({ reqId: requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10 });
+      const ms = Math.round(seconds * 10_000) / 10;
+      requestLog?.request(
+        clientClosed
+          ? { reqId: requestId, method, route, status, ms, clientClosed }
+          : { reqId: requestId, method, route, status, ms },
+      );
     }
   };
 
@@ -486,8 +508,28 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     }
     // Timed from here: what a visitor or a client waits for, by route pattern and status class.
     const started = performance.now();
-    const recordOnFinish = () =>
-      res.once("finish", () => recordRequest(path, method, res.statusCode, requestId, started));
+    // Every request that reached a route is logged once: when its answer is out or, when the client
+    // closed the connection first (issue 32), once the work it asked for is done (a post it created
+    // is committed by then), with its answer's status where known (the lead API's), else 499: React
+    // Router's adapter drops an answer whose connection is gone without saying what it was.
+    const recordOnFinish = () => {
+      let recorded = false;
+      res.once("finish", () => {
+        if (recorded) return;
+        recorded = true;
+        recordRequest(path, method, res.statusCode, requestId, started);
+      });
+      res.once("close", () => {
+        if (recorded || res.writableFinished) return;
+        void (workOf.get(res) ?? Promise.resolve(undefined))
+          .catch(() => undefined)
+          .then((status) => {
+            if (recorded) return;
+            recorded = true;
+            recordRequest(path, method, status ?? 499, requestId, started, true);
+          });
+      });
+    };
     if (!staticCandidate) recordOnFinish();
     // Only a body declared within the limit takes the fast path, so it is always read to its end.
     // One declared larger was answered 413 unread: a keep-alive client (Node's default agent) then
@@ -589,6 +631,11 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
   };
 
   const server = createServer(handle);
+  // A client may send its request and then half-close its side (`shutdown(SHUT_WR)`: curl's and
+  // scripts' "end of input"). Node's default answers that FIN with its own and aborts the request:
+  // the handler still ran (a post was created) but its answer, and so its log line, never went out.
+  // Half-open, the answer is written and the connection is closed after it (issue 32).
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // `Expect: 100-continue`: answer a refused request (a body over its limit) before the client sends it.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
     const target = originFormTarget(req.url);

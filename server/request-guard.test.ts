@@ -195,3 +195,35 @@ describe("body limits (issue 9 point 4): one table", () => {
     expect(declaresTooLargeBody(request("POST", { "content-length": "4097" }), "/admin/login")).toBe(true);
   });
 });
+
+describe("a NUL in the request target is refused before any handler (issue 32 point 4)", () => {
+  const at = (url: string, method = "GET") =>
+    ({ method, url, headers: { host: "127.0.0.1" } }) as unknown as IncomingMessage;
+
+  it.each([
+    "/blog/%00",
+    "/blog/a%00b",
+    "/admin/leads/%00",
+    "/api/admin/leads/%00",
+    "/api/admin/posts/1%00/publish",
+    "/blog?page=%00",
+    "/api/admin/leads?q=abc%00",
+    "/admin/dashboard.data?status=%00",
+    "/?utm_source=%00",
+    "/blog/x\u0000y",
+  ])("%s: 400", (url) => {
+    const path = url.split("?")[0] ?? "/";
+    expect(refuseRequest(at(url), path)).toMatchObject({
+      status: 400,
+      message: "Bad request: the address holds a NUL character (%00).",
+    });
+    expect(refuseRequest(at(url, "POST"), path)).toMatchObject({ status: 400 });
+  });
+
+  it.each(["/blog/%2500", "/blog/100", "/api/admin/leads?q=%2000", "/blog/a%0a"])(
+    "%s: not a NUL, served",
+    (url) => {
+      expect(refuseRequest(at(url), url.split("?")[0] ?? "/")).toBeNull();
+    },
+  );
+});

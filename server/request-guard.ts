@@ -64,10 +64,26 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A NUL, raw or percent-encoded (`%00`), anywhere in a request target: its path or its query. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding a NUL is the point
+const NUL_IN_TARGET = /\u0000|%00/i;
+
+/**
+ * True when the request target carries a NUL byte in a path segment or a query parameter. No page,
+ * route parameter or query parameter ever holds one, and PostgreSQL refuses it in text (a query with
+ * one failed with a 500: issue 32), so it is refused before any handler sees it.
+ */
+export function hasNulInTarget(target: string): boolean {
+  return NUL_IN_TARGET.test(target);
+}
+
 /** Why this request is refused before routing, or null to serve it. `path` is its origin-form path. */
 export function refuseRequest(req: IncomingMessage, path: string): Refusal | null {
   if (!isValidHost(firstHeader(req.headers.host))) {
     return { status: 400, message: "Bad request: missing or malformed Host header." };
+  }
+  if (hasNulInTarget(req.url ?? path)) {
+    return { status: 400, message: "Bad request: the address holds a NUL character (%00)." };
   }
   const method = req.method ?? "";
   const api = path.startsWith("/api/");

@@ -10,7 +10,18 @@ import pretty from "pino-pretty";
 export type LogFormat = "json" | "pretty";
 
 /** What one request's line says (pages and the API; see the top of this file). */
-export type RequestLine = { reqId: string; method: string; route: string; status: number; ms: number };
+export type RequestLine = {
+  reqId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  /**
+   * The client closed the connection before the answer was out (issue 32): the work it asked for was
+   * still done and is logged, with its answer's status where known (the lead API's), else 499.
+   */
+  clientClosed?: boolean;
+};
 
 export type RequestLog = {
   logger: Logger;
@@ -72,7 +83,7 @@ export function createRequestLog(level: "silent" | "error" | "info", format: Log
     request(line) {
       if (!enabled) return;
       lines.write(
-        `{"level":30,"time":"${timestamp()}","reqId":"${line.reqId}","method":"${line.method}","route":${quoted(line.route)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
+        `{"level":30,"time":"${timestamp()}","reqId":"${line.reqId}","method":"${line.method}","route":${quoted(line.route)},"status":${line.status},"ms":${line.ms},${line.clientClosed ? '"clientClosed":true,' : ""}"msg":"request"}\n`,
       );
     },
     flush: () => {

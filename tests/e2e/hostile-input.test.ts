@@ -81,6 +81,9 @@ const ODD_PATHS = [
   "/api/admin/leads/1e400",
   "/api/admin/leads/0x10",
   "/blog/%00%ff",
+  "/blog/%00",
+  "/api/admin/posts/%00",
+  "/admin/content/%00?tab=%00",
   "/blog/..%2f..%2fpackage.json",
   "/_root.data",
   "/admin/login.data",
@@ -251,8 +254,8 @@ function rawRequest(port: number, head: string, body: Buffer): Promise<number | 
     });
     socket.on("close", finish);
     socket.on("error", () => {});
-    // No half-close: Node ends an HTTP request whose client sent FIN before the answer was ready.
-    // `Connection: close` has the server close the socket once it has answered.
+    // `Connection: close` has the server close the socket once it has answered (a half-close is
+    // answered too since issue 32: tests/e2e/half-closed-requests.test.ts).
     socket.write(Buffer.concat([Buffer.from(head, "latin1"), body]));
   });
 }
@@ -316,6 +319,52 @@ function generate(
   };
 }
 
+/**
+ * Issue 32 point 4: a NUL in a path segment, a route parameter or a query parameter reached the
+ * database (`/blog/%00` answered 500 with a stack trace in the log on PostgreSQL, 404 on SQLite). Each
+ * is refused 400 before any handler, on every route, signed in or not.
+ */
+const NUL_TARGETS = [
+  "/blog/%00",
+  "/blog/a%00b",
+  "/blog/page/%00",
+  "/preview/%00",
+  "/blog?page=%00",
+  "/?utm_source=%00",
+  "/admin/leads/%00",
+  "/admin/content/%00",
+  "/admin/watches/%00",
+  "/admin/dashboard?status=%00",
+  "/admin/set-password/%00",
+  "/media/%00/x.webp",
+  "/api/admin/leads/%00",
+  "/api/admin/leads/1%00",
+  "/api/admin/leads?q=%00",
+  "/api/admin/posts/%00",
+  "/api/admin/posts/%00/publish",
+  "/api/admin/users/%00/sessions",
+  "/api/admin/webhooks/%00/deliveries",
+  "/api/demo-request?x=%00",
+];
+
+/** The status line and body of one request over a raw socket (`Connection: close`). */
+function rawAnswer(port: number, head: string, body = ""): Promise<{ status: number | null; text: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let response = "";
+    socket.setTimeout(15_000, () => socket.destroy());
+    socket.on("data", (chunk: Buffer) => {
+      response += chunk.toString("latin1");
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(response)?.[1];
+      resolve({ status: status ? Number(status) : null, text: response });
+    });
+    socket.write(head + body);
+  });
+}
+
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
@@ -353,6 +402,41 @@ for (const kind of ["sqlite", "postgres"] as const) {
     afterAll(async () => {
       for (const cleanup of cleanups.reverse()) await cleanup();
     });
+
+    it.skipIf(!available)(
+      "refuses a NUL in any path segment or parameter with 400, before any query",
+      async () => {
+        const port = Number(new URL(server.url).port);
+        const logged = server.output().length;
+        const answers: string[] = [];
+        for (const target of NUL_TARGETS) {
+          for (const [method, withCookie] of [
+            ["GET", false],
+            ["GET", true],
+            ["POST", true],
+          ] as const) {
+            const body = method === "POST" ? "{}" : "";
+            const head = [
+              `${method} ${target} HTTP/1.1`,
+              `Host: 127.0.0.1:${port}`,
+              `Origin: ${server.url}`,
+              ...(withCookie ? [`Cookie: ${cookie}`] : []),
+              ...(method === "POST"
+                ? ["Content-Type: application/json", `Content-Length: ${body.length}`]
+                : []),
+              "Connection: close",
+            ].join("\r\n");
+            const answer = await rawAnswer(port, `${head}\r\n\r\n`, body);
+            answers.push(`${method} ${target}${withCookie ? " (signed in)" : ""}: ${answer.status}`);
+            // A stack trace never reaches a response.
+            expect(answer.text).not.toMatch(/\n\s+at |Error:|node_modules|build\/server/);
+          }
+        }
+        expect(answers.filter((answer) => !answer.endsWith(": 400"))).toEqual([]);
+        // Nothing reached a handler that failed: no error, no stack in the server's output.
+        expect(server.output().slice(logged)).not.toMatch(/\n\s+at |Error|invalid byte sequence/);
+      },
+    );
 
     it.skipIf(!available)(
       `answers ${REQUESTS} malformed requests without a 5xx, stores nothing and stays up (seed ${SEED})`,
