@@ -20,6 +20,7 @@ import {
   getPostBySlug,
   listPosts,
   type PostListQuery,
+  type SaveOptions,
   updatePost,
 } from "./posts-store.server.ts";
 import { createPreviewToken, previewPath, verifyPreviewToken } from "./preview-token.server.ts";
@@ -66,10 +67,20 @@ export function createPostsService({
   }
   return {
     create: (input: PostCreateInput, actor: Actor | null) => createPost(db, input, actor, clock()),
-    update: (id: number, changes: PostChanges, baseRevision: number, actor: Actor | null) =>
-      settled(updatePost(db, id, changes, baseRevision, actor, clock()), ["saved"]),
-    autosave: (id: number, changes: PostChanges, baseRevision: number, actor: Actor | null) =>
-      autosavePost(db, id, changes, baseRevision, actor, clock()),
+    update: (
+      id: number,
+      changes: PostChanges,
+      baseRevision: number,
+      actor: Actor | null,
+      options: SaveOptions = {},
+    ) => settled(updatePost(db, id, changes, baseRevision, actor, clock(), options), ["saved"]),
+    autosave: (
+      id: number,
+      changes: PostChanges,
+      baseRevision: number,
+      actor: Actor | null,
+      options: SaveOptions = {},
+    ) => autosavePost(db, id, changes, baseRevision, actor, clock(), options),
     get: (id: number) => getPost(db, id, clock()),
     getBySlug: (slug: string) => getPostBySlug(db, slug, clock()),
     list: (query: PostListQuery = {}) => listPosts(db, query, clock()),
