@@ -320,8 +320,10 @@ describe("a second post with a title already used", () => {
       expect(await postRow(id)).toMatchObject({ title, slug: `${taken}-2`, revision: 1 });
       await expect(page.getByLabel("Address").inputValue()).resolves.toBe(`${taken}-2`);
       await expect(page.locator("#slug-hint").innerText()).resolves.toContain(
-        `Another post has /blog/${taken}, so this one takes the next free address.`,
+        `Another post has /blog/${taken}, so this one takes the next free address, /blog/${taken}-2.`,
       );
+      if (process.env.SCREENSHOTS_DIR)
+        await page.screenshot({ path: join(process.env.SCREENSHOTS_DIR, "content-free-address-375.png") });
       // And goes on saving itself as the text changes.
       await page.locator("#body").fill("Get the dates right first, then the amounts.");
       await expect.poll(async () => (await postRow(id)).revision, WAIT).toBe(2);
@@ -352,7 +354,8 @@ describe("a second post with a title already used", () => {
       expect(bar).toMatchObject({ cut: false });
       expect(bar.left).toBeGreaterThanOrEqual(0);
       expect(bar.right).toBeLessThanOrEqual(bar.viewport);
-      await page.screenshot({ path: join(dir, "taken-address-375.png") });
+      if (process.env.SCREENSHOTS_DIR)
+        await page.screenshot({ path: join(process.env.SCREENSHOTS_DIR, "content-taken-address-375.png") });
     } finally {
       await close();
     }

@@ -350,7 +350,7 @@ export function PostEditor({
                       hydrated &&
                       values.title.trim() &&
                       values.slug !== suggestSlug(values.title)
-                    ? `Another post has /blog/${suggestSlug(values.title)}, so this one takes the next free address. Suggested from the title until you change it.`
+                    ? `Another post has /blog/${suggestSlug(values.title)}, so this one takes the next free address, /blog/${values.slug}. Suggested from the title until you change it.`
                     : "Suggested from the title until you change it."}
               </p>
               {errors.slug ? (
