@@ -102,7 +102,7 @@ export function BodyEditor({
           Markdown help
         </summary>
         <div className="mt-1 rounded-lg border border-line bg-white px-4 py-3">
-          <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-4 gap-y-1.5">
+          <dl className="grid grid-cols-[fit-content(45%)_minmax(0,1fr)] gap-x-4 gap-y-1.5">
             {MARKDOWN_HELP.map(([syntax, meaning]) => (
               <div key={syntax} className="contents">
                 <dt>
