@@ -309,9 +309,6 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       twoFactorRequired: env.STAFF_2FA_REQUIRED,
     });
     await ensureFirstAdmin(database, env);
-    // Issue 24: the files of content/ become posts on first start (each file once, ADR 025).
-    const posts = createPostsService({ db: database.db, secret });
-    await posts.importContent(contentFilesForImport());
     const media = createMediaLibrary({
       db: database.db,
       processor: createImageProcessor(),
@@ -326,6 +323,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       image: (id) => media.get(id),
       logger: { error: logError },
     });
+    // A change made here shows on this instance's pages before its call answers (the others within
+    // a second, by their own check).
+    const posts = createPostsService({ db: database.db, secret, afterChange: () => publishedSite.refresh() });
+    // Issue 24: the files of content/ become posts on first start (each file once, ADR 025).
+    await posts.importContent(contentFilesForImport());
     await reportHstsPreloadList(database, env);
     reportRetentionSettings(env);
     const inFlight = createInFlightTracker();

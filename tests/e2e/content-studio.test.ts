@@ -302,6 +302,116 @@ describe("writing, autosave, images, saving and scheduling", () => {
   }, 60_000);
 });
 
+describe("a second post with a title already used", () => {
+  it("takes the next free address and keeps saving itself; on a phone a refused save's reason is read in full", async () => {
+    const title = "Payment notices that hold up at adjudication";
+    const taken = "payment-notices-that-hold-up-at-adjudication";
+    await createPost({ kind: "article", title });
+    const { page, close } = await open("/admin/content/new", { width: 375 });
+    try {
+      // The editor suggests the title's address as it is typed: another post has it.
+      await page.getByLabel("Title", { exact: true }).fill(title);
+      await expect(page.getByLabel("Address").inputValue()).resolves.toBe(taken);
+      await page.locator("#body").fill("Get the dates right first.");
+      // It saves itself all the same, under the next free address, which the form then shows.
+      await expect.poll(() => saveState(page), WAIT).toMatch(/^Saved at /);
+      await page.waitForURL(/\/admin\/content\/\d+$/, WAIT);
+      const id = postIdOf(page);
+      expect(await postRow(id)).toMatchObject({ title, slug: `${taken}-2`, revision: 1 });
+      await expect(page.getByLabel("Address").inputValue()).resolves.toBe(`${taken}-2`);
+      await expect(page.locator("#slug-hint").innerText()).resolves.toContain(
+        `Another post has /blog/${taken}, so this one takes the next free address, /blog/${taken}-2.`,
+      );
+      if (process.env.SCREENSHOTS_DIR)
+        await page.screenshot({ path: join(process.env.SCREENSHOTS_DIR, "content-free-address-375.png") });
+      // And goes on saving itself as the text changes.
+      await page.locator("#body").fill("Get the dates right first, then the amounts.");
+      await expect.poll(async () => (await postRow(id)).revision, WAIT).toBe(2);
+      await expect.poll(() => saveState(page), WAIT).toMatch(/^Saved at /);
+      expect(await postRow(id)).toMatchObject({
+        slug: `${taken}-2`,
+        body: "Get the dates right first, then the amounts.",
+      });
+
+      // An address typed by hand that another post has is refused, naming a free one (its own), and the bar
+      // says why in full on a 375 px screen (not cut off).
+      await page.getByLabel("Address").fill(taken);
+      await expect
+        .poll(() => saveState(page), WAIT)
+        .toBe("Not saved automatically: check the marked fields.");
+      await expect(page.locator("#slug-error").innerText()).resolves.toBe(
+        `Another post already has this address (“${title}”): choose another, such as ${taken}-2`,
+      );
+      const bar = await page.locator("[data-save-state]").evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return {
+          cut: element.scrollWidth > element.clientWidth + 1,
+          left: box.left,
+          right: box.right,
+          viewport: document.documentElement.clientWidth,
+        };
+      });
+      expect(bar).toMatchObject({ cut: false });
+      expect(bar.left).toBeGreaterThanOrEqual(0);
+      expect(bar.right).toBeLessThanOrEqual(bar.viewport);
+      if (process.env.SCREENSHOTS_DIR)
+        await page.screenshot({ path: join(process.env.SCREENSHOTS_DIR, "content-taken-address-375.png") });
+    } finally {
+      await close();
+    }
+
+    // The Save button of a new draft does the same when its title's address is taken.
+    const second = await open("/admin/content/new");
+    try {
+      await second.page.getByLabel("Title", { exact: true }).fill(title);
+      await second.page.getByRole("button", { name: "Save draft" }).click();
+      await second.page.waitForURL(/\/admin\/content\/\d+/, WAIT);
+      await second.page
+        .getByText(/^(Draft saved\.|Saved\.|Nothing had changed)/)
+        .first()
+        .waitFor();
+      expect(await postRow(postIdOf(second.page))).toMatchObject({ title, slug: `${taken}-3` });
+      await expect(second.page.getByLabel("Address").inputValue()).resolves.toBe(`${taken}-3`);
+    } finally {
+      await second.close();
+    }
+  }, 90_000);
+});
+
+describe("the Publish menu", () => {
+  it("closes once its action is done", async () => {
+    const id = await createPost({
+      kind: "article",
+      title: "Retention, released on time",
+      excerpt: "When retention comes back, and how to ask for it.",
+      body: "Half at practical completion, half after the defects period.",
+    });
+    const { page, close } = await open(`/admin/content/${id}`);
+    try {
+      const menu = page.locator("details:has(> summary)").filter({ has: page.locator("#publishAt") });
+      const isOpen = () => menu.evaluate((element) => (element as HTMLDetailsElement).open);
+      await openPublishMenu(page);
+      await expect(isOpen()).resolves.toBe(true);
+      await page.getByRole("button", { name: "Publish now" }).click();
+      await page.getByText("Published: it is on the site now.").waitFor();
+      expect((await postRow(id)).status).toBe("published");
+      const liveMenu = page
+        .locator("details:has(> summary)")
+        .filter({ has: page.locator("[value=unpublish]") });
+      await expect
+        .poll(() => liveMenu.evaluate((element) => (element as HTMLDetailsElement).open), WAIT)
+        .toBe(false);
+      // Opened again, it closes after unpublishing too.
+      await openPublishMenu(page);
+      await page.getByRole("button", { name: "Unpublish" }).click();
+      await page.getByText("Unpublished: its address now tells readers it is gone.").waitFor();
+      await expect.poll(isOpen, WAIT).toBe(false);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+});
+
 describe("deleting", () => {
   it("deletes a draft nobody saw after asking, and says so on the list", async () => {
     const id = await createPost({ kind: "article", title: "A draft written by mistake" });

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { createUser } from "../../app/features/auth/users.server.ts";
+import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { signIn } from "./support/accounts.ts";
@@ -19,6 +21,43 @@ const PASSWORD = "publishing passphrase";
 const WITHIN_MS = 5_000;
 
 type Json = Record<string, unknown>;
+
+type FeedItem = {
+  title: string;
+  /** What a reader shows of the description: its text once read as HTML. */
+  shown: string;
+  /** The elements the description's HTML would draw (none, for a summary). */
+  elements: string[];
+  link: string;
+  pubDate: string;
+};
+
+/**
+ * The feed's items as a reader takes them, in Chromium: the document parsed as XML, then each
+ * `<description>` parsed as the HTML it is (RSS 2.0), a `<title>` kept as text.
+ */
+async function readFeed(browser: Browser, xml: string): Promise<FeedItem[]> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate((text) => {
+      const feed = new DOMParser().parseFromString(text, "application/xml");
+      if (feed.querySelector("parsererror")) throw new Error("The feed is not well-formed XML");
+      return [...feed.querySelectorAll("channel > item")].map((item) => {
+        const field = (name: string) => item.querySelector(name)?.textContent ?? "";
+        const html = new DOMParser().parseFromString(field("description"), "text/html");
+        return {
+          title: field("title"),
+          shown: html.body.textContent ?? "",
+          elements: [...html.body.querySelectorAll("*")].map((element) => element.outerHTML),
+          link: field("link"),
+          pubDate: field("pubDate"),
+        };
+      });
+    }, xml);
+  } finally {
+    await page.close();
+  }
+}
 
 /** Polls `path` on `server` until `accept` holds; resolves how long it took (ms), or throws past `limit`. */
 async function waitFor(
@@ -191,6 +230,75 @@ for (const kind of ["sqlite", "postgres"] as const) {
         }
       },
       120_000,
+    );
+
+    it.skipIf(!available)(
+      "lists a post on the answering instance as its publish call returns; the feed shows its words as text, dated to the instant",
+      async () => {
+        const server = servers[0] as RunningServer;
+        const title = `Fees & "extras" <img src=x onerror=alert(1)> [${kind}]`;
+        const excerpt =
+          "What <b>counts</b> as a variation: <img src=x onerror=alert(2)> & <script>alert(3)</script>";
+        const created = await api("POST", "/api/admin/posts", {
+          kind: "article",
+          title,
+          excerpt,
+          body: "Variations are priced before the work.",
+        });
+        expect(created.status).toBe(201);
+        const id = created.body.id as number;
+        const slug = created.body.slug as string;
+        // This instance has just checked and kept its pages: without a check of its own after the
+        // publish it would serve them until its next poll.
+        for (const path of ["/blog", "/rss.xml", "/sitemap.xml"]) {
+          const before = await fetch(`${server.url}${path}`);
+          expect(before.status).toBe(200);
+          expect(await before.text()).not.toContain(`/blog/${slug}<`);
+        }
+
+        const calledAt = Date.now();
+        expect((await api("POST", `/api/admin/posts/${id}/publish`, {})).status).toBe(200);
+        const answeredAt = Date.now();
+        // At once, with no wait, on the instance that answered.
+        const [blog = "", rss = "", sitemap = ""] = await Promise.all(
+          ["/blog", "/rss.xml", "/sitemap.xml"].map(async (path) => {
+            const response = await fetch(`${server.url}${path}`);
+            expect(response.status).toBe(200);
+            return response.text();
+          }),
+        );
+        expect(blog).toContain(`href="/blog/${slug}"`);
+        expect(rss).toContain(`/blog/${slug}</link>`);
+        expect(sitemap).toContain(`/blog/${slug}</loc>`);
+
+        // A reader shows the author's words, not markup: no element in the description.
+        const browser = await chromium.launch({
+          executablePath: CHROMIUM_PATH,
+          args: [...CHROMIUM_HEADLESS_ARGS],
+        });
+        try {
+          const item = (await readFeed(browser, rss)).find((entry) => entry.link.endsWith(`/blog/${slug}`));
+          expect(item).toMatchObject({ title, shown: excerpt, elements: [] });
+          // pubDate is the publish instant (RFC 822, to the second), not the day's midnight.
+          const published = Date.parse(item?.pubDate ?? "");
+          expect(item?.pubDate).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+          expect(published).toBeGreaterThanOrEqual(Math.floor(calledAt / 1000) * 1000);
+          expect(published).toBeLessThanOrEqual(answeredAt);
+        } finally {
+          await browser.close();
+        }
+        // The sitemap's lastmod: the same instant, to the second.
+        const lastmod = new RegExp(`/blog/${slug}</loc><lastmod>([^<]+)</lastmod>`).exec(sitemap)?.[1] ?? "";
+        expect(lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+        expect(Date.parse(lastmod)).toBeGreaterThanOrEqual(Math.floor(calledAt / 1000) * 1000);
+        expect(Date.parse(lastmod)).toBeLessThanOrEqual(answeredAt);
+
+        // Unpublished: gone from the answering instance's list, feed and sitemap as the call returns.
+        expect((await api("POST", `/api/admin/posts/${id}/unpublish`, {})).status).toBe(200);
+        for (const path of ["/blog", "/rss.xml", "/sitemap.xml"])
+          expect(await (await fetch(`${server.url}${path}`)).text()).not.toContain(`/blog/${slug}`);
+      },
+      60_000,
     );
 
     it.skipIf(!available)(

@@ -4,8 +4,9 @@ export type RssItem = {
   title: string;
   /** Absolute URL of the item; also its permanent guid. */
   link: string;
-  /** Publication date as YYYY-MM-DD. */
-  date: string;
+  /** When it was first published: a UTC ISO instant (or a YYYY-MM-DD day, read as its midnight UTC). */
+  publishedAt: string;
+  /** Plain text (the post's summary): shown as text by every reader, never read as markup. */
   description: string;
   category?: string;
 };
@@ -39,10 +40,30 @@ export function escapeXml(text: string): string {
   );
 }
 
-/** '2024-11-28' → 'Thu, 28 Nov 2024 00:00:00 GMT' (RFC 822 date as RSS 2.0 requires). */
-export function toRfc822(isoDate: string): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) throw new Error(`Invalid date for RSS: ${isoDate}`);
+const htmlEscapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * Text as HTML that shows it: RSS 2.0 readers decode an item's `<description>` as HTML (after the
+ * XML parse), so an author's `<img src=x onerror=…>` must reach them as `&lt;img…`, i.e. escaped for
+ * HTML and then, by `element`, for XML.
+ */
+export function textAsHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => htmlEscapes[char] ?? char);
+}
+
+/**
+ * An instant as RFC 822 (RSS 2.0): '2024-11-28T09:41:07.000Z' → 'Thu, 28 Nov 2024 09:41:07 GMT'.
+ * A bare day ('2024-11-28') is its midnight UTC.
+ */
+export function toRfc822(iso: string): string {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T00:00:00Z` : iso);
+  if (Number.isNaN(date.getTime())) throw new Error(`Invalid date for RSS: ${iso}`);
   return date.toUTCString();
 }
 
@@ -50,11 +71,15 @@ function element(name: string, value: string): string {
   return `<${name}>${escapeXml(value)}</${name}>`;
 }
 
-/** The feed document. `lastBuildDate` is the newest item's date, so the output is reproducible. */
+/**
+ * The feed document. `lastBuildDate` is the newest item's publication, so the output is
+ * reproducible. Titles are plain text (XML-escaped once); descriptions are HTML (the text escaped
+ * for HTML, then for XML), as readers decode them.
+ */
 export function buildRssFeed(channel: RssChannel): string {
   const newest = channel.items
-    .map((item) => item.date)
-    .sort()
+    .map((item) => item.publishedAt)
+    .sort((a, b) => Date.parse(a) - Date.parse(b))
     .at(-1);
   const items = channel.items.map((item) =>
     [
@@ -62,8 +87,8 @@ export function buildRssFeed(channel: RssChannel): string {
       `      ${element("title", item.title)}`,
       `      ${element("link", item.link)}`,
       `      <guid isPermaLink="true">${escapeXml(item.link)}</guid>`,
-      `      ${element("pubDate", toRfc822(item.date))}`,
-      `      ${element("description", item.description)}`,
+      `      ${element("pubDate", toRfc822(item.publishedAt))}`,
+      `      ${element("description", textAsHtml(item.description))}`,
       item.category ? `      ${element("category", item.category)}` : "",
       "    </item>",
     ]

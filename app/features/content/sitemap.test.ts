@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildSitemap } from "./sitemap.ts";
+import { buildSitemap, w3cDatetime } from "./sitemap.ts";
 
 describe("buildSitemap", () => {
   test("lists each URL with its lastmod when known", () => {
@@ -36,4 +36,10 @@ describe("buildSitemap", () => {
       '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n</urlset>\n',
     );
   });
+});
+
+test("w3cDatetime gives an instant to the second in UTC, and keeps a bare day", () => {
+  expect(w3cDatetime("2025-03-04T14:05:09.500Z")).toBe("2025-03-04T14:05:09Z");
+  expect(w3cDatetime("2024-11-28")).toBe("2024-11-28");
+  expect(() => w3cDatetime("soon")).toThrow(/Invalid date/);
 });

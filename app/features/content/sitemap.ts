@@ -19,6 +19,17 @@ function escapeXml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char);
 }
 
+/**
+ * An instant (UTC ISO) as the W3C datetime a lastmod takes, to the second:
+ * '2024-11-28T09:41:07.123Z' → '2024-11-28T09:41:07Z'. A bare day is kept as it is.
+ */
+export function w3cDatetime(iso: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) throw new Error(`Invalid date for the sitemap: ${iso}`);
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
 /** The sitemap document; duplicate URLs are listed once, in first-seen order. */
 export function buildSitemap(entries: readonly SitemapEntry[]): string {
   const seen = new Set<string>();

@@ -23,7 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     items: articles.slice(0, RSS_ITEMS).map((article) => ({
       title: article.title,
       link: absoluteUrl(`/blog/${article.slug}`),
-      date: article.date,
+      publishedAt: article.publishedAt,
       description: article.excerpt,
       category: article.category,
     })),

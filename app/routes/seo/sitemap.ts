@@ -1,6 +1,6 @@
 import { postsServices } from "#app/features/content/posts/posts-context.server.ts";
 import { staticPublicPaths } from "#app/features/content/public-paths.ts";
-import { buildSitemap, type SitemapEntry } from "#app/features/content/sitemap.ts";
+import { buildSitemap, type SitemapEntry, w3cDatetime } from "#app/features/content/sitemap.ts";
 import { absoluteUrl } from "#app/lib/site/public-url.ts";
 import type { Route } from "./+types/sitemap";
 
@@ -11,17 +11,24 @@ const SITEMAP_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { site: published } = await postsServices(context);
-  const { articles, newestDate } = await published.listing();
+  const { articles } = await published.listing();
+  // The list changes when an article appears or its words change: the latest of those instants.
+  const blogChanged = articles
+    .flatMap((article) => [article.publishedAt, article.modifiedAt])
+    .reduce<string | undefined>(
+      (latest, at) => (!latest || Date.parse(at) > Date.parse(latest) ? at : latest),
+      undefined,
+    );
   const entries: SitemapEntry[] = [
     ...staticPublicPaths.map((path) => ({
       loc: absoluteUrl(path),
-      lastmod: path === "/blog" ? (newestDate ?? undefined) : undefined,
+      lastmod: path === "/blog" && blogChanged ? w3cDatetime(blogChanged) : undefined,
     })),
     ...[...articles]
       .sort((a, b) => a.slug.localeCompare(b.slug))
       .map((article) => ({
         loc: absoluteUrl(`/blog/${article.slug}`),
-        lastmod: article.modifiedAt.slice(0, 10),
+        lastmod: w3cDatetime(article.modifiedAt),
       })),
   ];
   return new Response(buildSitemap(entries), {

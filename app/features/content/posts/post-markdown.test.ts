@@ -105,6 +105,27 @@ describe("a post's body", () => {
     );
   });
 
+  it("draws an image alone in its paragraph with a title as a figure with that caption", () => {
+    const html = renderPostMarkdown(
+      '![Concrete pour](media:7 "The slab <on> day 3 & counting")\n\nText ![inline](media:7 "Not a caption") here.',
+      new Map([[7, IMAGE]]),
+    );
+    expect(html).toMatch(
+      /^<figure><picture>[\s\S]*alt="Concrete pour"[\s\S]*<\/picture><figcaption>The slab &lt;on&gt; day 3 &amp; counting<\/figcaption><\/figure>\n<p>Text <picture>/,
+    );
+    expect(html.match(/<figure>/g)).toHaveLength(1);
+    // No caption without a title, and none for an image that does not draw.
+    expect(renderPostMarkdown("![Concrete pour](media:7)", new Map([[7, IMAGE]]))).toMatch(/^<p><picture>/);
+    expect(renderPostMarkdown('![gone](media:99 "Caption")', new Map())).toBe("<p><span>gone</span></p>\n");
+  });
+
+  it("puts a table, with its header row and alignments, in a box named by its headers that scrolls sideways", () => {
+    const html = renderPostMarkdown("| Stage | Share <b> |\n|---|--:|\n| Completion | 50 % |");
+    expect(html).toBe(
+      '<div class="table-scroll" role="region" tabindex="0" aria-label="Table: Stage, Share &lt;b&gt;"><table>\n<thead>\n<tr>\n<th>Stage</th>\n<th align="right">Share &lt;b&gt;</th>\n</tr>\n</thead>\n<tbody><tr>\n<td>Completion</td>\n<td align="right">50 %</td>\n</tr>\n</tbody></table>\n</div>\n',
+    );
+  });
+
   it("keeps only the alt text of an image from anywhere else, or of a media id it was not given", () => {
     const html = renderPostMarkdown(
       "![tracker](https://evil.example/pixel.gif) ![inline](data:image/png;base64,AAAA) ![gone](media:99)",

@@ -9,7 +9,8 @@ import type { ResponsiveImageSource } from "#app/components/site/responsive-imag
 // as text, never passed through; links keep only relative, http(s) and mailto targets (no
 // `javascript:`, `data:` or `vbscript:`), and a link that leaves the site gets rel="noopener"; images
 // come only from the media library (`![alt](media:12)`), drawn as a responsive <picture> with their
-// width and height so the page does not shift. Any other image source (another site, a data: URL)
+// width and height so the page does not shift; alone in its paragraph with a title, it is a <figure>
+// with the title as its <figcaption>. Any other image source (another site, a data: URL)
 // is dropped with its alt text kept: the page's CSP would block it anyway, and it would let an
 // author track readers.
 
@@ -73,6 +74,11 @@ export function postMarkdownKit(MarkedClass: typeof Marked) {
   }
 
   function createRenderer(images: ReadonlyMap<number, PostImage>) {
+    /** The media library image an image token refers to (`media:12`), if it was given. */
+    const libraryImage = (token: Tokens.Image): PostImage | undefined => {
+      const reference = MEDIA_REFERENCE.exec(token.href.trim());
+      return reference ? images.get(Number(reference[1])) : undefined;
+    };
     return new MarkedClass({
       gfm: true,
       renderer: {
@@ -87,11 +93,39 @@ export function postMarkdownKit(MarkedClass: typeof Marked) {
           return `<a href="${escapeHtml(token.href.trim())}"${title}${rel}>${inner}</a>`;
         },
         image(token) {
-          const reference = MEDIA_REFERENCE.exec(token.href.trim());
-          const image = reference ? images.get(Number(reference[1])) : undefined;
+          const image = libraryImage(token);
           if (!image) return token.text ? `<span>${escapeHtml(token.text)}</span>` : "";
           // The alt text written in the body wins; an empty one falls back to the library's.
           return pictureHtml(image, token.text || image.alt);
+        },
+        // marked's own table, in a box that scrolls sideways when the table is wider than the column
+        // (a phone): its words stay whole and the page never widens. Focusable, so a keyboard can
+        // scroll it, and named by its header row.
+        table(token) {
+          const row = (cells: Tokens.TableCell[]) =>
+            this.tablerow({ text: cells.map((cell) => this.tablecell(cell)).join("") });
+          const rows = token.rows.map(row).join("");
+          const label = token.header
+            .map((cell) => cell.text.trim())
+            .filter(Boolean)
+            .join(", ");
+          return (
+            `<div class="table-scroll" role="region" tabindex="0" aria-label="${escapeHtml(label ? `Table: ${label}` : "Table")}">` +
+            `<table>\n<thead>\n${row(token.header)}</thead>\n${rows ? `<tbody>${rows}</tbody>` : ""}</table>\n</div>\n`
+          );
+        },
+        // An image alone in its paragraph with a title (`![alt](media:12 "Caption")`) is a figure,
+        // its title the caption under it; anything else is an ordinary paragraph.
+        paragraph(token) {
+          const parts = token.tokens.filter((part) => !(part.type === "text" && !part.raw.trim()));
+          const only = parts.length === 1 ? parts[0] : undefined;
+          if (only?.type !== "image" || !only.title?.trim()) return false;
+          const image = libraryImage(only as Tokens.Image);
+          if (!image) return false;
+          return (
+            `<figure>${pictureHtml(image, only.text || image.alt)}` +
+            `<figcaption>${escapeHtml(only.title.trim())}</figcaption></figure>\n`
+          );
         },
       },
     });

@@ -197,25 +197,28 @@ export async function slugOwner(
   return row ? { id: Number(row.id), title: row.title } : undefined;
 }
 
-export const slugTakenMessage = (title: string) =>
-  `Another post already has this address (“${title}”): choose another`;
+export const slugTakenMessage = (title: string, free?: string) =>
+  `Another post already has this address (“${title}”): choose another${free ? `, such as ${free}` : ""}`;
 
 /**
- * The first of `base`, `base-2`, `base-3`… that no post uses and no redirect keeps (an old address
- * still sends readers somewhere, so a suggestion never takes it; a person may, deliberately).
+ * The first of `base`, `base-2`, `base-3`… that no other post uses and no redirect keeps (an old
+ * address still sends readers somewhere, so a suggestion never takes it; a person may, deliberately).
  */
 export async function freeSlug(
   db: DbOrTrx,
   base: string,
   candidate: (attempt: number) => string,
+  /** The post the address is for: its own address is free to it. */
+  exceptId?: number,
 ): Promise<string> {
   const pattern = `${base}-%`;
   // NOTE: slugs hold only [a-z0-9-], so the pattern has no wildcard but its own.
-  const posts = await db
+  let postsQuery = db
     .selectFrom("posts")
     .select("slug")
-    .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", pattern)]))
-    .execute();
+    .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", pattern)]));
+  if (exceptId !== undefined) postsQuery = postsQuery.where("id", "<>", exceptId);
+  const posts = await postsQuery.execute();
   const redirects = await db
     .selectFrom("postRedirects")
     .select("slug")

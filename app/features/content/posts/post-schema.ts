@@ -170,6 +170,12 @@ const unknownKeys = {
     issue.code === "unrecognized_keys" ? MESSAGES.unknownField(issue.keys?.[0] ?? "") : undefined,
 };
 
+/**
+ * The slug sent is the title's suggestion (the editor suggests it as you type), not a choice: when
+ * another post has it, the post takes the next free one (-2, -3…) instead of being refused.
+ */
+const SLUG_FROM_TITLE = z.boolean("Send slugFromTitle as true or false").optional();
+
 /** A new draft: a title and a kind at least (POST /api/admin/posts, the editor's first save). */
 export const PostCreateSchema = z.strictObject(
   {
@@ -178,6 +184,7 @@ export const PostCreateSchema = z.strictObject(
     title: PostFieldSchemas.title,
     // No address yet: one is suggested from the title.
     slug: z.preprocess((value) => (value === "" ? undefined : value), PostFieldSchemas.slug.optional()),
+    slugFromTitle: SLUG_FROM_TITLE,
   },
   unknownKeys,
 );
@@ -190,6 +197,7 @@ export const PostPatchSchema = z.strictObject(
     revision: z.int(MESSAGES.revision).min(1, MESSAGES.revision),
     /** An automatic save while editing (revisions collapse; see posts-store.server.ts). */
     autosave: z.boolean("Send autosave as true or false").optional(),
+    slugFromTitle: SLUG_FROM_TITLE,
   },
   unknownKeys,
 );
@@ -216,7 +224,7 @@ export const parsePostCreate = (body: unknown): Parsed<PostCreateInput> => parse
 export const parsePostPatch = (body: unknown): Parsed<PostPatchInput> => parseWith(PostPatchSchema, body);
 
 /** The fields of a new post: what was given, the rest empty; a press item's category is Press Coverage. */
-export function newPostFields(input: PostCreateInput & { slug: string }): PostFields {
+export function newPostFields(input: Omit<PostCreateInput, "slugFromTitle"> & { slug: string }): PostFields {
   const kind: PostKind = input.kind;
   return withKindRules({
     kind,

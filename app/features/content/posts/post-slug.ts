@@ -38,6 +38,14 @@ export function slugCandidate(base: string, attempt: number): string {
   return `${base.slice(0, POST_LIMITS.slug - suffix.length).replace(/-+$/, "")}${suffix}`;
 }
 
+/** Whether `slug` is the title's suggestion, or one of its free variants (`-2`, `-3`…). */
+export function isSuggestedSlug(slug: string, title: string): boolean {
+  const base = suggestSlug(title);
+  if (slug === base) return true;
+  const attempt = /-([1-9]\d{0,5})$/.exec(slug)?.[1];
+  return attempt !== undefined && Number(attempt) >= 2 && slugCandidate(base, Number(attempt)) === slug;
+}
+
 export function isValidSlug(value: string): boolean {
   return value.length <= POST_LIMITS.slug && SLUG_PATTERN.test(value);
 }

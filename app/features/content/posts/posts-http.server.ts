@@ -171,11 +171,11 @@ export async function handlePatchPost(request: Request, context: Context, rawId:
   if (!body.ok) return body.response;
   const parsed = parsePostPatch(body.value);
   if (!parsed.success) return invalid(parsed.errors);
-  const { revision, autosave = false, ...changes } = parsed.data;
+  const { revision, autosave = false, slugFromTitle = false, ...changes } = parsed.data;
   const service = await posts(context);
   const result = autosave
-    ? await service.autosave(id, changes, revision, actorOf(user))
-    : await service.update(id, changes, revision, actorOf(user));
+    ? await service.autosave(id, changes, revision, actorOf(user), { slugFromTitle })
+    : await service.update(id, changes, revision, actorOf(user), { slugFromTitle });
   switch (result.kind) {
     case "saved":
       return json({ ...view(service, result.post), changed: result.changed });

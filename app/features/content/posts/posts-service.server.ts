@@ -20,6 +20,7 @@ import {
   getPostBySlug,
   listPosts,
   type PostListQuery,
+  type SaveOptions,
   updatePost,
 } from "./posts-store.server.ts";
 import { createPreviewToken, previewPath, verifyPreviewToken } from "./preview-token.server.ts";
@@ -35,17 +36,51 @@ export type PostsServiceOptions = {
   secret: string;
   /** Now, for every read and write; tests pass a fixed one. */
   clock?: () => Date;
+  /**
+   * Awaited after a change readers may see is committed (a publish or schedule, an unpublish, a
+   * save, a restore), before the call returns: the composition root refreshes this instance's
+   * published pages with it, so its blog, feed and sitemap show the change as the call answers.
+   */
+  afterChange?: () => Promise<void>;
 };
 
 type Client = { clientAddress?: string | null };
 
-export function createPostsService({ db, secret, clock = () => new Date() }: PostsServiceOptions) {
+/** A change that was written (`changed` false or absent on a refusal means nothing was). */
+const wrote = (result: { kind: string; changed?: boolean }, kinds: readonly string[]) =>
+  kinds.includes(result.kind) && result.changed !== false;
+
+export function createPostsService({
+  db,
+  secret,
+  clock = () => new Date(),
+  afterChange = async () => {},
+}: PostsServiceOptions) {
+  /** The result, once `afterChange` has run when the call wrote one of `kinds`. */
+  async function settled<T extends { kind: string; changed?: boolean }>(
+    result: Promise<T>,
+    kinds: readonly string[],
+  ): Promise<T> {
+    const outcome = await result;
+    if (wrote(outcome, kinds)) await afterChange();
+    return outcome;
+  }
   return {
     create: (input: PostCreateInput, actor: Actor | null) => createPost(db, input, actor, clock()),
-    update: (id: number, changes: PostChanges, baseRevision: number, actor: Actor | null) =>
-      updatePost(db, id, changes, baseRevision, actor, clock()),
-    autosave: (id: number, changes: PostChanges, baseRevision: number, actor: Actor | null) =>
-      autosavePost(db, id, changes, baseRevision, actor, clock()),
+    update: (
+      id: number,
+      changes: PostChanges,
+      baseRevision: number,
+      actor: Actor | null,
+      options: SaveOptions = {},
+    ) => settled(updatePost(db, id, changes, baseRevision, actor, clock(), options), ["saved"]),
+    autosave: (
+      id: number,
+      changes: PostChanges,
+      baseRevision: number,
+      actor: Actor | null,
+      options: SaveOptions = {},
+    ) => autosavePost(db, id, changes, baseRevision, actor, clock(), options),
     get: (id: number) => getPost(db, id, clock()),
     getBySlug: (slug: string) => getPostBySlug(db, slug, clock()),
     list: (query: PostListQuery = {}) => listPosts(db, query, clock()),
@@ -55,9 +90,9 @@ export function createPostsService({ db, secret, clock = () => new Date() }: Pos
       id: number,
       actor: Actor | null,
       { at = null, clientAddress }: Client & { at?: Date | null } = {},
-    ) => publishPost(db, id, actor, { at, now: clock(), clientAddress }),
+    ) => settled(publishPost(db, id, actor, { at, now: clock(), clientAddress }), ["published", "scheduled"]),
     unpublish: (id: number, actor: Actor | null, { clientAddress }: Client = {}) =>
-      unpublishPost(db, id, actor, { now: clock(), clientAddress }),
+      settled(unpublishPost(db, id, actor, { now: clock(), clientAddress }), ["unpublished"]),
     listRevisions: (id: number, page: { before?: number; limit?: number } = {}) =>
       listRevisions(db, id, page),
     getRevision: (id: number, revision: number) => getRevision(db, id, revision),
@@ -67,7 +102,10 @@ export function createPostsService({ db, secret, clock = () => new Date() }: Pos
       revision: number,
       actor: Actor | null,
       { clientAddress, baseRevision }: Client & { baseRevision?: number } = {},
-    ) => restoreRevision(db, id, revision, actor, { now: clock(), clientAddress, baseRevision }),
+    ) =>
+      settled(restoreRevision(db, id, revision, actor, { now: clock(), clientAddress, baseRevision }), [
+        "restored",
+      ]),
     /** A fresh private preview link's path for the post (valid 7 days). */
     previewUrl: (id: number) => previewPath(createPreviewToken(secret, id, clock())),
     /** Which post a preview token opens, if it is genuine and unexpired. */

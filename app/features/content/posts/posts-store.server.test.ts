@@ -108,7 +108,72 @@ describeEachDatabase("the posts store", (use) => {
       const again = await createPost(use().db, draftInput("Another", { slug: "retention-guide" }), alice, T0);
       expect(again).toEqual({
         kind: "invalid",
-        errors: { slug: "Another post already has this address (“Retention explained”): choose another" },
+        errors: {
+          slug: "Another post already has this address (“Retention explained”): choose another, such as retention-guide-2",
+        },
+      });
+    });
+
+    it("gives the title's suggestion, sent by the editor, the next free address instead of refusing it", async () => {
+      const { db } = use();
+      const first = await created("Interim payments, step by step");
+      expect(first.slug).toBe("interim-payments-step-by-step");
+      // The editor sends the address it suggests as you type, marked as the title's suggestion.
+      const second = await createPost(
+        db,
+        draftInput("Interim payments, step by step", { slug: first.slug, slugFromTitle: true }),
+        alice,
+        T0,
+      );
+      expect(second).toMatchObject({ kind: "created", post: { slug: "interim-payments-step-by-step-2" } });
+      const third = await created("Interim payments, step by step", {
+        slug: first.slug,
+        slugFromTitle: true,
+      });
+      expect(third.slug).toBe("interim-payments-step-by-step-3");
+      if (second.kind !== "created") return;
+      // Its autosaves go on with the same suggestion: it keeps its own free address...
+      const kept = await autosavePost(
+        db,
+        second.post.id,
+        changes({ slug: first.slug, body: "Still typing." }),
+        1,
+        alice,
+        minutes(1),
+        { slugFromTitle: true },
+      );
+      expect(kept).toMatchObject({
+        kind: "saved",
+        post: { slug: "interim-payments-step-by-step-2", revision: 2 },
+      });
+      // ...and a new title's free suggestion is taken as it is.
+      const saved = await updatePost(
+        db,
+        second.post.id,
+        changes({ title: "Interim payments", slug: "interim-payments" }),
+        2,
+        alice,
+        minutes(3),
+        { slugFromTitle: true },
+      );
+      expect(saved).toMatchObject({
+        kind: "saved",
+        post: { slug: "interim-payments", title: "Interim payments" },
+      });
+      // An address chosen by hand is still refused when taken, naming a free one.
+      const chosen = await updatePost(
+        db,
+        third.id,
+        changes({ slug: "interim-payments" }),
+        1,
+        alice,
+        minutes(4),
+      );
+      expect(chosen).toEqual({
+        kind: "invalid",
+        errors: {
+          slug: "Another post already has this address (“Interim payments”): choose another, such as interim-payments-2",
+        },
       });
     });
 
@@ -357,7 +422,9 @@ describeEachDatabase("the posts store", (use) => {
       const clash = await updatePost(db, live.id, changes({ slug: "live-address" }), 3, alice, minutes(7));
       expect(clash).toEqual({
         kind: "invalid",
-        errors: { slug: "Another post already has this address (“Live address”): choose another" },
+        errors: {
+          slug: "Another post already has this address (“Live address”): choose another, such as live-address-2",
+        },
       });
     });
   });

@@ -102,9 +102,15 @@ async function isKnownUser(db: DbOrTrx, id: number): Promise<boolean> {
   return Boolean(await db.selectFrom("users").select("id").where("id", "=", id).executeTakeFirst());
 }
 
+/** The first free address from `base` (itself, else `base-2`, `base-3`…) for post `exceptId`. */
+const nextFreeSlug = (db: DbOrTrx, base: string, exceptId?: number) =>
+  freeSlug(db, base, (attempt) => slugCandidate(base, attempt), exceptId);
+
 /**
- * Creates a draft. Without a slug one is suggested from the title and made unique (-2, -3…); a
- * slug given that another post has is refused. Revision 1 ('create') keeps the fields.
+ * Creates a draft. Without a slug one is suggested from the title and made unique (-2, -3…), and so
+ * is a slug sent as the title's suggestion (`slugFromTitle`: the editor suggests it as you type); a
+ * slug chosen by hand that another post has is refused, naming a free one. Revision 1 ('create')
+ * keeps the fields.
  */
 export async function createPost(
   db: Db,
@@ -112,7 +118,8 @@ export async function createPost(
   actor: Actor | null,
   now = new Date(),
 ): Promise<CreateResult> {
-  const draft = newPostFields({ ...input, slug: input.slug ?? "" });
+  const { slugFromTitle: _fromTitle, ...fieldsInput } = input;
+  const draft = newPostFields({ ...fieldsInput, slug: input.slug ?? "" });
   const errors = checkPostFields(draft);
   if (Object.keys(errors).length > 0) return { kind: "invalid", errors };
   if (draft.authorUserId !== null && !(await isKnownUser(db, draft.authorUserId)))
@@ -122,13 +129,15 @@ export async function createPost(
   return inTransaction(db, async (trx): Promise<CreateResult> => {
     const version = await takeVersion(trx, now);
     let slug = input.slug;
-    if (slug) {
+    if (slug && !input.slugFromTitle) {
       const owner = await slugOwner(trx, slug);
       if (owner)
-        throw new Outcome<CreateResult>({ kind: "invalid", errors: { slug: slugTakenMessage(owner.title) } });
+        throw new Outcome<CreateResult>({
+          kind: "invalid",
+          errors: { slug: slugTakenMessage(owner.title, await nextFreeSlug(trx, slug)) },
+        });
     } else {
-      const base = suggestSlug(draft.title);
-      slug = await freeSlug(trx, base, (attempt) => slugCandidate(base, attempt));
+      slug = await nextFreeSlug(trx, slug || suggestSlug(draft.title));
     }
     const fields = { ...draft, slug };
     const at = now.toISOString();
@@ -166,8 +175,9 @@ export function updatePost(
   baseRevision: number,
   actor: Actor | null,
   now = new Date(),
+  options: SaveOptions = {},
 ): Promise<SaveResult> {
-  return save(db, id, changes, baseRevision, actor, now, false);
+  return save(db, id, changes, baseRevision, actor, now, false, options);
 }
 
 /**
@@ -183,9 +193,18 @@ export function autosavePost(
   baseRevision: number,
   actor: Actor | null,
   now = new Date(),
+  options: SaveOptions = {},
 ): Promise<SaveResult> {
-  return save(db, id, changes, baseRevision, actor, now, true);
+  return save(db, id, changes, baseRevision, actor, now, true, options);
 }
+
+export type SaveOptions = {
+  /**
+   * The slug sent is the title's suggestion, not a choice (the editor suggests it as you type): when
+   * another post has it, the post takes the next free one (-2, -3…) instead of being refused.
+   */
+  slugFromTitle?: boolean;
+};
 
 async function save(
   db: Db,
@@ -195,6 +214,7 @@ async function save(
   actor: Actor | null,
   now: Date,
   autosave: boolean,
+  { slugFromTitle = false }: SaveOptions,
 ): Promise<SaveResult> {
   const result = await inTransaction(
     db,
@@ -205,6 +225,8 @@ async function save(
       if (Number(row.revision) !== baseRevision) throw new Outcome({ kind: "stale" as const, row });
       const current = fieldsOf(row);
       const fields = withKindRules({ ...current, ...changes });
+      if (slugFromTitle && fields.slug !== current.slug)
+        fields.slug = await nextFreeSlug(trx, fields.slug, id);
       const errors = checkPostFields(fields);
       if (Object.keys(errors).length > 0) throw new Outcome<SaveResult>({ kind: "invalid", errors });
       if (autosave && statusOf(row, now) === "published")
@@ -214,7 +236,10 @@ async function save(
       if (fields.slug !== current.slug) {
         const owner = await slugOwner(trx, fields.slug, id);
         if (owner)
-          throw new Outcome<SaveResult>({ kind: "invalid", errors: { slug: slugTakenMessage(owner.title) } });
+          throw new Outcome<SaveResult>({
+            kind: "invalid",
+            errors: { slug: slugTakenMessage(owner.title, await nextFreeSlug(trx, fields.slug, id)) },
+          });
         await takeBackSlug(trx, fields.slug, id);
         if (wasEverVisible(row, now)) await keepOldSlug(trx, current.slug, id, now);
       }

@@ -19,6 +19,8 @@ export type PublicArticle = {
   date: string;
   /** '28 November 2024'. */
   displayDate: string;
+  /** When it was first published (UTC ISO): the feed's pubDate. */
+  publishedAt: string;
   /** When it last changed (UTC ISO): the feed's and sitemap's lastmod, JSON-LD's dateModified. */
   modifiedAt: string;
   readTime: number;

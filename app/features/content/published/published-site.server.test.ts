@@ -95,4 +95,38 @@ describeEachDatabase("the published site", (use) => {
       "payment-notices-explained",
     );
   });
+
+  it("shows a change at once after refresh(), even inside the poll interval, with the publish instant", async () => {
+    const now = new Date("2026-08-03T10:15:42.000Z");
+    const site = createPublishedSite({
+      db: use().db,
+      image: async () => undefined,
+      now: () => now,
+      pollMs: 60_000,
+    });
+    const parsed = parsePostCreate({
+      kind: "article",
+      title: "Refreshed at once",
+      body: "Now.",
+      excerpt: "Now.",
+    });
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.errors));
+    const created = await createPost(use().db, parsed.data, actor, now);
+    if (created.kind !== "created") throw new Error(created.kind);
+    const slugs = async () => (await site.listing()).articles.map((article) => article.slug);
+    expect(await slugs()).not.toContain(created.post.slug);
+
+    expect((await publishPost(use().db, created.post.id, actor, { now })).kind).toBe("published");
+    // The poll is a minute away: without a check of its own the site still shows what it knew...
+    expect(await slugs()).not.toContain(created.post.slug);
+    // ...and the instance that made the change checks before it answers.
+    const before = site.generation();
+    await site.refresh();
+    expect(site.generation()).toBe(before + 1);
+    const article = (await site.listing()).articles.find((entry) => entry.slug === created.post.slug);
+    expect(article).toMatchObject({ publishedAt: "2026-08-03T10:15:42.000Z", date: "2026-08-03" });
+    // Nothing changed since: no new generation.
+    await site.refresh();
+    expect(site.generation()).toBe(before + 1);
+  });
 });

@@ -21,7 +21,8 @@ import {
 // moment a scheduled post comes due (no write happens then), starts a new generation. The public
 // pages render from the current generation, and the server keeps each page it rendered until the
 // generation changes (server/published-pages.ts): so a publish, an unpublish or a schedule reaches
-// every instance within about a second, without a build or a restart.
+// every instance within about a second, without a build or a restart. The instance that made the
+// change checks at once (`refresh`), before it answers: its own pages show it as the call returns.
 
 export type PublishedSiteOptions = {
   db: Kysely<Database>;
@@ -153,7 +154,8 @@ export function createPublishedSite({
     const articles: PublicArticle[] = [];
     const press: PublicPressItem[] = [];
     for (const row of rows) {
-      const date = londonDate(row.firstPublishedAt ?? row.publishAt ?? row.changedAt);
+      const publishedAt = row.firstPublishedAt ?? row.publishAt ?? row.changedAt;
+      const date = londonDate(publishedAt);
       if (row.kind === "press") {
         press.push({
           slug: row.slug,
@@ -175,6 +177,7 @@ export function createPublishedSite({
         excerpt: row.excerpt,
         date,
         displayDate: formatDisplayDate(date),
+        publishedAt,
         modifiedAt: modifiedAt(Number(row.revision), row.updatedAt, row.firstPublishedAt),
         readTime: readTimeOf(row.readTime === null ? null : Number(row.readTime), Number(row.bodyLength)),
         category: asCategory(row.category),
@@ -196,13 +199,15 @@ export function createPublishedSite({
       const found = await image(id);
       if (found) images.set(id, found);
     }
-    const date = londonDate(post.firstPublishedAt ?? post.publishAt ?? post.changedAt);
+    const publishedAt = post.firstPublishedAt ?? post.publishAt ?? post.changedAt;
+    const date = londonDate(publishedAt);
     return {
       slug: post.slug,
       title: post.title,
       excerpt: post.excerpt,
       date,
       displayDate: formatDisplayDate(date),
+      publishedAt,
       modifiedAt: modifiedAt(post.revision, post.updatedAt, post.firstPublishedAt),
       readTime: readTimeOf(post.readTime, post.body.length),
       category: post.category,
@@ -255,6 +260,18 @@ export function createPublishedSite({
         if (lookups.size < MAX_LOOKUPS) lookups.set(slug, lookup);
       }
       return lookup;
+    },
+    /**
+     * Checks the database now, after a change this instance just committed (a publish, an
+     * unpublish, a save): its answer to that call is sent only once its own blog, feed, sitemap and
+     * article pages show the change. A check already under way may have read the version before the
+     * commit, so this one starts after it. Never rejects: the poller tries again within `pollMs`.
+     */
+    async refresh(): Promise<void> {
+      await checking?.catch(() => {});
+      await checkNow().catch((error: Error) =>
+        logger.error(`Checking the published posts failed: ${error.message}`),
+      );
     },
     /** A post as its page would show it, whatever its status: the private preview link. */
     preview: (post: Post): Promise<PublicArticlePage> => articlePage(post),

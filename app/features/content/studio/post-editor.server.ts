@@ -219,6 +219,9 @@ async function saveValues(
 ): Promise<SaveOutcome> {
   const staff = await services.staffAuthors();
   const input = { ...schemaInput(values), authorUserId: authorAccount(values.author, staff) };
+  // The address is still the title's suggestion (the page says so while it follows the title): a
+  // taken one becomes the next free one instead of refusing the save.
+  const slugFromTitle = form.get("slugFromTitle") === "1";
   const invalid = (errors: PostFieldErrors) => ({
     ok: false as const,
     response: data<EditorActionData>(
@@ -227,7 +230,7 @@ async function saveValues(
     ),
   });
   if (id === "new") {
-    const parsed = parsePostCreate(input);
+    const parsed = parsePostCreate({ ...input, ...(slugFromTitle ? { slugFromTitle } : {}) });
     if (!parsed.success) return invalid(parsed.errors);
     const created = await services.posts.create(parsed.data, actor);
     if (created.kind === "invalid") return invalid(created.errors);
@@ -252,7 +255,7 @@ async function saveValues(
     return invalid(parsed.errors);
   }
   const { revision, autosave: _autosave, ...changes } = parsed.data;
-  const result = await services.posts.update(id, changes as PostChanges, revision, actor);
+  const result = await services.posts.update(id, changes as PostChanges, revision, actor, { slugFromTitle });
   switch (result.kind) {
     case "saved":
       return { ok: true, post: result.post, changed: result.changed, created: false };

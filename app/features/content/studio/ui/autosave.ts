@@ -30,10 +30,14 @@ type ConflictAnswer = { code?: string; message?: string; yours: PostFields; late
 export async function autosaveDraft(
   values: EditorValues,
   base: { id: number | null; revision: number | null },
+  { slugFromTitle = false }: { slugFromTitle?: boolean } = {},
 ): Promise<AutosaveAnswer> {
   const fields: Record<string, unknown> = { ...schemaInput(values) };
   // An empty address keeps the post's own (a new draft's is suggested from its title).
   if (!values.slug.trim()) delete fields.slug;
+  // The address is the title's suggestion: when another post has it, the server takes the next free
+  // one (-2, -3…) and answers it, instead of refusing the save.
+  else if (slugFromTitle) fields.slugFromTitle = true;
   const creating = base.id === null || base.revision === null;
   let response: Response;
   try {

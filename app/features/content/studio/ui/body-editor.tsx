@@ -102,11 +102,13 @@ export function BodyEditor({
           Markdown help
         </summary>
         <div className="mt-1 rounded-lg border border-line bg-white px-4 py-3">
-          <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-4 gap-y-1.5">
+          <dl className="grid grid-cols-[fit-content(45%)_minmax(0,1fr)] gap-x-4 gap-y-1.5">
             {MARKDOWN_HELP.map(([syntax, meaning]) => (
               <div key={syntax} className="contents">
                 <dt>
-                  <code className="rounded bg-surface-muted px-1 break-all">{syntax}</code>
+                  <code className="rounded bg-surface-muted px-1 break-all whitespace-pre-wrap">
+                    {syntax}
+                  </code>
                 </dt>
                 <dd className="text-ink-muted">{meaning}</dd>
               </div>
@@ -184,5 +186,9 @@ const MARKDOWN_HELP: [string, string][] = [
   ["- item", "A bulleted list (1. for a numbered one)"],
   ["> quote", "A quotation"],
   ["![description](media:12)", "An image from the library (Insert image writes it for you)"],
+  ['![description](media:12 "Caption")', "The image with a caption under it"],
+  ["| Stage | Days |\n|---|---|\n| Notice | 5 |", "A table: a header row, a line of dashes, then the rows"],
+  ["`code`  ```", "Code in a line, or a block between lines of ```"],
+  ["---", "A dividing line"],
   ["A blank line", "Starts a new paragraph"],
 ];

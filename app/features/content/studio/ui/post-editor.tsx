@@ -12,7 +12,7 @@ import { PRESS_CATEGORY } from "../../content-rules.ts";
 import { diffPosts } from "../../posts/post-diff.ts";
 import { DEFAULT_ARTICLE_CATEGORY, POST_FIELD_LABELS, POST_LIMITS } from "../../posts/post-fields.ts";
 import type { PostFieldErrors } from "../../posts/post-schema.ts";
-import { suggestSlug } from "../../posts/post-slug.ts";
+import { isSuggestedSlug, suggestSlug } from "../../posts/post-slug.ts";
 import type { ConflictData } from "../post-conflict.ts";
 import type { EditorActionData, EditorLoaderData } from "../post-editor.server.ts";
 import { ARTICLE_CATEGORIES, type EditorValues, fieldsOfValues, sameValues } from "../post-form.ts";
@@ -91,7 +91,8 @@ export function PostEditor({
   const [values, setValues] = useState<EditorValues>(() => actionValues(actionData) ?? data.values);
   const [base, setBase] = useState<Base>(loaderBase);
   const [slugFollows, setSlugFollows] = useState(
-    () => !data.post || (data.post.status === "draft" && data.values.slug === suggestSlug(data.values.title)),
+    () =>
+      !data.post || (data.post.status === "draft" && isSuggestedSlug(data.values.slug, data.values.title)),
   );
   const [extraImages, setExtraImages] = useState<PreviewImage[]>([]);
   const [conflict, setConflict] = useState<ConflictData | null>(
@@ -150,18 +151,26 @@ export function PostEditor({
     if (base.id === null && !values.title.trim()) return;
     const sentValues = values;
     const sentBase = base;
+    const fromTitle = slugFollows;
     const timer = setTimeout(async () => {
       setAutosaving(true);
       setAutosave({ kind: "saving" });
-      const answer = await autosaveDraft(sentValues, sentBase);
+      const answer = await autosaveDraft(sentValues, sentBase, { slugFromTitle: fromTitle });
       setAutosaving(false);
       // The page moved on meanwhile (a reload of the latest): this answer is about an older state.
       if (baseRef.current.id !== sentBase.id || baseRef.current.revision !== sentBase.revision) return;
       switch (answer.kind) {
         case "saved": {
-          const savedValues = { ...sentValues, slug: sentValues.slug || answer.slug };
+          // The address the server gave: suggested for a new draft, or the next free one when the
+          // title's suggestion was taken ("-2"). It shows unless the address was typed meanwhile.
+          const adopt = !sentValues.slug || fromTitle;
+          const savedValues = { ...sentValues, slug: adopt ? answer.slug : sentValues.slug };
           setBase({ id: answer.id, revision: answer.revision, values: savedValues });
-          setValues((current) => (current.slug ? current : { ...current, slug: answer.slug }));
+          setValues((current) =>
+            !current.slug || (adopt && current.slug === sentValues.slug)
+              ? { ...current, slug: answer.slug }
+              : current,
+          );
           setAutosave({ kind: "saved", at: answer.savedAtText });
           setAutosaveErrors({});
           break;
@@ -180,7 +189,7 @@ export function PostEditor({
       }
     }, AUTOSAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [hydrated, dirty, live, conflict, submitting, autosaving, base, values]);
+  }, [hydrated, dirty, live, conflict, submitting, autosaving, base, values, slugFollows]);
 
   // A new draft's first autosave gave it an address: the page moves there without reloading.
   useEffect(() => {
@@ -236,6 +245,9 @@ export function PostEditor({
       onSubmit={() => setAutosaveErrors({})}
     >
       <input type="hidden" name="revision" value={base.revision ?? ""} />
+      {/* The address is still the title's suggestion (only known with JavaScript): a taken one
+          becomes the next free one instead of refusing the save. */}
+      <input type="hidden" name="slugFromTitle" value={hydrated && slugFollows ? "1" : ""} />
       <EditorBar
         data={data}
         dirty={dirty}
@@ -334,7 +346,12 @@ export function PostEditor({
               <p id="slug-hint" className="text-sm text-ink-muted">
                 {data.post?.firstPublished
                   ? "Changing it keeps the old address working: readers are sent to the new one."
-                  : "Suggested from the title until you change it."}
+                  : slugFollows &&
+                      hydrated &&
+                      values.title.trim() &&
+                      values.slug !== suggestSlug(values.title)
+                    ? `Another post has /blog/${suggestSlug(values.title)}, so this one takes the next free address, /blog/${values.slug}. Suggested from the title until you change it.`
+                    : "Suggested from the title until you change it."}
               </p>
               {errors.slug ? (
                 <p id="slug-error" className="text-sm font-semibold text-danger">
@@ -637,7 +654,12 @@ function SaveState({
       role="status"
       aria-live="polite"
       title={typeof text === "string" ? text : undefined}
-      className={cn("min-w-0 truncate text-sm md:whitespace-normal", tone)}
+      className={cn(
+        "min-w-0 text-sm md:whitespace-normal",
+        // Why a save failed is read in full, on a phone too (it wraps); the routine states stay on one line.
+        autosave.kind === "failed" && hydrated ? "whitespace-normal" : "truncate",
+        tone,
+      )}
       data-save-state
     >
       {text}

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -6,7 +7,9 @@ import type { PostState } from "../post-editor.server.ts";
 
 // Publishing, in the editor's bar (issue 24): a disclosure (<details>, so it opens without
 // JavaScript) holding what can be done to the post now. Every button submits the editor's form, so
-// what is typed is saved first. A time is typed in UK time (Europe/London) and stored in UTC.
+// what is typed is saved first. A time is typed in UK time (Europe/London) and stored in UTC. Once
+// the action is done the menu closes (the page's notice says what happened), unless the time was
+// refused: it stays open on the reason.
 
 export function PublishMenu({
   post,
@@ -25,8 +28,15 @@ export function PublishMenu({
   const status = post?.status ?? "draft";
   const live = status === "published";
   const label = live ? "Published" : status === "scheduled" ? "Scheduled" : "Publish";
+  const menu = useRef<HTMLDetailsElement>(null);
+  const pending = publishing || scheduling || unpublishing;
+  const wasPending = useRef(false);
+  useEffect(() => {
+    if (wasPending.current && !pending && !scheduleError && menu.current) menu.current.open = false;
+    wasPending.current = pending;
+  }, [pending, scheduleError]);
   return (
-    <details className="group relative" open={scheduleError ? true : undefined}>
+    <details ref={menu} className="group relative" open={scheduleError ? true : undefined}>
       <summary
         className={cn(
           "flex h-11 cursor-pointer list-none items-center gap-2 rounded-md px-4 font-semibold [&::-webkit-details-marker]:hidden",
