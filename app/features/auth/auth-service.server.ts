@@ -199,7 +199,8 @@ export function createAuthService({
     clientAddress: string,
     now: Date,
   ): Promise<"ok" | "invalid" | "busy" | { throttled: number }> {
-    if ("password" in proof && !hashing.hasRoom()) return "busy";
+    // A signed-in session proving itself hashes in the trusted lane (issue 32 point 2).
+    if ("password" in proof && !hashing.hasRoom("trusted")) return "busy";
     const decision = await throttle.reserve(user.username, clientAddress, now.getTime());
     if (!decision.allowed) return { throttled: decision.retryAfterSeconds };
     const { reservation } = decision;
@@ -208,7 +209,7 @@ export function createAuthService({
       if ("code" in proof) {
         right = (await checkSecondFactor(db, keys, user.id, proof.code, now)) !== null;
       } else {
-        const outcome = await hashing.run(() => checkCredentials(user.username, proof.password));
+        const outcome = await hashing.run(() => checkCredentials(user.username, proof.password), "trusted");
         if (outcome.busy) {
           await reservation.release();
           return "busy";
@@ -241,18 +242,30 @@ export function createAuthService({
       /** The browser's device cookie, if it sent one: judged on its own counter when it is valid. */
       deviceToken?: string,
     ): Promise<LoginResult> {
-      // A full queue refuses at once: a flood of sign-ins costs no database work either.
-      if (!hashing.hasRoom()) return { kind: "busy" };
-      // Counted before the password is checked, so parallel guesses cannot all pass the limit.
+      // A browser with a valid device cookie for this username (an HMAC check, no database work)
+      // waits in the hashing queue's trusted lane, which a flood of other sign-ins cannot fill
+      // (issue 32 point 2). A forged or another account's cookie is no cookie: the open lane.
       const device = trustedDeviceId(devices, username, deviceToken, now);
+      if (!hashing.hasRoom(device ? "trusted" : "open")) {
+        // A full queue refuses at once, the busy answer counted against the sending address: a
+        // flood from many addresses uses up its allowance instead of answering "busy" for ever.
+        if (device) return { kind: "busy" };
+        const counted = await throttle.countBusy(clientAddress, now.getTime());
+        return counted.allowed
+          ? { kind: "busy" }
+          : { kind: "throttled", retryAfterSeconds: counted.retryAfterSeconds };
+      }
+      // Counted before the password is checked, so parallel guesses cannot all pass the limit.
       const decision = await throttle.reserve(username, clientAddress, now.getTime(), device);
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       let checked: Awaited<ReturnType<typeof checkCredentials>>;
       try {
-        const outcome = await hashing.run(() => checkCredentials(username, password));
+        // The lane follows the throttle's verdict: a device cookie spent on 5 failures is open.
+        const lane = decision.trusted ? "trusted" : "open";
+        const outcome = await hashing.run(() => checkCredentials(username, password), lane);
         if (outcome.busy) {
-          await reservation.release();
+          await reservation.busy();
           return { kind: "busy" };
         }
         checked = outcome.value;
