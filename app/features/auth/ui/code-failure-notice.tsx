@@ -30,11 +30,12 @@ export function CodeFailureNotice({ notices }: { notices: CodeFailureNoticeView[
           <p className="font-semibold">Someone tried to get past your two-factor sign-in.</p>
           <p>
             Wrong two-factor codes were entered for your account from browsers you have not signed in with:{" "}
-            {days} (UTC). Whoever did it probably knows your password:{" "}
+            {days} (UTC). Whoever did it probably knows your password: have it changed (by an administrator,
+            or on the staff page if you are one) and check your sessions on{" "}
             <Link to={ACCOUNT_PATH} className="font-semibold underline">
-              change it on your account page
-            </Link>{" "}
-            and tell an administrator if it was not you.
+              your account page
+            </Link>
+            .
           </p>
         </div>
         <Form method="post" action={ACCOUNT_PATH}>
