@@ -76,7 +76,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       });
       database = openDatabase(databaseUrl, { poolSize: 1 });
       const owner = await createUser(database.db, { ...OWNER, isAdmin: true });
-      const keys = twoFactorKeys(await loadAppSecret(database.db));
+      const keys = twoFactorKeys(await loadAppSecret(database.db, undefined));
       secret = await enrolmentSecret(database.db, keys, owner.id);
       // Enrolled a few steps ago, so every code this test uses is later than the one it took.
       const enrolled = await confirmEnrolment(
