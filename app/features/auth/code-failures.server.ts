@@ -111,9 +111,21 @@ export async function dismissCodeFailureNotices(db: Db, userId: number, now: Dat
     .execute();
 }
 
+const oldestKept = (now: Date) => utcDay(new Date(now.getTime() - CODE_FAILURE_DAYS_KEPT * 86_400_000));
+
+/** How many days' counts are older than CODE_FAILURE_DAYS_KEPT (the retention purge's dry run). */
+export async function countExpiredCodeFailures(db: Db, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom("codeFailures")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where("day", "<", oldestKept(now))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 /** Drops the counts of days older than CODE_FAILURE_DAYS_KEPT; how many went. */
 export async function pruneCodeFailures(db: Db, now: Date): Promise<number> {
-  const oldest = utcDay(new Date(now.getTime() - CODE_FAILURE_DAYS_KEPT * 86_400_000));
+  const oldest = oldestKept(now);
   const result = await db.deleteFrom("codeFailures").where("day", "<", oldest).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
