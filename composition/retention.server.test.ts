@@ -356,6 +356,7 @@ describeEachDatabase("retention purge", (use) => {
       sessionsExpired: 2,
       pendingSignInsExpired: 1,
       signInThrottleExpired: 1,
+      wrongCodeCountsExpired: 0,
       rateLimitsExpired: 1,
     });
     const keys = async (table: "loginAttempts" | "rateLimits") =>
@@ -505,7 +506,7 @@ describeEachDatabase("retention purge", (use) => {
     await daily.stop();
     expect(errors).toEqual([]);
     expect(info).toEqual([
-      "Retention purge: spamDeleted 1, leadsAnonymised 1, outboxSent 0, sessionsExpired 0, pendingSignInsExpired 0, signInThrottleExpired 0, rateLimitsExpired 0",
+      "Retention purge: spamDeleted 1, leadsAnonymised 1, outboxSent 0, sessionsExpired 0, pendingSignInsExpired 0, signInThrottleExpired 0, wrongCodeCountsExpired 0, rateLimitsExpired 0",
     ]);
   });
 

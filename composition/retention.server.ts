@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { Env } from "#app/env.server.ts";
+import { countExpiredCodeFailures, pruneCodeFailures } from "#app/features/auth/code-failures.server.ts";
 import { countExpiredLoginAttempts, pruneLoginAttempts } from "#app/features/auth/login-throttle.server.ts";
 import { countExpiredPendingLogins, prunePendingLogins } from "#app/features/auth/pending-logins.server.ts";
 import { countExpiredSessions, pruneSessions } from "#app/features/auth/sessions.server.ts";
@@ -83,6 +84,12 @@ export function retentionCategories(db: Kysely<Database>, env: RetentionEnv): Pu
       label: "sign-in throttle counters past their window (deleted)",
       count: (now) => countExpiredLoginAttempts(db, now.getTime()),
       purge: ({ now }) => pruneLoginAttempts(db, now.getTime()),
+    },
+    {
+      key: "wrongCodeCountsExpired",
+      label: "wrong two-factor code counts per account and day over 30 days old (deleted)",
+      count: (now) => countExpiredCodeFailures(db, now),
+      purge: ({ now }) => pruneCodeFailures(db, now),
     },
     {
       key: "rateLimitsExpired",

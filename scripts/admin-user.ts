@@ -2,6 +2,9 @@
 // `npm run admin:reset-2fa -- <username>` (a lost phone: the account signs in with its password
 // again) and `npm run admin:setup-link -- <username>` (where STAFF_2FA_REQUIRED is on, an account
 // without two-factor sign-in sets it up only through such a one-time link, ADR 020).
+// `npm run admin:reset-2fa -- <username> --codes` keeps two-factor sign-in on and only reopens the
+// code step that 20 wrong codes today closed to browsers the account has not signed in from
+// (issue 32 point 3); a full reset reopens it too.
 // The password comes from standard input when it is piped (`printf '%s\n' "$PW" | npm run …`: the
 // first line, optionally the same again on a second line), else from a prompt that does not echo it.
 // It is never taken from the command line (shell history, ps).
@@ -14,13 +17,14 @@ import {
 } from "../app/features/auth/staff.server.ts";
 import { COMMAND_LINE_ACTOR } from "../app/features/auth/staff-events.server.ts";
 import { setPasswordPath } from "../app/features/auth/staff-paths.ts";
-import { resetTwoFactor } from "../app/features/auth/two-factor-store.server.ts";
+import { reopenTwoFactorCodes, resetTwoFactor } from "../app/features/auth/two-factor-store.server.ts";
 import { findUserByUsername, UserInputError } from "../app/features/auth/users.server.ts";
 import { PipedPasswordError, readPipedPassword } from "./lib/piped-password.ts";
 import { withScriptDatabase } from "./lib/script-database.ts";
 
-const [command, username] = process.argv.slice(2);
-const usage = "Usage: node scripts/admin-user.ts create|set-password|reset-2fa|setup-link <username>";
+const [command, username, option] = process.argv.slice(2);
+const usage =
+  "Usage: node scripts/admin-user.ts create|set-password|reset-2fa|setup-link <username> (reset-2fa: --codes to only reopen the code step)";
 const COMMANDS = ["create", "set-password", "reset-2fa", "setup-link"];
 
 /** Asks twice without echoing what is typed. */
@@ -48,7 +52,12 @@ async function readPassword(): Promise<string> {
 }
 
 async function main(): Promise<number> {
-  if (!command || !COMMANDS.includes(command) || !username) {
+  if (
+    !command ||
+    !COMMANDS.includes(command) ||
+    !username ||
+    (option !== undefined && !(command === "reset-2fa" && option === "--codes"))
+  ) {
     console.error(usage);
     return 2;
   }
@@ -71,6 +80,18 @@ async function main(): Promise<number> {
       if (command === "reset-2fa") {
         const user = await findUserByUsername(database.db, username);
         if (!user) throw new UserInputError(`No user named "${username}".`);
+        if (option === "--codes") {
+          const reopened = await reopenTwoFactorCodes(database.db, {
+            id: Number(user.id),
+            actor: COMMAND_LINE_ACTOR,
+          });
+          console.log(
+            reopened
+              ? `Reopened the code step for "${user.username}": two-factor sign-in stays on, and browsers they have not signed in from may enter codes again today.`
+              : `"${user.username}" has no wrong codes counted today: nothing to reopen.`,
+          );
+          return 0;
+        }
         // Recorded on the staff page and in the access log as done by "command line".
         const reset = await resetTwoFactor(database.db, { id: Number(user.id), actor: COMMAND_LINE_ACTOR });
         console.log(

@@ -421,6 +421,22 @@ export interface RecoveryCodesTable {
 }
 
 /** A right password waiting for its second step: the hash of the cookie's token (migration 019). */
+/**
+ * Wrong second-factor codes per account and UTC day from clients that are not its trusted browsers
+ * (code-failures.server.ts, migration 031).
+ */
+export interface CodeFailuresTable {
+  userId: number;
+  /** 'YYYY-MM-DD' (UTC). */
+  day: string;
+  /** Counts towards closing the code step (20); an admin's reset sets it to 0. */
+  failures: Generated<number>;
+  /** The same codes for the owner's notice; never reset. */
+  wrongCodes: Generated<number>;
+  /** When the owner dismissed the notice about this day. */
+  seenAt: string | null;
+}
+
 export interface PendingLoginsTable {
   tokenHash: string;
   userId: number;
@@ -663,6 +679,7 @@ export interface Database {
   erasureSuppressions: ErasureSuppressionsTable;
   recoveryCodes: RecoveryCodesTable;
   pendingLogins: PendingLoginsTable;
+  codeFailures: CodeFailuresTable;
   jobLeases: JobLeasesTable;
   savedViews: SavedViewsTable;
   leadNextSteps: LeadNextStepsTable;

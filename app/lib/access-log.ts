@@ -23,6 +23,9 @@ export const ACCESS_ACTIONS = {
   two_factor_disabled: "Turned off two-factor sign-in",
   two_factor_codes_renewed: "Made new recovery codes",
   two_factor_recovery_used: "Signed in with a recovery code",
+  two_factor_codes_warned: "5 wrong two-factor codes in a day from untrusted browsers",
+  two_factor_codes_closed: "Code step closed for the day: 20 wrong two-factor codes",
+  staff_code_step_reopened: "Reopened a colleague's code step",
   lead_added: "Added a lead by hand",
   leads_imported: "Imported leads",
   lead_import_undone: "Undid an import",
@@ -36,7 +39,13 @@ export type AccessAction = keyof typeof ACCESS_ACTIONS;
 
 /** The log's filter: groups of actions a reader looks for together. */
 export const ACCESS_KINDS = {
-  "sign-ins": ["sign_in", "sign_in_failed", "two_factor_recovery_used"],
+  "sign-ins": [
+    "sign_in",
+    "sign_in_failed",
+    "two_factor_recovery_used",
+    "two_factor_codes_warned",
+    "two_factor_codes_closed",
+  ],
   exports: ["export", "person_exported"],
   "added-leads": ["lead_added", "leads_imported", "lead_import_undone"],
   erasures: ["lead_erased", "person_erased"],
@@ -58,7 +67,10 @@ export const ACCESS_KINDS = {
     "two_factor_disabled",
     "two_factor_codes_renewed",
     "two_factor_recovery_used",
+    "two_factor_codes_warned",
+    "two_factor_codes_closed",
     "staff_two_factor_reset",
+    "staff_code_step_reopened",
   ],
 } as const satisfies Record<string, readonly AccessAction[]>;
 export type AccessKind = keyof typeof ACCESS_KINDS;

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -199,6 +200,151 @@ for (const kind of ["sqlite", "postgres"] as const) {
         body: { message: "The server is busy checking other sign-ins. Please try again in a few seconds." },
       });
     }, 120_000);
+  });
+}
+
+// Issue 32 point 2: 40 connections sending wrong passwords for other usernames from 300 rotating
+// addresses kept the hashing queue full, and the owner's browser (device cookie, right password) got
+// 503 "busy" 17 times out of 17. Its browser now hashes in a lane the flood cannot fill, and each busy
+// answer counts against the address that got it. At the production scrypt cost: the flood's pressure
+// is the hashes it keeps the queue busy with.
+const FLOOD = { connections: 40, addresses: 300, maxRequests: 30_000, maxMs: 45_000 };
+const OWNER_SIGN_INS = 20;
+
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe.skipIf(kind === "postgres" && !(await checkPostgres()))(`a sign-in flood [${kind}]`, () => {
+    let target: Awaited<ReturnType<typeof startTarget>>;
+    let server: RunningServer;
+    beforeAll(async () => {
+      target = await startTarget(kind, { productionHashCost: true });
+      server = target.server;
+    }, 60_000);
+    afterAll(async () => {
+      await target?.cleanup();
+    });
+
+    /** One flood request on the agent's connections: its status (0 for a connection error). */
+    const floodOnce = (agent: Agent, n: number) =>
+      new Promise<number>((resolve) => {
+        const { hostname, port } = new URL(server.url);
+        const body = JSON.stringify({ username: `flood-${n % 997}`, password: `wrong password ${n}` });
+        const req = request(
+          {
+            agent,
+            hostname,
+            port,
+            path: "/api/login",
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              "Content-Length": Buffer.byteLength(body),
+              Origin: server.url,
+              "X-Forwarded-For": `10.32.${(n % FLOOD.addresses) >> 8}.${(n % FLOOD.addresses) & 255}`,
+            },
+          },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode ?? 0));
+            response.on("error", () => resolve(0));
+          },
+        );
+        req.on("error", () => resolve(0));
+        req.end(body);
+      });
+
+    const ownerLogin = (cookie: string) =>
+      fetch(`${server.url}/api/login`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Origin: server.url,
+          "X-Forwarded-For": "198.51.100.32",
+          Cookie: cookie,
+        },
+        body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
+      });
+    const deviceOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("device="))
+        ?.split(";")[0];
+
+    it("lets the owner's trusted browser sign in at least 19 times in 20 while 40 connections from 300 addresses flood the sign-in", async () => {
+      const first = await ownerLogin("");
+      expect(first.status).toBe(200);
+      let device = deviceOf(first) ?? "";
+      expect(device).toMatch(/^device=/);
+
+      const agent = new Agent({ keepAlive: true, maxSockets: FLOOD.connections });
+      const floodStatuses: Record<string, number> = {};
+      let sent = 0;
+      let stop = false;
+      const started = Date.now();
+      const connections = Array.from({ length: FLOOD.connections }, async () => {
+        while (!stop && sent < FLOOD.maxRequests && Date.now() - started < FLOOD.maxMs) {
+          const status = await floodOnce(agent, sent++);
+          floodStatuses[status] = (floodStatuses[status] ?? 0) + 1;
+        }
+      });
+      try {
+        // The owner starts once the flood has filled the hashing queue (its first "busy").
+        while (!floodStatuses[503] && Date.now() - started < FLOOD.maxMs) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        expect(floodStatuses[503]).toBeGreaterThan(0);
+        const owner: number[] = [];
+        const busyBefore = floodStatuses[503] ?? 0;
+        const took: number[] = [];
+        for (let attempt = 0; attempt < OWNER_SIGN_INS; attempt++) {
+          const before = Date.now();
+          const response = await ownerLogin(device);
+          await response.arrayBuffer();
+          took.push(Date.now() - before);
+          owner.push(response.status);
+          device = deviceOf(response) ?? device;
+        }
+        const busyDuring = (floodStatuses[503] ?? 0) - busyBefore;
+        stop = true;
+        await Promise.all(connections);
+        console.info(
+          `[${kind}] owner ${JSON.stringify(owner)} in ${JSON.stringify(took)} ms; flood ${sent} requests in ${Date.now() - started} ms: ${JSON.stringify(floodStatuses)}; busy during the owner's sign-ins: ${busyDuring}`,
+        );
+        expect(owner.filter((status) => status === 200).length).toBeGreaterThanOrEqual(19);
+        // The flood was still filling the queue while the owner signed in.
+        expect(busyDuring).toBeGreaterThan(0);
+        // The flood was answered, never with a server error or a dropped connection.
+        expect(
+          Object.keys(floodStatuses).filter((status) => !["401", "429", "503"].includes(status)),
+        ).toEqual([]);
+      } finally {
+        stop = true;
+        await Promise.all(connections);
+        agent.destroy();
+      }
+    }, 120_000);
+
+    it("counts busy answers against the address that got them: 200 at once from one address, 20 answered before 429", async () => {
+      const counts: Record<string, number> = {};
+      await Promise.all(
+        Array.from({ length: 200 }, async (_, n) => {
+          const response = await fetch(`${server.url}/api/login`, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              Origin: server.url,
+              "X-Forwarded-For": "192.0.2.32",
+            },
+            body: JSON.stringify({ username: `burst-user-${n}`, password: "wrong again" }),
+          });
+          await response.arrayBuffer();
+          counts[response.status] = (counts[response.status] ?? 0) + 1;
+        }),
+      );
+      // Wrong passwords (401) and busy answers (503) alike use up the address's 20 attempts.
+      expect((counts[401] ?? 0) + (counts[503] ?? 0)).toBe(20);
+      expect(counts[429]).toBe(180);
+      expect(counts[503]).toBeGreaterThan(0);
+    }, 60_000);
   });
 }
 

@@ -75,6 +75,9 @@ export const SETUP_LINK_NEEDED =
 // turning two-factor sign-in on): "Invalid code" alone sends people to check their clock or app.
 export const CODE_JUST_USED = "That code has just been used. Please wait for the next code from your app.";
 export const TOO_MANY_CODES = "Too many wrong codes. Please enter your username and password again.";
+// Issue 32 point 3: 20 wrong codes today for the account from browsers it has not signed in from.
+export const CODES_CLOSED_TODAY =
+  "Too many wrong codes have been entered for this account today. Codes from this browser are refused until the day ends (midnight UTC) or an administrator reopens the code step. A browser you have signed in with before can still sign in.";
 export const SIGN_IN_EXPIRED = "Your sign-in has expired. Please enter your username and password again.";
 
 // A six-digit code or a recovery code, with the spaces and dashes people type; anything longer is no code.
@@ -167,6 +170,13 @@ export async function attemptSecondStep(
         kind: "refused",
         status: 429,
         message: tooManyLoginsMessage(result.retryAfterSeconds),
+        headers: { "Retry-After": String(result.retryAfterSeconds) },
+      };
+    case "codes-closed":
+      return {
+        kind: "refused",
+        status: 429,
+        message: CODES_CLOSED_TODAY,
         headers: { "Retry-After": String(result.retryAfterSeconds) },
       };
     case "expired":

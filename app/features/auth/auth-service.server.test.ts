@@ -153,19 +153,47 @@ describeEachDatabase("auth service", (use) => {
     expect(await auth.login("Admin", PASSWORD, client, NOW)).toMatchObject({ kind: "throttled" });
   });
 
-  it("answers busy without counting the attempt when the hashing queue is full", async () => {
-    const blocked = createHashingQueue({ maxRunning: 1, maxWaiting: 0 });
+  it("answers busy when the hashing queue is full, counting it against the sending address only", async () => {
+    const blocked = createHashingQueue({ maxRunning: 1, maxWaiting: 0, maxTrustedWaiting: 1 });
     let unblock = () => {};
     const holding = blocked.run(() => new Promise<void>((resolve) => (unblock = resolve)));
     const auth = service({ hashing: blocked });
-    const client = newClient();
-    for (let attempt = 1; attempt <= 8; attempt++) {
-      expect(await auth.login("Admin", "wrong", client, NOW)).toEqual({ kind: "busy" });
+    const flood = newClient();
+    // Issue 32 point 2: each busy answer counts on the address's counter (20 per 15 minutes)…
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      expect(await auth.login(`other-${attempt}`, "wrong", flood, NOW)).toEqual({ kind: "busy" });
     }
+    expect(await auth.login("someone", "wrong", flood, NOW)).toEqual({
+      kind: "throttled",
+      retryAfterSeconds: WINDOW_MS / 1000,
+    });
     unblock();
     await holding;
-    // None of the 8 counted: the right password still gets in from the same address.
-    expect(await auth.login("Admin", PASSWORD, client, NOW)).toMatchObject({ kind: "ok" });
+    // …and nowhere else: the account signs in from another address.
+    expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toMatchObject({ kind: "ok" });
+    expect(await auth.login("Admin", PASSWORD, flood, NOW)).toMatchObject({ kind: "throttled" });
+  });
+
+  it("lets a browser with the account's device cookie hash in a lane the flood cannot fill", async () => {
+    const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 1, maxTrustedWaiting: 1 });
+    const auth = service({ hashing: queue });
+    const first = await auth.login("Admin", PASSWORD, newClient(), NOW);
+    if (first.kind !== "ok") throw new Error("sign-in failed");
+    let unblock = () => {};
+    const holding = queue.run(() => new Promise<void>((resolve) => (unblock = resolve)));
+    const waiting = queue.run(async () => {});
+    expect(await auth.login("Admin", PASSWORD, newClient(), NOW)).toEqual({ kind: "busy" });
+    // Another account's or a forged cookie is no cookie: open lane, busy.
+    const forged = `${first.device.token.slice(0, -4)}AAAA`;
+    expect(await auth.login("Admin", PASSWORD, newClient(), NOW, null, forged)).toEqual({ kind: "busy" });
+    expect(await auth.login("staff", PASSWORD, newClient(), NOW, null, first.device.token)).toEqual({
+      kind: "busy",
+    });
+    const owner = auth.login("Admin", PASSWORD, newClient(), NOW, null, first.device.token);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    unblock();
+    await Promise.all([holding, waiting]);
+    expect(await owner).toMatchObject({ kind: "ok", user: { username: "Admin" } });
   });
 
   it("keeps no username or address in clear in the throttling table", async () => {

@@ -1,6 +1,16 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
+import {
+  CODE_FAILURE_LIMITS,
+  codeFailureNotices,
+  dismissCodeFailureNotices,
+  giveBackCodeFailure,
+  pruneCodeFailures,
+  secondsToEndOfDay,
+  takeCodeFailure,
+  utcDay,
+} from "./code-failures.server.ts";
 import type { HashingQueue } from "./hashing-queue.server.ts";
 import type { LoginThrottle } from "./login-throttle.server.ts";
 import { MAX_PASSWORD_LENGTH, verifyAgainstNothing, verifyPassword } from "./password.server.ts";
@@ -82,6 +92,11 @@ export type SecondStepResult =
   /** `spent`: the app's code for a step already used (just now, by this person): wait for the next. */
   | { kind: "invalid"; spent?: boolean }
   | { kind: "throttled"; retryAfterSeconds: number }
+  /**
+   * 20 wrong codes today for this account from clients that are not its trusted browsers (issue 32
+   * point 3): the code step refuses them until the UTC day ends or an admin reopens it.
+   */
+  | { kind: "codes-closed"; retryAfterSeconds: number }
   /** No live pending login: start again with the password. */
   | { kind: "expired" }
   /** The pending login had its MAX_CODE_ATTEMPTS wrong codes and is gone: the password again. */
@@ -199,7 +214,8 @@ export function createAuthService({
     clientAddress: string,
     now: Date,
   ): Promise<"ok" | "invalid" | "busy" | { throttled: number }> {
-    if ("password" in proof && !hashing.hasRoom()) return "busy";
+    // A signed-in session proving itself hashes in the trusted lane (issue 32 point 2).
+    if ("password" in proof && !hashing.hasRoom("trusted")) return "busy";
     const decision = await throttle.reserve(user.username, clientAddress, now.getTime());
     if (!decision.allowed) return { throttled: decision.retryAfterSeconds };
     const { reservation } = decision;
@@ -208,7 +224,7 @@ export function createAuthService({
       if ("code" in proof) {
         right = (await checkSecondFactor(db, keys, user.id, proof.code, now)) !== null;
       } else {
-        const outcome = await hashing.run(() => checkCredentials(user.username, proof.password));
+        const outcome = await hashing.run(() => checkCredentials(user.username, proof.password), "trusted");
         if (outcome.busy) {
           await reservation.release();
           return "busy";
@@ -241,18 +257,30 @@ export function createAuthService({
       /** The browser's device cookie, if it sent one: judged on its own counter when it is valid. */
       deviceToken?: string,
     ): Promise<LoginResult> {
-      // A full queue refuses at once: a flood of sign-ins costs no database work either.
-      if (!hashing.hasRoom()) return { kind: "busy" };
-      // Counted before the password is checked, so parallel guesses cannot all pass the limit.
+      // A browser with a valid device cookie for this username (an HMAC check, no database work)
+      // waits in the hashing queue's trusted lane, which a flood of other sign-ins cannot fill
+      // (issue 32 point 2). A forged or another account's cookie is no cookie: the open lane.
       const device = trustedDeviceId(devices, username, deviceToken, now);
+      if (!hashing.hasRoom(device ? "trusted" : "open")) {
+        // A full queue refuses at once, the busy answer counted against the sending address: a
+        // flood from many addresses uses up its allowance instead of answering "busy" for ever.
+        if (device) return { kind: "busy" };
+        const counted = await throttle.countBusy(clientAddress, now.getTime());
+        return counted.allowed
+          ? { kind: "busy" }
+          : { kind: "throttled", retryAfterSeconds: counted.retryAfterSeconds };
+      }
+      // Counted before the password is checked, so parallel guesses cannot all pass the limit.
       const decision = await throttle.reserve(username, clientAddress, now.getTime(), device);
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       let checked: Awaited<ReturnType<typeof checkCredentials>>;
       try {
-        const outcome = await hashing.run(() => checkCredentials(username, password));
+        // The lane follows the throttle's verdict: a device cookie spent on 5 failures is open.
+        const lane = decision.trusted ? "trusted" : "open";
+        const outcome = await hashing.run(() => checkCredentials(username, password), lane);
         if (outcome.busy) {
-          await reservation.release();
+          await reservation.busy();
           return { kind: "busy" };
         }
         checked = outcome.value;
@@ -356,16 +384,36 @@ export function createAuthService({
       if (!decision.allowed) return { kind: "throttled", retryAfterSeconds: decision.retryAfterSeconds };
       const { reservation } = decision;
       const account = { id: pending.userId, username: pending.username };
+      // Codes for a second factor already on, from a client that is not the account's trusted
+      // browser, also count per account and day (issue 32 point 3), before the code is checked.
+      const perDay = pending.purpose === "verify" && !decision.trusted;
+      let today: number | null = null;
+      if (perDay) {
+        try {
+          today = await takeCodeFailure(db, pending.userId, now);
+        } catch (error) {
+          await reservation.release().catch(() => {});
+          throw error;
+        }
+        if (today === null) {
+          await reservation.release();
+          return { kind: "codes-closed", retryAfterSeconds: secondsToEndOfDay(now) };
+        }
+      }
+      /** Nothing was checked, or the code was right: the day's count gets the attempt back. */
+      const giveBackToday = () => (perDay ? giveBackCodeFailure(db, pending.userId, now) : Promise.resolve());
       let attempt: number | null;
       try {
         attempt = await takeCodeAttempt(db, token, now);
       } catch (error) {
         await reservation.release().catch(() => {});
+        await giveBackToday().catch(() => {});
         throw error;
       }
       if (attempt === null) {
         // Used up by parallel requests, or expired this moment: nothing was checked.
         await reservation.release();
+        await giveBackToday();
         await forgetPendingLogin(db, token);
         return { kind: "too-many-codes" };
       }
@@ -383,6 +431,7 @@ export function createAuthService({
         }
       } catch (error) {
         await reservation.release().catch(() => {});
+        await giveBackToday().catch(() => {});
         throw error;
       }
       if (!outcome) {
@@ -392,6 +441,22 @@ export function createAuthService({
           { action: "sign_in_failed", actor: account, detail: { step: "two-factor" }, clientAddress },
           now,
         );
+        // The 5th wrong code of the day: the owner is told at their next sign-in (the back office's
+        // notice); the 20th: the code step closes to untrusted clients. Both are in the access log.
+        if (today === CODE_FAILURE_LIMITS.notice || today === CODE_FAILURE_LIMITS.day) {
+          await recordAccess(
+            db,
+            {
+              action:
+                today === CODE_FAILURE_LIMITS.day ? "two_factor_codes_closed" : "two_factor_codes_warned",
+              actor: null,
+              subject: account,
+              detail: { wrongCodes: today, day: utcDay(now) },
+              clientAddress,
+            },
+            now,
+          );
+        }
         if (attempt >= MAX_CODE_ATTEMPTS) {
           await forgetPendingLogin(db, token);
           return { kind: "too-many-codes" };
@@ -400,6 +465,7 @@ export function createAuthService({
           pending.purpose === "verify" && (await isSpentAppCode(db, keys, pending.userId, code, now));
         return spent ? { kind: "invalid", spent } : { kind: "invalid" };
       }
+      await giveBackToday();
       if (!(await consumePendingLogin(db, token, now))) {
         // Used by a parallel request, or expired this very moment: this one opens nothing.
         await reservation.release();
@@ -494,6 +560,14 @@ export function createAuthService({
       },
     },
 
+    /**
+     * The days with 5 or more wrong codes from untrusted clients that the owner has not dismissed
+     * (issue 32 point 3): the back office tells them at their next sign-in.
+     */
+    codeFailureNotices: (userId: number) => codeFailureNotices(db, userId),
+    dismissCodeFailureNotices: (userId: number, now = new Date()) =>
+      dismissCodeFailureNotices(db, userId, now),
+
     /** Abandons a pending login (the person starts again). */
     async cancelPendingLogin(token: string | undefined): Promise<void> {
       if (token) await forgetPendingLogin(db, token);
@@ -533,6 +607,7 @@ export function createAuthService({
       await prunePendingLogins(db, now);
       await pruneSetPasswordLinks(db, now);
       await throttle.prune(now.getTime());
+      await pruneCodeFailures(db, now);
     },
   };
 }

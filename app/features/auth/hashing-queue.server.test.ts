@@ -18,7 +18,7 @@ describe("hashing queue", () => {
       });
     const results = Array.from({ length: 8 }, () => queue.run(task));
     await Promise.resolve();
-    expect(queue.stats()).toEqual({ running: 2, waiting: 3 });
+    expect(queue.stats()).toEqual({ running: 2, waiting: 3, trustedWaiting: 0 });
     expect(queue.hasRoom()).toBe(false);
     // The 3 beyond running + waiting are refused at once, without running.
     expect(await Promise.all(results.slice(5))).toEqual([{ busy: true }, { busy: true }, { busy: true }]);
@@ -28,8 +28,37 @@ describe("hashing queue", () => {
     }
     expect(await Promise.all(results.slice(0, 5))).toEqual(Array(5).fill({ busy: false, value: "done" }));
     expect(peak).toBe(2);
-    expect(queue.stats()).toEqual({ running: 0, waiting: 0 });
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0, trustedWaiting: 0 });
     expect(queue.hasRoom()).toBe(true);
+  });
+
+  it("keeps waiting places for the trusted lane that open tasks cannot fill, and starts trusted tasks first", async () => {
+    const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 2, maxTrustedWaiting: 1 });
+    const order: string[] = [];
+    const releases: (() => void)[] = [];
+    const task = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        order.push(name);
+        releases.push(() => resolve(name));
+      });
+    const open = ["open 1", "open 2", "open 3", "open 4"].map((name) => queue.run(task(name)));
+    await Promise.resolve();
+    // The flood holds the slot and every open waiting place: open tasks are refused…
+    expect(queue.hasRoom()).toBe(false);
+    expect(await open[3]).toEqual({ busy: true });
+    // …a trusted one is not, and it runs before the open ones that waited longer.
+    expect(queue.hasRoom("trusted")).toBe(true);
+    const trusted = queue.run(task("trusted"), "trusted");
+    expect(queue.stats()).toEqual({ running: 1, waiting: 2, trustedWaiting: 1 });
+    expect(queue.hasRoom("trusted")).toBe(false);
+    expect(await queue.run(task("trusted 2"), "trusted")).toEqual({ busy: true });
+    for (let round = 0; round < 4; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    expect(await trusted).toEqual({ busy: false, value: "trusted" });
+    await Promise.all(open.slice(0, 3));
+    expect(order).toEqual(["open 1", "trusted", "open 2", "open 3"]);
   });
 
   it("frees the slot when a task fails", async () => {

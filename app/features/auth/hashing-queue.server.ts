@@ -5,7 +5,14 @@ export const HASHING_BUSY_MESSAGE =
   "The server is busy checking other sign-ins. Please try again in a few seconds.";
 export const HASHING_BUSY_RETRY_AFTER_SECONDS = 2;
 
-export type HashingQueueOptions = { maxRunning?: number; maxWaiting?: number };
+/**
+ * Who a hash is for. "trusted": a browser whose device cookie for the username being signed in was
+ * valid and not spent (trusted-device.server.ts, login-throttle.server.ts), or a signed-in session
+ * proving it is its owner; "open": everyone else. Decided before the hash, at the cost of an HMAC.
+ */
+export type HashingLane = "open" | "trusted";
+
+export type HashingQueueOptions = { maxRunning?: number; maxWaiting?: number; maxTrustedWaiting?: number };
 
 /**
  * Bounds the password hashes computed at once (issue 9 point 2). scrypt already runs off the event
@@ -13,6 +20,12 @@ export type HashingQueueOptions = { maxRunning?: number; maxWaiting?: number };
  * file and DNS work share) away from all other requests. One core stays free for them; a few sign-ins
  * may wait their turn, and beyond that the answer is "busy, try again" at once rather than a queue
  * that grows with the attack.
+ *
+ * Issue 32 point 2 (ADR 020): a flood of sign-ins keeps the open waiting places full, so the trusted
+ * lane has waiting places of its own that open requests cannot take, and a freed slot goes to a
+ * trusted request before any open one. A trusted sign-in therefore waits for the hashes already
+ * running (at most maxRunning) and the trusted ones ahead of it, never for the flood's queue, and
+ * no more hashes run at once than before.
  */
 /**
  * One core stays free for other requests, and one of libuv's threads (4 unless UV_THREADPOOL_SIZE
@@ -28,13 +41,15 @@ export function defaultMaxHashing(
 export function createHashingQueue({
   maxRunning = defaultMaxHashing(),
   maxWaiting = 16,
+  maxTrustedWaiting = 8,
 }: HashingQueueOptions = {}) {
   let running = 0;
-  const waiting: (() => void)[] = [];
+  const waiting: Record<HashingLane, (() => void)[]> = { open: [], trusted: [] };
+  const limits: Record<HashingLane, number> = { open: maxWaiting, trusted: maxTrustedWaiting };
 
   const next = () => {
     running--;
-    const start = waiting.shift();
+    const start = waiting.trusted.shift() ?? waiting.open.shift();
     if (start) {
       running++;
       start();
@@ -42,11 +57,17 @@ export function createHashingQueue({
   };
 
   return {
-    /** Runs `task` when a slot is free; `{ busy: true }` at once when too many are already waiting. */
-    async run<T>(task: () => Promise<T>): Promise<{ busy: true } | { busy: false; value: T }> {
+    /**
+     * Runs `task` when a slot is free (trusted ones first); `{ busy: true }` at once when too many
+     * of its lane are already waiting.
+     */
+    async run<T>(
+      task: () => Promise<T>,
+      lane: HashingLane = "open",
+    ): Promise<{ busy: true } | { busy: false; value: T }> {
       if (running >= maxRunning) {
-        if (waiting.length >= maxWaiting) return { busy: true };
-        await new Promise<void>((resolve) => waiting.push(resolve));
+        if (waiting[lane].length >= limits[lane]) return { busy: true };
+        await new Promise<void>((resolve) => waiting[lane].push(resolve));
       } else {
         running++;
       }
@@ -56,10 +77,10 @@ export function createHashingQueue({
         next();
       }
     },
-    /** Whether run() would take a task now; lets a caller refuse before doing any other work. */
-    hasRoom: () => running < maxRunning || waiting.length < maxWaiting,
+    /** Whether run() would take a task of `lane` now; lets a caller refuse before doing any other work. */
+    hasRoom: (lane: HashingLane = "open") => running < maxRunning || waiting[lane].length < limits[lane],
     /** For tests and diagnostics. */
-    stats: () => ({ running, waiting: waiting.length }),
+    stats: () => ({ running, waiting: waiting.open.length, trustedWaiting: waiting.trusted.length }),
   };
 }
 

@@ -33,8 +33,14 @@ export type Reservation = {
    * address and the account get this attempt back, their other failures stay (the ceiling holds).
    */
   succeeded(): Promise<void>;
-  /** Nothing was verified (the server was busy, the database failed): the attempt is given back. */
+  /** Nothing was verified (the database failed, a right password awaits its code): given back. */
   release(): Promise<void>;
+  /**
+   * The hashing queue was full: nothing was verified, but the refusal counts against the address
+   * that sent it (issue 32 point 2), so a flood of busy answers uses up its addresses' allowance.
+   * The account's counters get the attempt back; a trusted device's is given back (see busy()).
+   */
+  busy(): Promise<void>;
 };
 
 /**
@@ -95,7 +101,11 @@ export function createLoginThrottle({
   };
 
   /** Counts one attempt unless the counter is full; the new count, or undefined when full. */
-  async function take(trx: Transaction<Database>, { key, limit, windowMs }: Counter, now: number) {
+  async function take(
+    trx: Kysely<Database> | Transaction<Database>,
+    { key, limit, windowMs }: Counter,
+    now: number,
+  ) {
     const ends = now + windowMs;
     // One statement: insert, or add one within the window, or start a new window; the WHERE makes a
     // full counter return no row. PostgreSQL locks the row for the rest of the transaction.
@@ -134,8 +144,17 @@ export function createLoginThrottle({
     for (const key of keys) await db.deleteFrom("loginAttempts").where("key", "=", key).execute();
   }
 
-  /** A reservation that settles once; `succeeded` forgets `forgotten` and gives back `returned`. */
-  function granted(taken: Counter[], forgotten: Counter[], returned: Counter[], trusted: boolean) {
+  /**
+   * A reservation that settles once; `succeeded` forgets `forgotten` and gives back `returned`,
+   * `busy` gives back all it took but `kept`.
+   */
+  function granted(
+    taken: Counter[],
+    forgotten: Counter[],
+    returned: Counter[],
+    trusted: boolean,
+    kept: Counter[] = [],
+  ) {
     let settled = false;
     const settle = () => {
       if (settled) throw new Error("a login reservation is settled once");
@@ -155,6 +174,10 @@ export function createLoginThrottle({
         async release() {
           settle();
           await giveBack(keys(taken));
+        },
+        async busy() {
+          settle();
+          await giveBack(keys(taken.filter((counter) => !kept.includes(counter))));
         },
       },
     };
@@ -180,7 +203,8 @@ export function createLoginThrottle({
           // five every 15 minutes; only a sign-in (which issues a new cookie) forgets them.
           windowMs: DEVICE_TRUST_MS,
         };
-        const taken = await db.transaction().execute((trx) => take(trx, device, now));
+        // One statement, atomic by itself: no transaction round trips on the owner's path.
+        const taken = await take(db, device, now);
         if (taken) return granted([device], [device], [], true);
         // Spent: this browser is judged like any other client from here on.
       }
@@ -211,7 +235,30 @@ export function createLoginThrottle({
         [counters.userAddress],
         [counters.user, counters.address],
         false,
+        [counters.address],
       );
+    },
+
+    /**
+     * The hashing queue refused a sign-in from `address` before anything else was done (issue 32
+     * point 2): one attempt counted against that address alone (not the account: the owner's
+     * counters are not the flood's to fill). `allowed: false` when the address had none left, which
+     * the caller answers like any other full counter (429).
+     */
+    async countBusy(
+      address: string,
+      now = Date.now(),
+    ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+      const counter = countersFor("", address).address;
+      // One statement, no transaction: a flood's busy answers stay as cheap as they can be.
+      if (await take(db, counter, now)) return { allowed: true };
+      const row = await db
+        .selectFrom("loginAttempts")
+        .select("windowEndsAt")
+        .where("key", "=", counter.key)
+        .executeTakeFirst();
+      const ends = Number(row?.windowEndsAt ?? now + windowMs);
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((ends - now) / 1000)) };
     },
 
     /** Drops counters whose window has ended (called periodically). */

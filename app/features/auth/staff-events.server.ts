@@ -14,6 +14,7 @@ export const STAFF_ACTIONS = [
   "signed_out",
   "two_factor_reset",
   "role_changed",
+  "code_step_reopened",
 ] as const;
 export type StaffAction = (typeof STAFF_ACTIONS)[number];
 

@@ -14,7 +14,7 @@ import {
 import type { StaffActor } from "./staff-events.server.ts";
 import { parseStaffId, RoleSchema, setPasswordUrl } from "./staff-http.server.ts";
 import { PASSWORDS_DIFFER } from "./staff-messages.ts";
-import { resetColleagueTwoFactor } from "./two-factor-store.server.ts";
+import { reopenColleagueTwoFactorCodes, resetColleagueTwoFactor } from "./two-factor-store.server.ts";
 import { passwordProblem, UserInputError } from "./users.server.ts";
 
 // The staff page's forms as they arrive (with or without JavaScript: the same POST): one `intent`
@@ -27,7 +27,8 @@ export type StaffNotice =
   | "password"
   | "role"
   | "signed-out"
-  | "two-factor-reset";
+  | "two-factor-reset"
+  | "code-step-reopened";
 const NOTICES: readonly StaffNotice[] = [
   "created",
   "role",
@@ -36,6 +37,7 @@ const NOTICES: readonly StaffNotice[] = [
   "password",
   "signed-out",
   "two-factor-reset",
+  "code-step-reopened",
 ];
 
 /** A set-password link as the page shows it, once. */
@@ -169,6 +171,10 @@ export async function runStaffForm(
       case "reset-two-factor": {
         await resetColleagueTwoFactor(db, { id, actor });
         return { kind: "done", notice: "two-factor-reset", id };
+      }
+      case "reopen-code-step": {
+        await reopenColleagueTwoFactorCodes(db, { id, actor });
+        return { kind: "done", notice: "code-step-reopened", id };
       }
       case "issue-link": {
         const { member, link } = await issueSetPasswordLink(db, { id, actor });

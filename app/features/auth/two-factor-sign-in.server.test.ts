@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { createAuthService } from "./auth-service.server.ts";
 import { createHashingQueue } from "./hashing-queue.server.ts";
@@ -8,7 +8,12 @@ import { hashToken } from "./sessions.server.ts";
 import { setStaffDisabled } from "./staff.server.ts";
 import { COMMAND_LINE_ACTOR } from "./staff-events.server.ts";
 import { totpCode } from "./two-factor.server.ts";
-import { resetColleagueTwoFactor, resetTwoFactor } from "./two-factor-store.server.ts";
+import {
+  reopenColleagueTwoFactorCodes,
+  reopenTwoFactorCodes,
+  resetColleagueTwoFactor,
+  resetTwoFactor,
+} from "./two-factor-store.server.ts";
 import { createUser, type PublicUser } from "./users.server.ts";
 
 // Issue 13, two-factor sign-in (ADR 017), on both databases: enrolment and its confirmation, the
@@ -403,6 +408,223 @@ describeEachDatabase("two-factor sign-in", (use) => {
       ).kind,
     ).toBe("invalid");
   }, 60_000);
+
+  describe("wrong codes per account and day (issue 32 point 3)", () => {
+    const WRONG = ["000001", "000002", "000003", "000004", "000005"];
+    /** A new pending login for `user` from a new untrusted client: its token and address. */
+    async function pendingFrom(auth: ReturnType<typeof service>, username: string, now: Date) {
+      const client = newClient();
+      const started = await auth.login(username, PASSWORD, client, now);
+      if (started.kind !== "second-step") throw new Error(`expected a second step, got ${started.kind}`);
+      return { token: started.pendingToken, client };
+    }
+    /** The owner signs in once (password and code) on a browser that then holds a device cookie. */
+    async function ownerBrowser(
+      auth: ReturnType<typeof service>,
+      username: string,
+      secret: string,
+      now: Date,
+    ) {
+      const address = newClient();
+      const started = await auth.login(username, PASSWORD, address, now);
+      if (started.kind !== "second-step") throw new Error("expected a second step");
+      const done = await auth.completeSecondStep(
+        started.pendingToken,
+        totpCode(secret, now.getTime()),
+        address,
+        now,
+      );
+      if (done.kind !== "ok") throw new Error(`expected a session, got ${done.kind}`);
+      return { address, device: done.device.token };
+    }
+    const codeLog = async (userId: number) =>
+      (await accessLog(userId)).filter((row) => row.action.startsWith("two_factor_codes"));
+
+    it("refuses untrusted clients' codes after 20 wrong ones in a day, tells the owner from the 5th, and never refuses the trusted browser", async () => {
+      const user = await newUser();
+      const { secret } = await enrol(user);
+      // The password throttle's account counter out of the way: the day's count is what is tested.
+      const auth = service({ userLimit: 10_000 });
+      const owner = await ownerBrowser(auth, user.username, secret, at(STEP));
+      const attack = at(3 * STEP);
+      const right = totpCode(secret, attack.getTime());
+      const wrong = WRONG.filter((code) => code !== right);
+      // Four pending logins, five wrong codes each: 20 in all (each one used up by its fifth).
+      for (let round = 0; round < 4; round++) {
+        const { token, client } = await pendingFrom(auth, user.username, attack);
+        for (const [n, code] of wrong.slice(0, 5).entries()) {
+          const result = await auth.completeSecondStep(token, code, client, attack);
+          expect(result.kind).toBe(n === 4 ? "too-many-codes" : "invalid");
+        }
+        if (round === 0) {
+          // The fifth wrong code of the day: the access log says so, and the owner has a notice.
+          expect(await codeLog(user.id)).toEqual([
+            {
+              action: "two_factor_codes_warned",
+              detail: JSON.stringify({ wrongCodes: 5, day: "2026-11-26" }),
+            },
+          ]);
+          expect(await auth.codeFailureNotices(user.id)).toEqual([{ day: "2026-11-26", wrongCodes: 5 }]);
+        }
+      }
+      expect((await codeLog(user.id)).map((row) => row.action)).toEqual([
+        "two_factor_codes_warned",
+        "two_factor_codes_closed",
+      ]);
+      // The 21st code is refused before it is checked, the right one too, until the UTC day ends.
+      const next = await pendingFrom(auth, user.username, attack);
+      expect(await auth.completeSecondStep(next.token, right, next.client, attack)).toEqual({
+        kind: "codes-closed",
+        retryAfterSeconds: 14 * 3600 - 3 * 30 - 5,
+      });
+      expect(await auth.codeFailureNotices(user.id)).toEqual([{ day: "2026-11-26", wrongCodes: 20 }]);
+      // The owner's browser is not refused: its wrong code counts on its own device counter only…
+      const ownerPending = await auth.login(
+        user.username,
+        PASSWORD,
+        owner.address,
+        attack,
+        null,
+        owner.device,
+      );
+      if (ownerPending.kind !== "second-step") throw new Error("expected a second step");
+      expect(
+        await auth.completeSecondStep(
+          ownerPending.pendingToken,
+          wrong[0] ?? "",
+          owner.address,
+          attack,
+          null,
+          owner.device,
+        ),
+      ).toEqual({ kind: "invalid" });
+      const signedIn = await auth.completeSecondStep(
+        ownerPending.pendingToken,
+        right,
+        owner.address,
+        attack,
+        null,
+        owner.device,
+      );
+      expect(signedIn.kind).toBe("ok");
+      // …and its notice stays until they dismiss it.
+      expect(await auth.codeFailureNotices(user.id)).toEqual([{ day: "2026-11-26", wrongCodes: 20 }]);
+      await auth.dismissCodeFailureNotices(user.id, attack);
+      expect(await auth.codeFailureNotices(user.id)).toEqual([]);
+      // The next UTC day, untrusted clients may try again.
+      const tomorrow = at(24 * 3_600_000);
+      const fresh = await pendingFrom(auth, user.username, tomorrow);
+      expect(
+        (
+          await auth.completeSecondStep(
+            fresh.token,
+            totpCode(secret, tomorrow.getTime()),
+            fresh.client,
+            tomorrow,
+          )
+        ).kind,
+      ).toBe("ok");
+    }, 60_000);
+
+    it("counts parallel codes before checking them: 30 at once from 6 pending logins, exactly 20 checked", async () => {
+      const user = await newUser();
+      const { secret } = await enrol(user);
+      const auth = service({ userLimit: 10_000 });
+      const attack = at(3 * STEP);
+      const right = totpCode(secret, attack.getTime());
+      const wrong = WRONG.filter((code) => code !== right);
+      const pendings = [];
+      for (let n = 0; n < 6; n++) pendings.push(await pendingFrom(auth, user.username, attack));
+      const results = await Promise.all(
+        pendings.flatMap(({ token, client }) =>
+          wrong.slice(0, 5).map((code) => auth.completeSecondStep(token, code, client, attack)),
+        ),
+      );
+      const kinds: Record<string, number> = {};
+      for (const result of results) kinds[result.kind] = (kinds[result.kind] ?? 0) + 1;
+      expect((kinds.invalid ?? 0) + (kinds["too-many-codes"] ?? 0)).toBe(20);
+      expect(kinds["codes-closed"]).toBe(10);
+      const row = await db()
+        .selectFrom("codeFailures")
+        .select(["failures", "wrongCodes"])
+        .where("userId", "=", user.id)
+        .executeTakeFirstOrThrow();
+      expect({ failures: Number(row.failures), wrongCodes: Number(row.wrongCodes) }).toEqual({
+        failures: 20,
+        wrongCodes: 20,
+      });
+    }, 60_000);
+
+    it("reopens the code step when an admin (or the command line) says so, keeping two-factor on and the notice", async () => {
+      const admin = await newUser();
+      const user = await newUser();
+      const { secret } = await enrol(user);
+      const auth = service({ userLimit: 10_000 });
+      const attack = at(3 * STEP);
+      const right = totpCode(secret, attack.getTime());
+      const wrong = WRONG.filter((code) => code !== right);
+      for (let round = 0; round < 4; round++) {
+        const { token, client } = await pendingFrom(auth, user.username, attack);
+        for (const code of wrong.slice(0, 5)) await auth.completeSecondStep(token, code, client, attack);
+      }
+      const closed = await pendingFrom(auth, user.username, attack);
+      expect((await auth.completeSecondStep(closed.token, right, closed.client, attack)).kind).toBe(
+        "codes-closed",
+      );
+      // Not one's own; a colleague's, recorded on the staff page and in the access log.
+      await expect(
+        reopenColleagueTwoFactorCodes(
+          db(),
+          { id: user.id, actor: { id: user.id, username: user.username } },
+          attack,
+        ),
+      ).rejects.toThrow();
+      expect(
+        await reopenColleagueTwoFactorCodes(
+          db(),
+          { id: user.id, actor: { id: admin.id, username: admin.username } },
+          attack,
+        ),
+      ).toBe(true);
+      expect(
+        await db()
+          .selectFrom("staffEvents")
+          .select(["action", "actorUsername"])
+          .where("userId", "=", user.id)
+          .where("action", "=", "code_step_reopened")
+          .execute(),
+      ).toEqual([{ action: "code_step_reopened", actorUsername: admin.username }]);
+      expect((await accessLog(user.id)).map((row) => row.action)).toContain("staff_code_step_reopened");
+      expect((await auth.completeSecondStep(closed.token, right, closed.client, attack)).kind).toBe("ok");
+      expect((await auth.twoFactor.status(user.id)).enabled).toBe(true);
+      expect(await auth.codeFailureNotices(user.id)).toEqual([{ day: "2026-11-26", wrongCodes: 20 }]);
+      // Nothing to reopen now: the command says so and records nothing.
+      expect(await reopenTwoFactorCodes(db(), { id: user.id, actor: COMMAND_LINE_ACTOR }, attack)).toBe(
+        false,
+      );
+      // A full reset reopens it too (a second factor set up again today starts with an open step).
+      const later = at(5 * STEP);
+      for (let round = 0; round < 4; round++) {
+        const { token, client } = await pendingFrom(auth, user.username, later);
+        for (const code of wrong.slice(0, 5)) await auth.completeSecondStep(token, code, client, later);
+      }
+      expect(
+        await db()
+          .selectFrom("codeFailures")
+          .select("failures")
+          .where("userId", "=", user.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ failures: 20 });
+      await resetTwoFactor(db(), { id: user.id, actor: COMMAND_LINE_ACTOR }, later);
+      expect(
+        await db()
+          .selectFrom("codeFailures")
+          .select("failures")
+          .where("userId", "=", user.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ failures: 0 });
+    }, 60_000);
+  });
 
   it("lets a pending login lapse after five minutes, and ends it when the account is disabled", async () => {
     const user = await newUser();

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
+import { reopenCodeStep } from "./code-failures.server.ts";
 import {
   findStaffMember,
   NOT_FOUND_MESSAGE,
@@ -345,6 +346,8 @@ export async function resetTwoFactor(
   return db.transaction().execute(async (trx) => {
     if (!(await clearTwoFactor(trx, id))) return false;
     await trx.deleteFrom("pendingLogins").where("userId", "=", id).execute();
+    // A second factor set up again today must not find its code step closed by the old one's guessing.
+    await reopenCodeStep(trx, id, now);
     await recordStaffEvent(trx, id, "two_factor_reset", actor, now);
     return true;
   });
@@ -362,4 +365,32 @@ export async function resetColleagueTwoFactor(
   if (actor.id === id) throw new StaffChangeError(OWN_TWO_FACTOR_MESSAGE, 409);
   if (!(await findStaffMember(db, id))) throw new StaffChangeError(NOT_FOUND_MESSAGE, 404);
   return resetTwoFactor(db, { id, actor });
+}
+
+/**
+ * An admin (or the operator's command line) reopens the code step an account's wrong codes closed for
+ * today (issue 32 point 3): its second factor stays on, and untrusted clients may try 20 codes again.
+ * Recorded on the staff page and in the access log; false (nothing recorded) when it had none today.
+ */
+export async function reopenTwoFactorCodes(
+  db: Kysely<Database>,
+  { id, actor }: { id: number; actor: StaffActor },
+  now = new Date(),
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await reopenCodeStep(trx, id, now))) return false;
+    await recordStaffEvent(trx, id, "code_step_reopened", actor, now);
+    return true;
+  });
+}
+
+/** The staff page's "Reopen code step": a colleague's only, like the reset (not one's own account). */
+export async function reopenColleagueTwoFactorCodes(
+  db: Kysely<Database>,
+  { id, actor }: { id: number; actor: StaffActor },
+  now = new Date(),
+): Promise<boolean> {
+  if (actor.id === id) throw new StaffChangeError(OWN_TWO_FACTOR_MESSAGE, 409);
+  if (!(await findStaffMember(db, id))) throw new StaffChangeError(NOT_FOUND_MESSAGE, 404);
+  return reopenTwoFactorCodes(db, { id, actor }, now);
 }

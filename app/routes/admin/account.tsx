@@ -7,7 +7,9 @@ import { INVALID_CODE, tooManyLoginsMessage } from "#app/features/auth/auth-http
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { HASHING_BUSY_MESSAGE } from "#app/features/auth/hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "#app/features/auth/password.server.ts";
+import { safeAdminNext } from "#app/features/auth/safe-admin-next.ts";
 import { TwoFactorError } from "#app/features/auth/two-factor-store.server.ts";
+import { DISMISS_CODE_NOTICE_INTENT } from "#app/features/auth/ui/code-failure-notice.tsx";
 import {
   TwoFactorPanel,
   type TwoFactorPanelView,
@@ -95,6 +97,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse(kind, tooManyLoginsMessage(outcome.throttled), 429);
   };
   switch (form.get("intent")) {
+    case DISMISS_CODE_NOTICE_INTENT: {
+      await auth.dismissCodeFailureNotices(user.id);
+      throw redirect(safeAdminNext(form.get("next")));
+    }
     case "2fa-start": {
       await auth.twoFactor.enrol(user).catch((error: unknown) => {
         // Already on (a second tab): the page below shows that.

@@ -1,6 +1,8 @@
 import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
+import { authServices } from "#app/features/auth/auth-context.server.ts";
+import { CodeFailureNotice, type CodeFailureNoticeView } from "#app/features/auth/ui/code-failure-notice.tsx";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { leadsServices } from "#app/features/leads/leads-context.server.ts";
 import { GlobalSearch } from "#app/features/leads/search/ui/global-search.tsx";
@@ -45,7 +47,15 @@ export async function loader({ context }: Route.LoaderArgs) {
       // The page itself says when the database is away; the nav works without its counts.
     }
   }
-  return { user, counts };
+  // Issue 32 point 3: days of wrong codes the owner has not dismissed (one indexed read, by user).
+  let codeNotices: CodeFailureNoticeView[] = [];
+  try {
+    const { auth } = await authServices(context);
+    codeNotices = await auth.codeFailureNotices(id);
+  } catch {
+    // As the counts: the page itself says when the database is away.
+  }
+  return { user, counts, codeNotices };
 }
 
 /** The search finds people by name and email: only for the roles that may read the leads. */
@@ -62,6 +72,7 @@ export default function GuardedLayout({ loaderData }: Route.ComponentProps) {
       search={searchFor(loaderData.user)}
       logout={<LogoutButton />}
     >
+      <CodeFailureNotice notices={loaderData.codeNotices} />
       <Outlet />
     </AppShell>
   );

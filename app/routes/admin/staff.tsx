@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { authServices } from "#app/features/auth/auth-context.server.ts";
+import { closedCodeSteps } from "#app/features/auth/code-failures.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { listStaff } from "#app/features/auth/staff.server.ts";
 import { listStaffEvents } from "#app/features/auth/staff-events.server.ts";
@@ -42,6 +43,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listStaffEvents(database.db, HISTORY_LIMIT),
   ]);
   const notice = readStaffNotice(url);
+  const closed = await closedCodeSteps(
+    database.db,
+    members.filter((member) => member.twoFactor).map((member) => member.id),
+    new Date(),
+  );
   return {
     me: user.id,
     username: user.username,
@@ -53,6 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       disabled: member.disabled,
       passwordSet: member.passwordSet,
       twoFactor: member.twoFactor,
+      codeStepClosed: closed.has(member.id),
       lastSignIn: member.lastSignInAt ? formatDateTime(member.lastSignInAt) : null,
       added: formatDay(member.createdAt),
     })),
@@ -93,6 +100,8 @@ const NOTICE_TEXT: Record<StaffNotice, (name: string) => string> = {
   role: (name) => `${name} has a new role: it holds from their next click.`,
   "two-factor-reset": (name) =>
     `Two-factor sign-in for ${name} is reset: they sign in with their password and set it up again.`,
+  "code-step-reopened": (name) =>
+    `The code step for ${name} is open again: browsers they have not signed in from may enter codes today.`,
 };
 
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -50,6 +50,8 @@ export function staffEventText(event: {
       return `${actorUsername} reset two-factor sign-in for ${username}`;
     case "role_changed":
       return `${actorUsername} changed the role of ${username}`;
+    case "code_step_reopened":
+      return `${actorUsername} reopened the code step for ${username}`;
   }
 }
 

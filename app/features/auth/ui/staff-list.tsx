@@ -141,6 +141,11 @@ function StaffRow({
                 Two-factor on
               </span>
             ) : null}
+            {member.codeStepClosed ? (
+              <span className="inline-flex rounded-full bg-red-50 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-danger">
+                Code step closed today
+              </span>
+            ) : null}
           </p>
           {/* NOTE: no separator character: one that ends a line when the two facts wrap dangles there
               ("Never signed in ·", issue 22). The gap separates them, as in the access log. */}
@@ -206,6 +211,15 @@ function StaffRow({
               {hidden("reset-two-factor")}
               <Button type="submit" variant="outline" size="sm" aria-busy={busy || undefined}>
                 {busyIntent === "reset-two-factor" ? "Resetting..." : "Reset two-factor"}
+                <span className="sr-only"> of {member.username}</span>
+              </Button>
+            </fetcher.Form>
+          ) : null}
+          {member.codeStepClosed && !isMe ? (
+            <fetcher.Form method="post" action={STAFF_PATH}>
+              {hidden("reopen-code-step")}
+              <Button type="submit" variant="outline" size="sm" aria-busy={busy || undefined}>
+                {busyIntent === "reopen-code-step" ? "Reopening..." : "Reopen code step"}
                 <span className="sr-only"> of {member.username}</span>
               </Button>
             </fetcher.Form>

@@ -14,6 +14,8 @@ export type StaffRowView = {
   passwordSet: boolean;
   /** Two-factor sign-in is on. */
   twoFactor: boolean;
+  /** 20 wrong codes today from untrusted clients closed the code step to them (issue 32 point 3). */
+  codeStepClosed: boolean;
   /** Formatted, or null when the account never signed in. */
   lastSignIn: string | null;
   added: string;
