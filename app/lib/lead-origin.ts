@@ -37,11 +37,11 @@ export function isWebsiteSource(source: string, apiKeyId: number | null): boolea
 
 /**
  * How a lead came in, in words, for the list's Source column and the analytics' line of leads from
- * outside the website: "Website form", "Website (API)", "API key “HubSpot”", "Imported: Event",
+ * outside the website: "Website form", "Public API" (no key), "API key “HubSpot”", "Imported: Event",
  * "Added by staff: Phone call".
  */
 export function leadOriginLabel(origin: LeadOrigin, source: string): string {
-  if (origin === "website") return source === "form" ? "Website form" : "Website (API)";
+  if (origin === "website") return source === "form" ? "Website form" : "Public API";
   if (origin === "api_key") return `API key “${source}”`;
   const kind = staffSourceLabel(source);
   const head = origin === "imported" ? "Imported" : "Added by staff";

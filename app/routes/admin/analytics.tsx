@@ -112,6 +112,18 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
           columns={visitorsColumns({ label: "Channel", cell: (row) => row.channel })}
           empty="No visits in this period."
         />
+        <ReportTable<OutsideSourceRow>
+          id="outside-leads-heading"
+          title="Leads from outside the website"
+          description={`Added by staff, imported from a file or sent with an API key: ${formatCount(report.outsideLeads)} in this period. They are leads, not visits that converted: no other table, rate or funnel on this page counts them.`}
+          rows={report.outsideSources}
+          rowKey={(row) => row.source}
+          columns={[
+            { label: "Source", cell: (row) => row.source },
+            { label: "Leads", cell: (row) => count(row.leads) },
+          ]}
+          empty="Every lead of this period came through the website."
+        />
         <ReportTable<PageRow>
           id="pages-heading"
           title="Top pages"
@@ -186,18 +198,6 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
           empty="No 404s in this period."
         />
       </div>
-      <ReportTable<OutsideSourceRow>
-        id="outside-leads-heading"
-        title="Leads from outside the website"
-        description={`Added by staff, imported from a file or sent with an API key: ${formatCount(report.outsideLeads)} in this period. They are leads, not visits that converted: no table, rate or funnel above counts them.`}
-        rows={report.outsideSources}
-        rowKey={(row) => row.source}
-        columns={[
-          { label: "Source", cell: (row) => row.source },
-          { label: "Leads", cell: (row) => count(row.leads) },
-        ]}
-        empty="Every lead of this period came through the website."
-      />
     </>
   );
 }

@@ -247,7 +247,7 @@ export function LeadTable({
                 <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {lead.company}
                 </td>
-                <td className="max-w-40 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-36 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
