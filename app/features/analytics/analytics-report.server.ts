@@ -522,19 +522,17 @@ type LeadGroup = {
  */
 async function readLeads(db: Kysely<Database>, from: string, to: string): Promise<LeadGroup[]> {
   const won = sql.join(WON_STATUSES.map((status) => sql`${status}`));
-  const origin = leadOriginSql("l");
-  const { rows } = await sql<LeadGroup>`select origin, source, landing, ref, channel, campaign, status, won,
+  const origin = leadOriginSql("l", { scan: true });
+  const { rows } = await sql<LeadGroup>`select ${origin} as origin,
+      case when ${isWebsiteLeadSql("l")} then '' else l.source end as source,
+      a.landing_page as landing,
+      case when a.referrer_path is not null then a.referrer_host end as ref,
+      a.channel as channel, a.utm_campaign as campaign, a.status as status,
+      case when l.status in (${won}) then 1 else 0 end as won,
       count(*) as leads
-    from (select ${origin} as origin,
-        case when ${isWebsiteLeadSql("l")} then '' else l.source end as source,
-        a.landing_page as landing,
-        case when a.referrer_path is not null then a.referrer_host end as ref,
-        a.channel as channel, a.utm_campaign as campaign, a.status as status,
-        case when l.status in (${won}) then 1 else 0 end as won
-      from leads l left join lead_attributions a on a.lead_id = l.id
-      where l.is_spam = 0 and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}
-    ) as period_leads
-    group by origin, source, landing, ref, channel, campaign, status, won`.execute(db);
+    from leads l left join lead_attributions a on a.lead_id = l.id
+    where l.is_spam = 0 and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}
+    group by 1, 2, 3, 4, 5, 6, 7, 8`.execute(db);
   return rows;
 }
 
@@ -567,7 +565,7 @@ async function readHourlyViews(db: Kysely<Database>, day: string) {
 
 /** The headline figures of a period (the comparison). */
 export async function readHeadline(db: Kysely<Database>, from: string, to: string): Promise<Headline> {
-  const origin = leadOriginSql("l");
+  const origin = leadOriginSql("l", { scan: true });
   const [totals, { rows: leads }] = await Promise.all([
     readDailyTotals(db, from, to),
     sql<{ origin: LeadOrigin; leads: unknown }>`select origin, count(*) as leads
