@@ -3,6 +3,7 @@ import {
   formatCalendarDay,
   formatDate,
   formatDateTime,
+  formatLeadDate,
   formatShortCalendarDay,
   formatTime,
 } from "./format-date.ts";
@@ -16,6 +17,14 @@ describe("formatDateTime", () => {
 
   test("shows text it cannot read as a date unchanged", () => {
     expect(formatDateTime("yesterday")).toBe("yesterday");
+  });
+});
+
+describe("formatLeadDate (SPEC section 9, issue 32)", () => {
+  test("short month, day, year, two-digit hour and minute, en-US, in UK time", () => {
+    expect(formatLeadDate("2025-11-21T15:16:00.000Z")).toBe("Nov 21, 2025, 03:16 PM");
+    expect(formatLeadDate("2026-07-01T23:30:00.000Z")).toBe("Jul 2, 2026, 12:30 AM");
+    expect(formatLeadDate("not a date")).toBe("not a date");
   });
 });
 

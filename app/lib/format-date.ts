@@ -18,6 +18,13 @@ const dateTimeSecondsFormat = new Intl.DateTimeFormat("en-US", {
   second: "2-digit",
   timeZone: ZONE,
 });
+/** SPEC section 9's lead date: short month, day, year, hour and minute, the hour on two digits. */
+const leadDateFormat = new Intl.DateTimeFormat("en-US", {
+  ...dateParts,
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: ZONE,
+});
 const dateFormat = new Intl.DateTimeFormat("en-US", { ...dateParts, timeZone: ZONE });
 const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: ZONE });
 /** Calendar days (analytics report days, YYYY-MM-DD) are UTC days: no zone may move them. */
@@ -37,6 +44,16 @@ export function formatDateTime(iso: string, { seconds = false } = {}): string {
   const date = parse(iso);
   if (!date) return iso;
   return plainSpaces((seconds ? dateTimeSecondsFormat : dateTimeFormat).format(date));
+}
+
+/**
+ * A lead's date as SPEC section 9 asks ("Lead date format: short month, day, year, hour, minute
+ * (en-US)") and issue 32 shows it: "Nov 21, 2025, 03:16 PM" (UK time, as every back-office time).
+ * The lead list's Date column and the lead page use it.
+ */
+export function formatLeadDate(iso: string): string {
+  const date = parse(iso);
+  return date ? plainSpaces(leadDateFormat.format(date)) : iso;
 }
 
 /** "10:05 AM" (UK time): a moment of today, such as when a draft was last saved. */

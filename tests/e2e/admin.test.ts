@@ -108,8 +108,8 @@ async function fillLogin(scope: Page | Locator, username: string, password: stri
 
 const leadRows = (page: Page) => page.locator("table tbody tr");
 /** Cells (td) of a dashboard row: the tick box, Company, Email, Phone, Source, Owner, Date, Status, Actions. */
-const DATE_CELL = 6;
-const STATUS_CELL = 7;
+const DATE_CELL = 7;
+const STATUS_CELL = 8;
 /** The status a row shows: its status control, shown as the badge (issue 23: status once a row). */
 const statusShown = (row: Locator) =>
   readText(row.locator("td").nth(STATUS_CELL).locator("[data-status-control] option:checked"));
@@ -313,8 +313,8 @@ describe("the dashboard", () => {
     );
     const { page, close } = await openSignedIn(dashboardFor(company));
     const headers = await page.locator("table thead th").allTextContents();
-    // SPEC section 2's columns, with issue 10's Owner and issue 23's Source, after the tick box;
-    // sortable ones carry an arrow.
+    // SPEC section 2's columns, with issue 10's Owner, how the lead came in (Source) and its
+    // analytics Channel (issue 32), after the tick box; sortable ones carry an arrow.
     expect(headers.map((header) => header.replace(/[▲▼↕]/g, "").trim())).toEqual([
       "",
       "Name",
@@ -322,6 +322,7 @@ describe("the dashboard", () => {
       "Email",
       "Phone",
       "Source",
+      "Channel",
       "Owner",
       "Date",
       "Status",
@@ -365,9 +366,13 @@ describe("the dashboard", () => {
       { fullName: `Summer ${RUN}`, company, createdAt: "2026-07-01T09:30:00.000Z" },
     ]);
     const { page, close } = await openSignedIn(dashboardFor(company));
-    // The cell says the age; the full date is on hover (the time's title) and in the CSV.
+    // The cell says the date as SPEC section 9 writes it, its age beside it (issue 32).
     const dateOf = (name: string) =>
-      rowFor(page, name).locator("td").nth(DATE_CELL).locator("time").getAttribute("title");
+      rowFor(page, name)
+        .locator("td")
+        .nth(DATE_CELL)
+        .locator("time")
+        .evaluate((element) => element.textContent?.replace(/\s+/g, " ").trim());
     await expect(dateOf(`Winter ${RUN}`)).resolves.toBe("Nov 21, 2026, 10:05 AM");
     await expect(dateOf(`Summer ${RUN}`)).resolves.toBe("Jul 1, 2026, 10:30 AM");
     await expect(
@@ -581,7 +586,8 @@ describe("a lead's page", () => {
     );
     await expect(value("Spam")).resolves.toBe("Held as spam");
     await expect(value("Created")).resolves.toBe("Nov 21, 2026, 10:05 AM");
-    await expect(value("Updated")).resolves.toBe("Nov 22, 2026, 4:45 PM");
+    // SPEC section 9's lead date: the hour on two digits (issue 32).
+    await expect(value("Updated")).resolves.toBe("Nov 22, 2026, 04:45 PM");
     // Nothing has happened to it yet but its arrival.
     const timeline = page.getByRole("region", { name: "Timeline" }).getByRole("listitem");
     await expect(timeline.count()).resolves.toBe(1);

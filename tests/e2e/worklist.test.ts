@@ -211,11 +211,12 @@ describe("the dashboard opens on the work", () => {
       ).resolves.toBe("riley");
       await expect(fresh.getByText("Email", { exact: true }).count()).resolves.toBe(1);
       await expect(fresh.getByText("spring-launch").count()).resolves.toBe(1);
-      const age = fresh.locator("time");
-      await expect(age.innerText()).resolves.toBe("2 h ago");
-      await expect(age.getAttribute("title")).resolves.toMatch(
-        /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/,
-      );
+      // SPEC section 9's date ("Nov 21, 2025, 03:16 PM"), its age beside it (issue 32).
+      const date = fresh.locator("time");
+      await expect(
+        date.evaluate((element) => element.textContent?.replace(/\s+/g, " ").trim()),
+      ).resolves.toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M$/);
+      await expect(fresh.locator("[data-age]").innerText()).resolves.toMatch(/^(· )?2 h ago$/);
 
       const email = page.locator(`[data-lead-row="${ids.long}"] [data-lead-email]`);
       const full =

@@ -90,6 +90,8 @@ describeEachDatabase("the analytics report", (use) => {
       "analyticsDailyCounts",
       "jobLeases",
       "leadAttributions",
+      "leadImportChanges",
+      "leadImports",
       "leads",
     ] as const)
       await db().deleteFrom(table).execute();
@@ -160,8 +162,11 @@ describeEachDatabase("the analytics report", (use) => {
       pageviews: 1,
       leads: 1,
       apiLeads: 0,
+      outsideLeads: 0,
       conversionRate: 1,
     });
+    expect(report.outsideLeads).toBe(1);
+    expect(report.outsideSources).toEqual([{ origin: "api_key", source: "API key “HubSpot”", leads: 1 }]);
     // A, C, D and E viewed /, /demo or /invest; B only /features and a 404.
     expect(report.funnel).toEqual({ visitors: 5, formPageVisitors: 4, leads: 2, qualified: 1 });
 
@@ -270,5 +275,177 @@ describeEachDatabase("the analytics report", (use) => {
       leads: 1,
       conversionRate: null,
     });
+  });
+});
+
+describeEachDatabase("leads from outside the website in the analytics report (issue 32)", (use) => {
+  const db = () => use().db;
+  const TODAY = { from: "2026-11-25", to: "2026-11-25", rawDays: RAW_DAYS, now: NOW };
+  const MONTH = { from: "2026-10-27", to: "2026-11-25", rawDays: RAW_DAYS, now: NOW };
+
+  async function insertLead(at: string, lead: Parameters<typeof leadRow>[0]): Promise<number> {
+    const createdAt = `${at}:00.000Z`;
+    const { id } = await db()
+      .insertInto("leads")
+      .values(leadRow({ createdAt, updatedAt: createdAt, ...lead }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(id);
+  }
+
+  beforeEach(async () => {
+    for (const table of [
+      "analyticsPageViews",
+      "analyticsDailyTotals",
+      "analyticsDailyCounts",
+      "jobLeases",
+      "leadAttributions",
+      "leadImportChanges",
+      "leadImports",
+      "leads",
+    ] as const)
+      await db().deleteFrom(table).execute();
+    // Nine visitors today, one of whom sent the demo form: 11 % conversion.
+    await db()
+      .insertInto("analyticsPageViews")
+      .values(
+        Array.from({ length: 9 }, (_, index) => ({
+          occurredAt: `2026-11-25T09:0${index}:00.000Z`,
+          path: "/demo",
+          visitorId: `2026-11-25-V${index}`,
+          referrerHost: null,
+          referrerPath: null,
+          utmSource: null,
+          utmMedium: null,
+          utmCampaign: null,
+          utmTerm: null,
+          utmContent: null,
+          paidClick: 0,
+          device: "desktop" as const,
+          browser: "Chrome",
+          isNotFound: 0,
+        })),
+      )
+      .execute();
+    const website = await insertLead("2026-11-25T09:30", { email: "site@example.com", source: "form" });
+    await db()
+      .insertInto("leadAttributions")
+      .values({
+        leadId: website,
+        submittedAt: "2026-11-25T09:30:00.000Z",
+        status: "linked",
+        channel: "Direct",
+        landingPage: "/demo",
+      })
+      .execute();
+  });
+
+  /** Twelve rows of an event's attendee list, stored as lead-import.server.ts commits them; one merges into the website lead. */
+  async function importTwelve(): Promise<void> {
+    const { id: importId } = await db()
+      .insertInto("leadImports")
+      .values({
+        fileName: "expo.csv",
+        status: "committed",
+        source: "event",
+        createdByUsername: "morgan",
+        createdAt: "2026-11-25T11:00:00.000Z",
+        committedAt: "2026-11-25T11:00:00.000Z",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (let row = 0; row < 12; row++) {
+      const leadId = await insertLead("2026-11-25T11:00", {
+        email: `attendee${row}@example.com`,
+        source: "staff:event",
+        sourcePage: null,
+        addedByUserId: 1,
+        addedByUsername: "morgan",
+      });
+      await db()
+        .insertInto("leadImportChanges")
+        .values({ importId: Number(importId), leadId, kind: "created", rowNumber: row + 2, previous: null })
+        .execute();
+    }
+    const [website] = await db()
+      .selectFrom("leads")
+      .select("id")
+      .where("email", "=", "site@example.com")
+      .execute();
+    await db()
+      .insertInto("leadImportChanges")
+      .values({
+        importId: Number(importId),
+        leadId: Number(website?.id),
+        kind: "merged",
+        rowNumber: 14,
+        previous: "{}",
+      })
+      .execute();
+  }
+
+  it("keeps conversion, channels, pages, the series and the funnel to the website's leads", async () => {
+    const before = await buildAnalyticsReport(db(), TODAY);
+    expect(before).toMatchObject({ visitors: 9, leads: 1, outsideLeads: 0, outsideSources: [] });
+    expect(before.conversionRate).toBeCloseTo(1 / 9);
+
+    await importTwelve();
+    await insertLead("2026-11-25T11:30", {
+      email: "caller@example.com",
+      source: "staff:phone_call",
+      sourcePage: null,
+      addedByUserId: 1,
+      addedByUsername: "morgan",
+    });
+    await insertLead("2026-11-25T11:45", {
+      email: "crm@example.com",
+      source: "HubSpot",
+      apiKeyId: 3,
+      sourcePage: null,
+    });
+    // A key's lead whose key is gone: its name is all that is left.
+    await insertLead("2026-11-25T11:50", { email: "old@example.com", source: "Old CRM", sourcePage: null });
+    // The public API the site's own forms call, without a key: the website's.
+    await insertLead("2026-11-25T11:55", { email: "api@example.com", source: "api", sourcePage: null });
+
+    const after = await buildAnalyticsReport(db(), TODAY);
+    expect(after).toMatchObject({ visitors: 9, leads: 2, apiLeads: 2, outsideLeads: 15 });
+    expect(after.conversionRate).toBeCloseTo(2 / 9);
+    expect(after.outsideSources).toEqual([
+      { origin: "imported", source: "Imported: Event", leads: 12 },
+      { origin: "api_key", source: "API key “HubSpot”", leads: 1 },
+      { origin: "api_key", source: "API key “Old CRM”", leads: 1 },
+      { origin: "added_by_staff", source: "Added by staff: Phone call", leads: 1 },
+    ]);
+    // The one website lead without an attribution row (the public API call) is the only new lead
+    // in any table; no imported, hand-added or key lead is "Unknown".
+    expect(after.channels.find((row) => row.channel === "Unknown")?.leads).toBe(1);
+    expect(after.channels.find((row) => row.channel === "Direct")?.leads).toBe(1);
+    expect(after.funnel).toEqual({ visitors: 9, formPageVisitors: 9, leads: 2, qualified: 0 });
+    expect(after.series.reduce((sum, point) => sum + point.leads, 0)).toBe(2);
+    expect(after.pages).toEqual(before.pages);
+    expect(after.entryPages).toEqual(before.entryPages);
+    expect(after.campaigns).toEqual(before.campaigns);
+
+    // The month's report and the day after's comparison say the same.
+    const month = await buildAnalyticsReport(db(), MONTH);
+    expect(month).toMatchObject({ leads: 2, outsideLeads: 15 });
+    const tomorrow = await buildAnalyticsReport(db(), {
+      from: "2026-11-26",
+      to: "2026-11-26",
+      rawDays: RAW_DAYS,
+      now: new Date("2026-11-26T12:00:00.000Z"),
+    });
+    expect(tomorrow.previous).toMatchObject({ visitors: 9, leads: 2, apiLeads: 2, outsideLeads: 15 });
+    expect(tomorrow.previous.conversionRate).toBeCloseTo(2 / 9);
+  });
+
+  it("reads the same once the day is rolled up", async () => {
+    await importTwelve();
+    const before = await buildAnalyticsReport(db(), MONTH);
+    await rollUpExpiredDays({ db: db(), rawDays: RAW_DAYS, now: () => new Date("2026-11-26T01:00:00.000Z") });
+    const after = await buildAnalyticsReport(db(), MONTH);
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({ leads: 1, outsideLeads: 12 });
   });
 });

@@ -2,7 +2,16 @@ import { type Kysely, sql } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { CHANNELS } from "#app/lib/attribution.ts";
-import type { AnalyticsReport, Granularity, Headline, SeriesPoint, WithLeads } from "./analytics-report.ts";
+import { isWebsiteLeadSql, leadOriginSql } from "#app/lib/lead-origin.server.ts";
+import { type LeadOrigin, leadOriginLabel } from "#app/lib/lead-origin.ts";
+import type {
+  AnalyticsReport,
+  Granularity,
+  Headline,
+  OutsideSourceRow,
+  SeriesPoint,
+  WithLeads,
+} from "./analytics-report.ts";
 import { channelOf } from "./channel.ts";
 import { FORM_PAGES, FORM_VISITORS_DIMENSION } from "./form-pages.ts";
 import { addDays, daysIn, previousPeriod } from "./report-period.ts";
@@ -21,7 +30,9 @@ import { type DailyTotal, firstRawDay, readDailyTotals } from "./rollup.server.t
 // - A visit's entry page, referrer, channel, campaign, device and browser are those of the visitor's
 //   first view of the day, as in attribution and the rollups.
 // - Leads are the website's leads not held as spam (forms and the public API without a key), by
-//   the day they arrived; leads sent with an API key are counted apart (`apiLeads`) and in no rate.
+//   the day they arrived. Leads that came in otherwise (an API key, added by staff, imported: issue
+//   32, lib/lead-origin.ts) are counted apart by source (`outsideLeads`, `outsideSources`; those of
+//   API keys also as `apiLeads`) and in no rate, table, series or funnel.
 // - Conversion rate: those leads divided by visitors, capped at 1 (a visitor who opted out of
 //   counting can still send a lead), 0 when there were no visitors (the page shows "—").
 
@@ -115,10 +126,11 @@ export async function buildAnalyticsReport(
   for (const row of paths)
     tables.add(num(row.notfound) ? "not_found" : "page", row.path, num(row.visitors), num(row.views));
 
-  // Leads by what their attribution says.
+  // Website leads by what their attribution says; the others by how they came in.
   let websiteLeads = 0;
   let apiLeads = 0;
   let qualified = 0;
+  const outside = new Map<string, OutsideSourceRow>();
   const leadsBy = {
     landing: new Map<string, number>(),
     referrer: new Map<string, number>(),
@@ -130,8 +142,12 @@ export async function buildAnalyticsReport(
   };
   for (const row of leads) {
     const count = num(row.leads);
-    if (num(row.viakey)) {
-      apiLeads += count;
+    if (row.origin !== "website") {
+      if (row.origin === "api_key") apiLeads += count;
+      const source = leadOriginLabel(row.origin, row.source);
+      const entry = outside.get(source) ?? { origin: row.origin, source, leads: 0 };
+      entry.leads += count;
+      outside.set(source, entry);
       continue;
     }
     websiteLeads += count;
@@ -184,7 +200,9 @@ export async function buildAnalyticsReport(
     pageviews,
     leads: websiteLeads,
     apiLeads,
+    outsideLeads: [...outside.values()].reduce((sum, row) => sum + row.leads, 0),
     conversionRate: rate(websiteLeads, visitors) ?? 0,
+    outsideSources: [...outside.values()].sort((a, b) => b.leads - a.leads || (a.source < b.source ? -1 : 1)),
     notFoundViews,
     series: buildSeries(from, to, granularity, totals, leadSeries, hourlyViews),
     pages: withLeads("path", "page", new Map()).map((row) => ({
@@ -486,43 +504,47 @@ async function readRolledCounts(db: Kysely<Database>, from: string, before: stri
 }
 
 type LeadGroup = {
+  origin: LeadOrigin;
+  /** The lead's `source` for a lead from outside the website (an API key's name, `staff:<slug>`). */
+  source: string;
   landing: string | null;
   ref: string | null;
   channel: string | null;
   campaign: string | null;
   status: string | null;
   won: unknown;
-  viakey: unknown;
   leads: unknown;
 };
 
-/** The period's leads not held as spam, grouped by their attribution, status and whether a key sent them. */
+/**
+ * The period's leads not held as spam: the website's grouped by their attribution and status, the
+ * others by how they came in and their source (an API key's name, `staff:<slug>`).
+ */
 async function readLeads(db: Kysely<Database>, from: string, to: string): Promise<LeadGroup[]> {
   const won = sql.join(WON_STATUSES.map((status) => sql`${status}`));
-  const { rows } = await sql<LeadGroup>`select a.landing_page as landing,
+  const origin = leadOriginSql("l", { scan: true });
+  const { rows } = await sql<LeadGroup>`select ${origin} as origin,
+      case when ${isWebsiteLeadSql("l")} then '' else l.source end as source,
+      a.landing_page as landing,
       case when a.referrer_path is not null then a.referrer_host end as ref,
       a.channel as channel, a.utm_campaign as campaign, a.status as status,
       case when l.status in (${won}) then 1 else 0 end as won,
-      case when l.api_key_id is not null then 1 else 0 end as viakey,
       count(*) as leads
     from leads l left join lead_attributions a on a.lead_id = l.id
     where l.is_spam = 0 and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}
-    group by 1, 2, 3, 4, 5, 6, 7`.execute(db);
+    group by 1, 2, 3, 4, 5, 6, 7, 8`.execute(db);
   return rows;
 }
 
-/** Website leads (not spam, no API key) per day or per hour. */
+/** Website leads (not spam, through the site's forms or their API call) per day or per hour. */
 async function readLeadSeries(db: Kysely<Database>, from: string, to: string, granularity: Granularity) {
-  const bucket = sql<string>`substr(created_at, 1, ${sql.lit(granularity === "hour" ? 13 : 10)})`;
-  return db
-    .selectFrom("leads")
-    .select([bucket.as("bucket"), (eb) => eb.fn.countAll().as("leads")])
-    .where("isSpam", "=", 0)
-    .where("apiKeyId", "is", null)
-    .where("createdAt", ">=", startOf(from))
-    .where("createdAt", "<", endOf(to))
-    .groupBy(bucket)
-    .execute();
+  const bucket = sql<string>`substr(l.created_at, 1, ${sql.lit(granularity === "hour" ? 13 : 10)})`;
+  const { rows } = await sql<{ bucket: string; leads: unknown }>`select ${bucket} as bucket, count(*) as leads
+    from leads l
+    where l.is_spam = 0 and ${isWebsiteLeadSql("l")}
+      and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}
+    group by ${bucket}`.execute(db);
+  return rows;
 }
 
 /** One raw day's views and distinct visitors per hour. */
@@ -543,29 +565,25 @@ async function readHourlyViews(db: Kysely<Database>, day: string) {
 
 /** The headline figures of a period (the comparison). */
 export async function readHeadline(db: Kysely<Database>, from: string, to: string): Promise<Headline> {
-  const [totals, leads] = await Promise.all([
+  const origin = leadOriginSql("l", { scan: true });
+  const [totals, { rows: leads }] = await Promise.all([
     readDailyTotals(db, from, to),
-    db
-      .selectFrom("leads")
-      .select([
-        sql<number>`case when api_key_id is null then 0 else 1 end`.as("viakey"),
-        (eb) => eb.fn.countAll().as("leads"),
-      ])
-      .where("isSpam", "=", 0)
-      .where("createdAt", ">=", startOf(from))
-      .where("createdAt", "<", endOf(to))
-      .groupBy(sql`case when api_key_id is null then 0 else 1 end`)
-      .execute(),
+    sql<{ origin: LeadOrigin; leads: unknown }>`select origin, count(*) as leads
+      from (select ${origin} as origin from leads l
+        where l.is_spam = 0 and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}) as period_leads
+      group by origin`.execute(db),
   ]);
   const visitors = totals.reduce((sum, day) => sum + day.visitors, 0);
-  const websiteLeads = num(leads.find((row) => !num(row.viakey))?.leads);
+  const of = (wanted: LeadOrigin) => num(leads.find((row) => row.origin === wanted)?.leads);
+  const websiteLeads = of("website");
   return {
     from,
     to,
     visitors,
     pageviews: totals.reduce((sum, day) => sum + day.views, 0),
     leads: websiteLeads,
-    apiLeads: num(leads.find((row) => num(row.viakey))?.leads),
+    apiLeads: of("api_key"),
+    outsideLeads: of("api_key") + of("added_by_staff") + of("imported"),
     conversionRate: rate(websiteLeads, visitors) ?? 0,
   };
 }

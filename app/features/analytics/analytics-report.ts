@@ -23,15 +23,28 @@ export type DeviceRow = { device: string; visitors: number; views: number };
 export type BrowserRow = { browser: string; visitors: number; views: number };
 export type NotFoundRow = { path: string; views: number; visitors: number };
 
+/**
+ * Leads that did not come through the website, by how they came in (issue 32): an API key (by its
+ * name), added by staff, imported (each with where staff said it came from). Never a conversion.
+ */
+export type OutsideSourceRow = {
+  origin: "api_key" | "added_by_staff" | "imported";
+  /** "API key “HubSpot”", "Added by staff: Phone call", "Imported: Event". */
+  source: string;
+  leads: number;
+};
+
 export type Headline = {
   from: string;
   to: string;
   visitors: number;
   pageviews: number;
-  /** Website leads not held as spam. */
+  /** Website leads not held as spam: its forms and the public API call they make (no key). */
   leads: number;
   /** Leads sent with an API key (not spam), shown apart and in no rate. */
   apiLeads: number;
+  /** Every lead not from the website (API keys, added by staff, imported), shown apart and in no rate. */
+  outsideLeads: number;
   /** leads / visitors, 0 to 1. */
   conversionRate: number;
 };
@@ -57,6 +70,8 @@ export type AnalyticsReport = Headline & {
     /** Of those leads, the ones now qualified or customer. */
     qualified: number;
   };
+  /** `outsideLeads` by source, the most first. */
+  outsideSources: OutsideSourceRow[];
   /** The period of the same length just before. */
   previous: Headline;
 };

@@ -12,6 +12,7 @@ import {
 } from "#app/lib/attribution.ts";
 import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { leadOriginSql } from "#app/lib/lead-origin.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
@@ -174,15 +175,21 @@ export async function leadDetail(db: Kysely<Database>, id: number) {
   const lead = await findLead(db, id);
   if (!lead) return undefined;
   const emailKey = (await emailKeyOf(db, id)) ?? "";
-  const [history, notes, timeline, others, attribution] = await Promise.all([
+  const [history, notes, timeline, others, attribution, origin] = await Promise.all([
     leadHistory(db, id),
     listNotes(db, id),
     leadTimeline(db, lead),
     otherSubmissions(db, { id, emailKey }),
     db.selectFrom("leadAttributions").select(ATTRIBUTION_COLUMNS).where("leadId", "=", id).executeTakeFirst(),
+    db
+      .selectFrom("leads")
+      .select(leadOriginSql("leads").as("origin"))
+      .where("id", "=", id)
+      .executeTakeFirst(),
   ]);
   return {
     ...lead,
+    origin: origin?.origin ?? ("website" as const),
     returning: others.some((other) => other.id < id && !other.isSpam),
     attribution: toLeadAttribution(attribution),
     history,

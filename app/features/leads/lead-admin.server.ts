@@ -3,6 +3,8 @@ import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { type Channel, UNKNOWN_CHANNEL } from "#app/lib/attribution.ts";
+import { leadOriginSql } from "#app/lib/lead-origin.server.ts";
+import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
 import { type ErasePerson, erasePerson } from "./lead-erasure.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
@@ -44,7 +46,13 @@ export type LeadListQuery = LeadFilter & {
 };
 
 /** A lead in the list: the API's lead plus who owns it and whether the person wrote before. */
-export type LeadListItem = Lead & { ownerName: string | null; ownerDisabled: boolean; returning: boolean };
+export type LeadListItem = Lead & {
+  ownerName: string | null;
+  ownerDisabled: boolean;
+  returning: boolean;
+  /** How it came in (issue 32): `website`, `api_key`, `added_by_staff` or `imported`. */
+  origin: LeadOrigin;
+};
 
 export type StatusChange = {
   id: number;
@@ -202,7 +210,8 @@ function selectListItems(db: Kysely<Database>) {
             .where("earlier.isSpam", "=", 0),
         )
         .as("returning"),
-    );
+    )
+    .select(leadOriginSql("leads").as("origin"));
 }
 
 type ListItemRow = Awaited<ReturnType<ReturnType<typeof selectListItems>["executeTakeFirstOrThrow"]>>;
@@ -213,6 +222,7 @@ function toListItem(row: ListItemRow): LeadListItem {
     ownerName: row.ownerName ?? null,
     ownerDisabled: Boolean(row.ownerDisabled),
     returning: Boolean(row.returning),
+    origin: row.origin,
   };
 }
 

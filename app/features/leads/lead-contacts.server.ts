@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { leadOriginSql } from "#app/lib/lead-origin.server.ts";
+import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 import type { LeadStatus } from "./lead-repository.server.ts";
 
 // Contacts: a person is the leads that share a normalised email (trimmed, lower-cased; stored as
@@ -10,6 +12,8 @@ import type { LeadStatus } from "./lead-repository.server.ts";
 export type OtherSubmission = {
   id: number;
   type: "demo" | "investor";
+  /** How it came in (issue 32): an imported or hand-added lead is no demo request. */
+  origin: LeadOrigin;
   fullName: string;
   company: string;
   status: LeadStatus;
@@ -26,6 +30,7 @@ export async function otherSubmissions(
   const rows = await db
     .selectFrom("leads")
     .select(["id", "requestType", "fullName", "company", "status", "isSpam", "createdAt"])
+    .select(leadOriginSql("leads").as("origin"))
     .where("emailKey", "=", lead.emailKey)
     .where("id", "!=", lead.id)
     .orderBy("id", "desc")
@@ -34,6 +39,7 @@ export async function otherSubmissions(
   return rows.map((row) => ({
     id: Number(row.id),
     type: row.requestType,
+    origin: row.origin,
     fullName: row.fullName,
     company: row.company,
     status: row.status as LeadStatus,

@@ -3,8 +3,9 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import type { Database } from "#app/db/schema.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { channelSlug } from "#app/lib/attribution.ts";
-import { formatDateTime } from "#app/lib/format-date.ts";
+import { formatLeadDate } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
+import { leadOriginLabel } from "#app/lib/lead-origin.ts";
 import { assignableStaff, type BulkAction, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
 import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
@@ -111,12 +112,17 @@ export async function loadLeadDashboard(request: Request, context: Context, user
         spamLevel: lead.spamLevel,
         spamReasons: lead.spamReasons,
         // Formatted here so the browser hydrates exactly the server's text; the day and the time
-        // go on two lines in the table.
-        ...splitDate(formatDateTime(lead.createdAt)),
+        // go on two lines in the table, the age beside them (issue 32).
+        ...splitDate(formatLeadDate(lead.createdAt)),
         createdAt: lead.createdAt,
-        created: formatDateTime(lead.createdAt),
+        created: formatLeadDate(lead.createdAt),
         age: formatAge(lead.createdAt, now),
-        source: sources.get(lead.id) ?? { pending: false, channel: null, campaign: null },
+        // How it came in (issue 32); the analytics channel only for a lead that came through the site.
+        source: leadOriginLabel(lead.origin, lead.source),
+        channel:
+          lead.origin === "website"
+            ? (sources.get(lead.id) ?? { pending: false, channel: null, campaign: null })
+            : null,
         nextStep: nextStepView(nextSteps.get(lead.id), now),
       })),
     };
@@ -139,7 +145,7 @@ export async function loadLeadDashboard(request: Request, context: Context, user
   }
 }
 
-/** Where each lead came from: its channel and campaign, or pending while its visit is being linked. */
+/** The analytics channel and campaign of each lead, or pending while its visit is being linked. */
 async function sourcesOf(db: Kysely<Database>, leadIds: number[]) {
   const sources = new Map<number, { pending: boolean; channel: string | null; campaign: string | null }>();
   if (leadIds.length === 0) return sources;

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
-import { formatDateTime } from "#app/lib/format-date.ts";
+import { formatDateTime, formatLeadDate } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assignableStaff, UnknownOwnerError } from "./lead-admin.server.ts";
@@ -50,7 +50,8 @@ export async function loadLeadDetail(request: Request, context: Context, rawId: 
   const url = new URL(request.url);
   const { history: _history, notes: _notes, timeline, otherSubmissions, ...lead } = detail;
   return {
-    lead: { ...lead, created: formatDateTime(lead.createdAt), updated: formatDateTime(lead.updatedAt) },
+    // A lead's dates as SPEC section 9 writes them, as the list does.
+    lead: { ...lead, created: formatLeadDate(lead.createdAt), updated: formatLeadDate(lead.updatedAt) },
     owner: staff.find((member) => member.id === lead.ownerId) ?? null,
     nextStep: step
       ? { body: step.body, dueOn: step.dueOn, due: formatDay(step.dueOn), overdue: isOverdue(step.dueOn) }
@@ -59,7 +60,7 @@ export async function loadLeadDetail(request: Request, context: Context, rawId: 
     timeline: timeline.map((entry) => ({ ...entry, when: formatDateTime(entry.at) })),
     otherSubmissions: otherSubmissions.map((other) => ({
       ...other,
-      created: formatDateTime(other.createdAt),
+      created: formatLeadDate(other.createdAt),
     })),
     confirmDelete: url.searchParams.has(CONFIRM_DELETE_PARAM),
     notice: readNotice(url),

@@ -8,6 +8,7 @@ import type {
   ChannelRow,
   EntryPageRow,
   NotFoundRow,
+  OutsideSourceRow,
   PageRow,
   ReferrerRow,
 } from "#app/features/analytics/analytics-report.ts";
@@ -111,6 +112,18 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
           columns={visitorsColumns({ label: "Channel", cell: (row) => row.channel })}
           empty="No visits in this period."
         />
+        <ReportTable<OutsideSourceRow>
+          id="outside-leads-heading"
+          title="Leads from outside the website"
+          description={`Added by staff, imported from a file or sent with an API key: ${formatCount(report.outsideLeads)} in this period. They are leads, not visits that converted: no other table, rate or funnel on this page counts them.`}
+          rows={report.outsideSources}
+          rowKey={(row) => row.source}
+          columns={[
+            { label: "Source", cell: (row) => row.source },
+            { label: "Leads", cell: (row) => count(row.leads) },
+          ]}
+          empty="Every lead of this period came through the website."
+        />
         <ReportTable<PageRow>
           id="pages-heading"
           title="Top pages"
@@ -185,12 +198,6 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
           empty="No 404s in this period."
         />
       </div>
-      {report.apiLeads > 0 ? (
-        <p className="text-sm text-ink-muted">
-          {formatCount(report.apiLeads)} more {report.apiLeads === 1 ? "lead" : "leads"} came from API keys in
-          this period; they are in no table or rate above.
-        </p>
-      ) : null}
     </>
   );
 }

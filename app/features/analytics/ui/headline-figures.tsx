@@ -59,7 +59,7 @@ export function HeadlineFigures({ current, previous }: { current: Headline; prev
           label="Leads"
           value={formatCount(current.leads)}
           change={countChange(current.leads, previous.leads)}
-          hint={`from the website, spam left out${current.apiLeads > 0 ? ` · ${formatCount(current.apiLeads)} more from API keys` : ""}`}
+          hint={`from the website, spam left out${current.outsideLeads > 0 ? ` · ${formatCount(current.outsideLeads)} more from outside it` : ""}`}
         />
         <Figure
           label="Conversion rate"

@@ -63,10 +63,7 @@ export function ManualLeadForm({
         <div className="mt-4 grid gap-5 sm:grid-cols-2">
           <Field id="lead-source" name="source" label="Source" required error={errors.source}>
             {(control) => (
-              <NativeSelect {...control} defaultValue={values.source ?? ""}>
-                <option value="" disabled>
-                  Choose a source
-                </option>
+              <NativeSelect {...control} placeholder="Choose a source" defaultValue={values.source ?? ""}>
                 {(Object.entries(STAFF_SOURCES) as [StaffSource, string][]).map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}

@@ -1,4 +1,5 @@
 import { cn } from "#app/lib/cn.ts";
+import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 
 // Small marks beside a lead's name: a returning person, a lead the spam filter asks staff to look
 // at, a lead held as spam. Text, not colour alone, says what each means.
@@ -42,4 +43,15 @@ export function TypeBadge({ type }: { type: "demo" | "investor" }) {
   ) : (
     <span className={cn(base, "bg-sky-100 text-sky-900")}>Demo</span>
   );
+}
+
+/**
+ * The kind of lead (issue 32): "Demo" or "Investor" for a request the person sent, "Imported" or
+ * "Added by staff" for a lead staff brought in (its stored type is only the default).
+ */
+export function LeadKindBadge({ type, origin }: { type: "demo" | "investor"; origin: LeadOrigin }) {
+  if (origin === "imported") return <span className={cn(base, "bg-slate-200 text-slate-900")}>Imported</span>;
+  if (origin === "added_by_staff")
+    return <span className={cn(base, "bg-slate-200 text-slate-900")}>Added by staff</span>;
+  return <TypeBadge type={type} />;
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
+import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 import { formatPolicyDate } from "#app/lib/site/privacy-changes.ts";
 import type { Lead } from "../lead-repository.server.ts";
 import { sourceText } from "./lead-format.ts";
@@ -18,7 +19,11 @@ const none = <span className="text-ink-muted">—</span>;
 const INVESTOR_LABELS = { angel: "Angel", vc: "VC", introducer: "Introducer", other: "Other" } as const;
 
 /** Everything the person sent and the product recorded with it; email and phone are links. */
-export function LeadDetailsCard({ lead }: { lead: Lead & { created: string; updated: string } }) {
+export function LeadDetailsCard({
+  lead,
+}: {
+  lead: Lead & { created: string; updated: string; origin: LeadOrigin };
+}) {
   const investorTypes = (Object.keys(INVESTOR_LABELS) as (keyof typeof INVESTOR_LABELS)[])
     .filter((key) => lead.investorType[key])
     .map((key) => INVESTOR_LABELS[key]);
@@ -53,7 +58,7 @@ export function LeadDetailsCard({ lead }: { lead: Lead & { created: string; upda
             </Detail>
           </>
         ) : null}
-        <Detail label="Source">{sourceText(lead.source, lead.sourcePage)}</Detail>
+        <Detail label="Source">{sourceText(lead.source, lead.sourcePage, lead.origin)}</Detail>
         <Detail label="Spam">
           {lead.spamLevel === "held" ? "Held as spam" : lead.spamLevel === "review" ? "To review" : "No"}
           {lead.spamReasons.length > 0 ? (

@@ -1,3 +1,4 @@
+import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 import type { LeadStatus } from "../lead-repository.server.ts";
 import { staffSourceLabel } from "../lead-sources.ts";
 
@@ -30,11 +31,25 @@ export function statusLabel(status: string): string {
   return status.charAt(0).toUpperCase() + status.slice(1);
 }
 
-/** Where a lead came from, in words: "the website form on /demo", "the API", "the API key “HubSpot”". */
-export function sourceText(source: string, sourcePage: string | null): string {
+/**
+ * Where a lead came from, in words: "the website form on /demo", "the API", "the API key “HubSpot”",
+ * "Phone call (added by staff)", "Event (imported from a file)" (with its `origin`, issue 32).
+ */
+export function sourceText(source: string, sourcePage: string | null, origin?: LeadOrigin): string {
   const staff = staffSourceLabel(source);
-  if (staff) return `${staff} (added by staff)`;
+  if (staff) return `${staff} (${origin === "imported" ? "imported from a file" : "added by staff"})`;
   if (source === "form") return `the website form${sourcePage ? ` on ${sourcePage}` : ""}`;
   if (source === "api") return "the API";
   return `the API key “${source}”`;
+}
+
+/**
+ * What a lead is, above its name (issue 32): a request the person sent ("Demo request", "Investor
+ * interest": through the website or an integration's API key), or a lead staff brought in, whose
+ * stored type is only the default (imports and the add-a-lead form have none to choose).
+ */
+export function leadKindLabel(origin: LeadOrigin, requestType: "demo" | "investor"): string {
+  if (origin === "imported") return "Imported lead";
+  if (origin === "added_by_staff") return "Lead added by staff";
+  return requestType === "investor" ? "Investor interest" : "Demo request";
 }

@@ -1,27 +1,30 @@
+import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 import type { StaffMember } from "../lead-admin.server.ts";
 import type { Lead } from "../lead-repository.server.ts";
-import { ReturningBadge, SpamLevelBadge, TypeBadge } from "./lead-badges.tsx";
+import { LeadKindBadge, ReturningBadge, SpamLevelBadge } from "./lead-badges.tsx";
+import { leadKindLabel } from "./lead-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
-/** The top of a lead's page: what kind of request, whose, and where it stands. */
+/** The top of a lead's page: what kind of lead (a request, an import...), whose, and where it stands. */
 export function LeadHeader({
   lead,
   owner,
 }: {
   lead: Pick<Lead, "id" | "requestType" | "fullName" | "status" | "type" | "spamLevel" | "spamReasons"> & {
     returning: boolean;
+    origin: LeadOrigin;
   };
   owner: StaffMember | null;
 }) {
   return (
     <div>
       <p className="text-sm font-semibold tracking-wider text-ink-muted uppercase">
-        {lead.requestType === "investor" ? "Investor interest" : "Demo request"} #{lead.id}
+        {leadKindLabel(lead.origin, lead.requestType)} #{lead.id}
       </p>
       <h1 className="mt-1 text-3xl font-bold tracking-tight break-words">{lead.fullName}</h1>
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <StatusBadge status={lead.status} />
-        <TypeBadge type={lead.type} />
+        <LeadKindBadge type={lead.type} origin={lead.origin} />
         {lead.returning ? <ReturningBadge /> : null}
         <SpamLevelBadge level={lead.spamLevel} reasons={lead.spamReasons} />
         <span className="text-sm text-ink-muted">

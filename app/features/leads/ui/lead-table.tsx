@@ -29,11 +29,16 @@ export type LeadRow = Pick<
   | "spamReasons"
 > & {
   createdAt: string;
-  /** "Nov 21, 2026, 10:05 AM": on hover over the age. */
+  /** "Nov 21, 2026, 03:16 PM" (SPEC section 9), and the same cut into its day and its time. */
   created: string;
-  /** "2 h ago". */
+  createdDay: string;
+  createdTime: string;
+  /** "2 h ago", beside the date. */
   age: string;
-  source: { pending: boolean; channel: string | null; campaign: string | null };
+  /** How it came in (issue 32): "Website form", "API key “HubSpot”", "Imported: Event"... */
+  source: string;
+  /** The analytics channel and campaign; null for a lead that did not come through the website. */
+  channel: { pending: boolean; channel: string | null; campaign: string | null } | null;
   nextStep: { body: string; dueOn: string; due: string; overdue: boolean } | null;
 };
 
@@ -50,6 +55,7 @@ const COLUMNS = [
   "Email",
   "Phone",
   "Source",
+  "Channel",
   "Owner",
   "Date",
   "Status",
@@ -86,18 +92,27 @@ function SortHeader({ column, view }: { column: (typeof COLUMNS)[number]; view: 
   );
 }
 
-/** Where the lead came from: its channel and campaign (issue 12's attribution). */
-function SourceText({ source }: { source: LeadRow["source"] }) {
-  if (source.pending) return <span className="text-ink-muted">Linking…</span>;
+/**
+ * The visit's channel and campaign (issue 12's attribution), for a lead that came through the
+ * website; "—" for one staff added, imported or an integration sent, which had no visit (issue 32).
+ */
+function ChannelText({ channel }: { channel: LeadRow["channel"] }) {
+  if (channel === null)
+    return (
+      <span className="text-ink-muted" title="Not from the website: no visit to link">
+        —
+      </span>
+    );
+  if (channel.pending) return <span className="text-ink-muted">Linking…</span>;
   return (
     <>
-      <span className="truncate md:block">{source.channel ?? "Unknown"}</span>
-      {source.campaign ? (
+      <span className="truncate md:block">{channel.channel ?? "Unknown"}</span>
+      {channel.campaign ? (
         <span
           className="truncate text-xs text-ink-muted max-md:before:content-['_·_'] md:block"
-          title={source.campaign}
+          title={channel.campaign}
         >
-          {source.campaign}
+          {channel.campaign}
         </span>
       ) : null}
     </>
@@ -232,7 +247,7 @@ export function LeadTable({
                 <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {lead.company}
                 </td>
-                <td className="max-w-40 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-36 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
@@ -247,9 +262,19 @@ export function LeadTable({
                 <td className="px-2 py-2.5 whitespace-nowrap max-md:order-7 max-md:p-0 max-md:pl-7">
                   {lead.phone}
                 </td>
-                <td className="max-w-28 px-2 py-2.5 max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted">
-                  <span className="md:hidden">From: </span>
-                  <SourceText source={lead.source} />
+                <td
+                  className="max-w-32 px-2 py-2.5 break-words max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted"
+                  data-lead-source
+                >
+                  <span className="md:hidden">Source: </span>
+                  {lead.source}
+                </td>
+                <td
+                  className="max-w-28 px-2 py-2.5 max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted"
+                  data-lead-channel
+                >
+                  <span className="md:hidden">Channel: </span>
+                  <ChannelText channel={lead.channel} />
                 </td>
                 <td className="px-2 py-2.5 max-md:order-2 max-md:min-w-0 max-md:flex-1 max-md:p-0">
                   <LeadOwnerControl lead={lead} staff={staff} action={action} />
@@ -257,10 +282,15 @@ export function LeadTable({
                     <span className="mt-0.5 block text-xs text-ink-muted">(disabled)</span>
                   ) : null}
                 </td>
-                <td className="px-2 py-2.5 whitespace-nowrap text-ink-muted max-md:order-9 max-md:p-0 max-md:pl-7">
-                  <time dateTime={lead.createdAt} title={lead.created}>
-                    {lead.age}
+                <td className="px-2 py-2.5 text-ink-muted max-md:order-9 max-md:p-0 max-md:pl-7">
+                  {/* SPEC section 9's date, its day and time on two lines in the table (one on a
+                      phone), and its age beside it (issue 32). */}
+                  <time dateTime={lead.createdAt} className="whitespace-nowrap text-ink">
+                    <span className="md:block">{lead.createdDay}</span> {lead.createdTime}
                   </time>
+                  <span className="text-xs whitespace-nowrap md:block max-md:before:content-['_·_']" data-age>
+                    {lead.age}
+                  </span>
                 </td>
                 <td className="px-2 py-2.5 max-md:order-1 max-md:p-0">
                   <LeadStatusControl lead={lead} action={action} badge />

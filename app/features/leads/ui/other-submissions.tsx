@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import type { OtherSubmission } from "../lead-contacts.server.ts";
-import { SpamLevelBadge, TypeBadge } from "./lead-badges.tsx";
+import { LeadKindBadge, SpamLevelBadge } from "./lead-badges.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
 /** The person's other requests (the same email), each a link to its own page. */
@@ -30,7 +30,7 @@ export function OtherSubmissions({
                 {other.company} · {other.created}
               </span>
               <span className="flex flex-wrap gap-1">
-                <TypeBadge type={other.type} />
+                <LeadKindBadge type={other.type} origin={other.origin} />
                 <StatusBadge status={other.status} />
                 {other.isSpam ? <SpamLevelBadge level="held" reasons={[]} /> : null}
               </span>

@@ -5,7 +5,7 @@ import { Field } from "#app/components/ui/field.tsx";
 import { CodeInput, Input } from "#app/components/ui/input.tsx";
 import { hasAdminHint } from "#app/lib/admin-hint.ts";
 import { sendJson } from "#app/lib/api-client.ts";
-import { formatDateTime } from "#app/lib/format-date.ts";
+import { formatLeadDate } from "#app/lib/format-date.ts";
 import type { Lead } from "../lead-repository.server.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -343,7 +343,7 @@ function LeadCards({ leads, total }: LeadsState) {
                 <dt className="font-semibold">Phone</dt>
                 <dd>{lead.phone}</dd>
                 <dt className="font-semibold">Date</dt>
-                <dd>{formatDateTime(lead.createdAt)}</dd>
+                <dd>{formatLeadDate(lead.createdAt)}</dd>
               </dl>
               {lead.message ? (
                 <p className="text-sm leading-6 whitespace-pre-wrap break-words">{lead.message}</p>
