@@ -62,6 +62,7 @@ import {
   type PublishedSite,
 } from "#app/features/content/published/published-site.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
+import { compactLeadCounts, LEAD_COUNTS_COMPACT_MS } from "#app/features/leads/lead-counts.server.ts";
 import { createLeadIntake } from "#app/features/leads/lead-intake.server.ts";
 import { createOutboxSender } from "#app/features/leads/lead-notification.server.ts";
 import {
@@ -432,6 +433,18 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         void purge.run();
       }, RATE_LIMIT_PRUNE_MS);
       prune.unref();
+      // lead_counts' rows per database session (migration 032) folded together, so reading a count
+      // sums a few rows however many sessions have come and gone (PostgreSQL; nothing on SQLite).
+      // One pass at a time, and the one in flight is awaited at stop (before the database closes).
+      let compacting: Promise<unknown> = Promise.resolve();
+      const compactCounts = setInterval(() => {
+        compacting = compacting.then(() =>
+          compactLeadCounts(database.db).catch((error: Error) =>
+            logError(`Compacting lead counts failed: ${error.message}`),
+          ),
+        );
+      }, LEAD_COUNTS_COMPACT_MS);
+      compactCounts.unref();
       // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
       settleAttributions();
       void rollup.run();
@@ -449,6 +462,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       return {
         async stop() {
           clearInterval(prune);
+          clearInterval(compactCounts);
           publishedSite.stop();
           // A watch run in progress finishes beside the rest of the shutdown; one that outlasts the
           // server's grace period is abandoned and retried elsewhere once its lease runs out.
@@ -456,6 +470,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           await leadAttribution.stop();
           await rollup.stop();
           await purge.stop();
+          await compacting;
           await outbox.stop();
           await watchesStopped;
         },

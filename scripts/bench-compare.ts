@@ -30,8 +30,18 @@ type PagesReport = {
 const children = new Set<ChildProcess>();
 const cleanups: (() => void)[] = [];
 
+/** Stops a child and waits for it to exit (SIGKILL after 10 s): nothing may still write in the worktree. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 async function cleanup(): Promise<void> {
-  for (const child of children) child.kill("SIGTERM");
+  await Promise.all([...children].map(stop));
   for (const task of cleanups.splice(0).reverse()) {
     try {
       task();
@@ -67,6 +77,25 @@ function git(args: string[]): string {
   const result = spawnSync("git", args, { cwd: root, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr.trim()}`);
   return result.stdout.trim();
+}
+
+/**
+ * Removes the temporary worktree from the repository's list and from disk. `git worktree remove`
+ * when it can; otherwise (it failed part-way, or the add never finished) the directory goes and
+ * `git worktree prune` drops the entry whose directory is gone, so `git worktree list` shows
+ * no stray `checkout`. Prune touches only entries whose directory no longer exists.
+ */
+function removeWorktree(temp: string, checkout: string): void {
+  try {
+    git(["worktree", "remove", "--force", checkout]);
+  } catch (error) {
+    console.error(`bench:compare: ${(error as Error).message}; deleting ${checkout} and pruning`);
+  }
+  rmSync(temp, { recursive: true, force: true });
+  const listed = git(["worktree", "list", "--porcelain"])
+    .split("\n")
+    .some((line) => line === `worktree ${checkout}`);
+  if (listed) git(["worktree", "prune"]);
 }
 
 const median = (values: number[]): number => {
@@ -116,11 +145,11 @@ async function main(): Promise<number> {
   // mkdtemp makes it private: nginx's worker (another user) must read the ref's build/client.
   chmodSync(temp, 0o755);
   const checkout = join(temp, "checkout");
-  cleanups.push(() => rmSync(temp, { recursive: true, force: true }));
-  git(["worktree", "add", "--detach", checkout, commit]);
+  // Registered before it is added, so an interruption during `git worktree add` still removes it.
   if (values.keep)
     console.error(`bench:compare: keeping ${checkout} (git worktree remove --force ${checkout})`);
-  else cleanups.push(() => git(["worktree", "remove", "--force", checkout]));
+  else cleanups.push(() => removeWorktree(temp, checkout));
+  git(["worktree", "add", "--detach", checkout, commit]);
   // Its own dependencies (its lockfile may differ) and build.
   await run("npm", ["ci", "--no-audit", "--no-fund"], checkout);
   await run("npm", ["run", "build"], checkout);

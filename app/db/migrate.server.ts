@@ -31,6 +31,7 @@ import * as posts027 from "./migrations/027-posts.ts";
 import * as labChecks028 from "./migrations/028-lab-checks.ts";
 import * as watches030 from "./migrations/030-watches.ts";
 import * as codeFailures031 from "./migrations/031-code-failures.ts";
+import * as leadCountsPerSession032 from "./migrations/032-lead-counts-per-session.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   "028-lab-checks": labChecks028,
   "030-watches": watches030,
   "031-code-failures": codeFailures031,
+  "032-lead-counts-per-session": leadCountsPerSession032,
 };
 
 export class MigrationError extends Error {}

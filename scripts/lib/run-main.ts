@@ -1,20 +1,21 @@
 let interrupted = false;
 
-/** True once Ctrl-C or SIGTERM asked the script to stop: long loops should not start new work. */
+/** True once Ctrl-C, SIGTERM or SIGHUP asked the script to stop: long loops should not start new work. */
 export function wasInterrupted(): boolean {
   return interrupted;
 }
 
 /**
  * Runs a measurement script's `main` and always calls `cleanup` (stopping its servers and browsers):
- * on success, on error, and on Ctrl-C or SIGTERM, so no child process outlives the script.
+ * on success, on error, and on Ctrl-C, SIGTERM or SIGHUP (its terminal closed), so no child process
+ * outlives the script.
  */
 export async function runMain(
   name: string,
   main: () => Promise<number>,
   cleanup: () => Promise<void>,
 ): Promise<void> {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => {
       if (interrupted) return;
       interrupted = true;

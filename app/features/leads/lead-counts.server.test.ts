@@ -1,21 +1,35 @@
 import { sql } from "kysely";
 import { beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
+import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
 import { countMatchingLeads, type LeadFilter } from "./lead-admin.server.ts";
+import { compactLeadCounts } from "./lead-counts.server.ts";
 import { LEAD_STATUSES } from "./lead-repository.server.ts";
+import { createLeadService } from "./lead-service.server.ts";
+import { issueTimeToken } from "./time-token.server.ts";
 
 // The trigger-kept lead_counts (migration 013) must equal counting the rows, whatever writes the
 // leads: single inserts, multi-row inserts, updates of one lead or many, deletes. Checked against
-// count(*) for every filter combination the list offers, on both databases.
+// count(*) for every filter combination the list offers, on both databases. On PostgreSQL each
+// database session writes counter rows of its own (migration 032), folded together now and then by
+// compactLeadCounts: a submission never waits on another's counter row, and the counts stay exact.
 
 describeEachDatabase("lead counts", (use) => {
   const db = () => use().db;
   let owners: number[] = [];
 
   beforeEach(async () => {
-    for (const table of ["leadNotes", "leadEvents", "leadStatusChanges", "outbox", "leads"] as const)
+    for (const table of [
+      "leadNotes",
+      "leadEvents",
+      "leadStatusChanges",
+      "leadAttributions",
+      "outbox",
+      "rateLimits",
+      "leads",
+    ] as const)
       await db().deleteFrom(table).execute();
     await db().deleteFrom("users").execute();
     owners = [];
@@ -210,4 +224,187 @@ describeEachDatabase("lead counts", (use) => {
     );
     expect(await countMatchingLeads(db(), {})).toBe(24);
   });
+
+  /** Counter rows outside shard 0: PostgreSQL's per-session rows not folded yet (SQLite's id shards). */
+  async function sessionRows(): Promise<number> {
+    const row = await db()
+      .selectFrom("leadCounts")
+      .select((eb) => eb.fn.countAll().as("count"))
+      .where("shard", "<>", 0)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  const SECRET = "lead-counts-secret-lead-counts-secret";
+  const submission = (index: number) => ({
+    fullName: "Amara Okafor",
+    email: `amara${index}@okafor-build.co.uk`,
+    company: "Okafor Build Ltd",
+    phone: "+44 7700 900123",
+    message: "We manage 40 subcontracts per project.",
+  });
+  const context = (index: number) => ({
+    clientAddress: `192.0.2.${index}`,
+    timeToken: issueTimeToken(SECRET, Date.now() - 60_000),
+    sourcePage: "/demo",
+  });
+  const service = () =>
+    createLeadService({
+      db: db(),
+      secret: SECRET,
+      rateLimiter: createRateLimiter(db(), { limit: 100, windowMs: 600_000 }),
+      notify: true,
+    });
+
+  it("stores a submission while another lead's transaction is open, without waiting for it", async () => {
+    // An import or a hand-added lead whose transaction is still open when a visitor submits. Before
+    // migration 032 the two shared a counter row whenever their ids were equal modulo 8 (the next id
+    // is made so here), and the submission waited for the other's commit.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted = () => {};
+    const insertedYet = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const open = db()
+      .transaction()
+      .execute(async (trx) => {
+        const { id } = await trx
+          .insertInto("leads")
+          .values(leadRow({ email: "import@example.com" }))
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        if (use().dialect === "postgres")
+          await sql`select setval(pg_get_serial_sequence('leads', 'id'), ${Number(id) + 7})`.execute(trx);
+        inserted();
+        // SQLite has one writer at a time: the question does not arise, the submission follows.
+        if (use().dialect === "postgres") await held;
+        return Number(id);
+      });
+    await insertedYet;
+    if (use().dialect === "sqlite") await open;
+    // A generous bound: the submission either does not wait (milliseconds) or waits until released.
+    const stillWaiting = new Promise<"still waiting">((resolve) =>
+      setTimeout(resolve, 15_000, "still waiting"),
+    );
+    let result: Awaited<ReturnType<ReturnType<typeof service>["submit"]>> | "still waiting";
+    try {
+      result = await Promise.race([service().submit(submission(1), context(1)), stillWaiting]);
+    } finally {
+      release();
+    }
+    const firstId = await open;
+    expect(result).toMatchObject({ kind: "stored", spam: false });
+    if (result !== "still waiting" && result.kind === "stored" && use().dialect === "postgres")
+      expect(result.id % 8).toBe(firstId % 8);
+    await expectCountsExact();
+    expect(await countMatchingLeads(db(), { status: "new", type: "demo", ownerId: null })).toBe(2);
+  }, 30_000);
+
+  it("keeps the counts exact through concurrent submissions, changes, a failed transaction and compaction", async () => {
+    // Concurrent submissions through the service (each its own transaction, on the pool's sessions).
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, index) => service().submit(submission(index), context(index + 10))),
+    );
+    expect(results.every((result) => result.kind === "stored")).toBe(true);
+    const ids = results.map((result) => (result.kind === "stored" ? result.id : 0));
+    expect(await countMatchingLeads(db(), {})).toBe(24);
+    await expectCountsExact();
+
+    // Status changes, spam verdicts and owners, concurrently, then the retention purge's anonymising
+    // and a delete.
+    await Promise.all(
+      ids.slice(0, 12).map((id, index) =>
+        db()
+          .updateTable("leads")
+          .set(
+            index % 3 === 0
+              ? { status: "contacted" }
+              : index % 3 === 1
+                ? { isSpam: 1 }
+                : { ownerId: owners[index % 2] },
+          )
+          .where("id", "=", id)
+          .execute(),
+      ),
+    );
+    await db()
+      .updateTable("leads")
+      .set({ anonymisedAt: "2026-11-26T00:00:00.000Z", fullName: "", email: "" })
+      .where("id", "in", ids.slice(12, 15))
+      .execute();
+    await db().deleteFrom("leads").where("id", "in", ids.slice(15, 17)).execute();
+    await expectCountsExact();
+
+    // A transaction that fails after its lead's insert (as a crash before the commit would): neither
+    // the lead nor its count is there.
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto("leads")
+            .values(leadRow({ email: "lost@example.com" }))
+            .execute();
+          await trx
+            .updateTable("leads")
+            .set({ status: "customer" })
+            .where("id", "=", ids[17] as number)
+            .execute();
+          throw new Error("the process died here");
+        }),
+    ).rejects.toThrow("the process died here");
+    await expectCountsExact();
+
+    // A compaction that fails part-way changes nothing either (one statement, in its transaction).
+    const rowsBefore = await sessionRows();
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await compactLeadCounts(trx);
+          throw new Error("the process died here");
+        }),
+    ).rejects.toThrow("the process died here");
+    expect(await sessionRows()).toBe(rowsBefore);
+    await expectCountsExact();
+
+    // Compaction beside a lead whose transaction is open: it skips that session's row rather than
+    // waiting for it, and the lead counts once it commits.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted = () => {};
+    const insertedYet = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const open = db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto("leads")
+          .values(leadRow({ email: "late@example.com" }))
+          .execute();
+        inserted();
+        if (use().dialect === "postgres") await held;
+      });
+    await insertedYet;
+    if (use().dialect === "sqlite") await open;
+    try {
+      await compactLeadCounts(db());
+      await expectCountsExact();
+    } finally {
+      release();
+    }
+    await open;
+    await expectCountsExact();
+    await compactLeadCounts(db());
+    await expectCountsExact();
+    expect(await countMatchingLeads(db(), {})).toBe(24 - 3 - 2 - 4 + 1);
+    // On PostgreSQL every session's rows are folded into shard 0 once none is held.
+    if (use().dialect === "postgres") expect(await sessionRows()).toBe(0);
+  }, 60_000);
 });
