@@ -286,13 +286,15 @@ describeEachDatabase("lead counts", (use) => {
     await insertedYet;
     if (use().dialect === "sqlite") await open;
     // A generous bound: the submission either does not wait (milliseconds) or waits until released.
-    const stillWaiting = new Promise<"still waiting">((resolve) =>
-      setTimeout(resolve, 15_000, "still waiting"),
-    );
+    let timer: NodeJS.Timeout | undefined;
+    const stillWaiting = new Promise<"still waiting">((resolve) => {
+      timer = setTimeout(resolve, 15_000, "still waiting");
+    });
     let result: Awaited<ReturnType<ReturnType<typeof service>["submit"]>> | "still waiting";
     try {
       result = await Promise.race([service().submit(submission(1), context(1)), stillWaiting]);
     } finally {
+      clearTimeout(timer);
       release();
     }
     const firstId = await open;
