@@ -137,10 +137,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
         const batchesBefore = await count("batches");
         // Reads (and resets) the longest stall so far: what follows is measured from here.
         await eventLoopMaxLagMs(server.url);
+        const csvs = ["a", "b", "c"].map((tag) => leadsCsv(`${kind}-${tag}`, 10_000, 400));
         const sampler = sampleHomePage(server.url);
         const results = await Promise.all(
-          ["a", "b", "c"].map(async (tag) => {
-            const csv = leadsCsv(`${kind}-${tag}`, 10_000, 400);
+          csvs.map(async (csv) => {
             let answer: Awaited<ReturnType<typeof commitCsv>> | undefined;
             await untilAccepted(async () => {
               answer = await commitCsv(server.url, cookie, csv);
