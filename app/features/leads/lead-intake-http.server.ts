@@ -5,6 +5,11 @@ import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import { ImportBusyError, parseCsvOffThread } from "./import/csv-worker.server.ts";
 import { guessMapping, type ImportMapping, readMapping } from "./import/import-mapping.ts";
+import {
+  IMPORT_BUSY_MESSAGE,
+  IMPORT_RETRY_AFTER_SECONDS,
+  importSlots,
+} from "./import/import-slots.server.ts";
 import { type ImportPlan, ImportStateError } from "./import/lead-import.server.ts";
 import { UnknownOwnerError } from "./lead-admin.server.ts";
 import { isStaffSource, type StaffSource } from "./lead-sources.ts";
@@ -68,6 +73,28 @@ export function describePlan(plan: ImportPlan) {
 export async function handleImport(request: Request, context: Context): Promise<Response> {
   const user = await requireApiPermission(request, context, "leads.write");
   assertSameOrigin(request);
+  // A place in the imports' line before a byte of the file is read (issue 32).
+  const slot = importSlots.reserve();
+  if (!slot)
+    return Response.json(
+      { message: IMPORT_BUSY_MESSAGE, errors: {} },
+      { status: 503, headers: { "Retry-After": String(IMPORT_RETRY_AFTER_SECONDS) } },
+    );
+  try {
+    return await importWithSlot(request, context, user, slot.ready);
+  } finally {
+    slot.release();
+  }
+}
+
+async function importWithSlot(
+  request: Request,
+  context: Context,
+  user: Awaited<ReturnType<typeof requireApiPermission>>,
+  turn: Promise<void>,
+): Promise<Response> {
+  // The file is read in this import's turn: until then it waits in the connection.
+  await turn;
   const body = await readMultipart(request, IMPORT_BODY_LIMIT);
   if (!body.ok) return json({ message: body.message, errors: {} }, body.status);
   const { form } = body;

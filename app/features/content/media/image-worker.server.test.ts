@@ -65,7 +65,7 @@ afterAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
 });
 
-describe("image processing in a worker thread", () => {
+describe("image processing in a child process", () => {
   it("makes AVIF, WebP and JPEG variants at 480, 960, 1440 and 1920 px from a large photo", async () => {
     const result = accepted(
       await processor.process(await makeImage("jpeg", { width: 2400, height: 1600 }), "jpeg"),
@@ -290,7 +290,7 @@ describe("image processing in a worker thread", () => {
 });
 
 describe("the processor's bounds", () => {
-  it("refuses an image past its time budget at once, and holds the slot until its thread has ended", async () => {
+  it("refuses an image past its time budget at once, and holds the slot until its process has ended", async () => {
     const slow = createImageProcessor({ budgetMs: 1 });
     const outcome = await slow.process(await makeImage("jpeg", { width: 2000, height: 1500 }), "jpeg");
     expect(outcome).toEqual({ ok: false, reason: "tooSlow" });

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { RateLimitDecision } from "#app/lib/rate-limit.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
+import type { Slot } from "#app/lib/work-slots.ts";
 import { mediaIdsIn } from "../posts/post-markdown.ts";
 import { sniffImageType } from "./image-type.ts";
 import type { ImageProcessor } from "./image-worker.server.ts";
@@ -136,14 +137,17 @@ export function createMediaLibrary({
   }
 
   return {
+    /** A place in the processing line before the upload's body is read; null when the line is full. */
+    reserve: () => processor.reserve(),
+
     /**
      * Checks, processes and stores an upload. `bytes` is the whole file, read with a size limit by
-     * the caller; a file over MEDIA_MAX_BYTES is refused here too. Refusals carry the status and the
-     * message the person reads; nothing is stored then.
+     * the caller (after `reserve()`, whose slot it passes); a file over MEDIA_MAX_BYTES is refused
+     * here too. Refusals carry the status and the message the person reads; nothing is stored then.
      */
     async upload(
       bytes: Uint8Array,
-      { alt, userId }: { alt: unknown; userId: number },
+      { alt, userId, slot }: { alt: unknown; userId: number; slot?: Slot },
     ): Promise<UploadResult> {
       const refuse = (status: number, message: string, field: "file" | "alt" = "file"): UploadRefusal => ({
         ok: false,
@@ -167,7 +171,7 @@ export function createMediaLibrary({
         };
       let outcome: Awaited<ReturnType<ImageProcessor["process"]>>;
       try {
-        outcome = await processor.process(bytes, sniffed.type);
+        outcome = await processor.process(bytes, sniffed.type, slot);
       } catch (error) {
         if (error instanceof ImageBusyError)
           return { ...refuse(503, MEDIA_MESSAGES.busy), retryAfterSeconds: 5 };

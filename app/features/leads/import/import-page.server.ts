@@ -11,6 +11,7 @@ import { leadsServices } from "../leads-context.server.ts";
 import { ImportBusyError, parseCsvOffThread } from "./csv-worker.server.ts";
 import { createDraft, findDraft, listImports } from "./import-batches.server.ts";
 import { guessMapping, IMPORT_FIELD_KEYS, readMapping } from "./import-mapping.ts";
+import { IMPORT_BUSY_MESSAGE, IMPORT_RETRY_AFTER_SECONDS, importSlots } from "./import-slots.server.ts";
 import { ImportStateError, importCell } from "./lead-import.server.ts";
 
 // /admin/leads/import without JavaScript, in three form posts: upload (multipart; the file is kept
@@ -127,10 +128,36 @@ export async function loadImportPage(request: Request, context: Context, actor: 
 }
 
 export async function importPageAction(request: Request, context: Context, actor: Actor) {
+  // An upload or a commit takes a place in the imports' line before its body is read (issue 32).
+  const slot = importSlots.reserve();
+  if (!slot) {
+    const upload = (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/");
+    return data(
+      upload
+        ? { uploadError: IMPORT_BUSY_MESSAGE, error: null }
+        : { uploadError: null, error: IMPORT_BUSY_MESSAGE },
+      { status: 503, headers: { "Retry-After": String(IMPORT_RETRY_AFTER_SECONDS) } },
+    );
+  }
+  try {
+    return await importPageActionWithSlot(request, context, actor, slot.ready);
+  } finally {
+    slot.release();
+  }
+}
+
+async function importPageActionWithSlot(
+  request: Request,
+  context: Context,
+  actor: Actor,
+  turn: Promise<void>,
+) {
   const multipart = (request.headers.get("content-type") ?? "")
     .toLowerCase()
     .startsWith("multipart/form-data");
   if (multipart) {
+    // The file is read in this import's turn: until then it waits in the connection.
+    await turn;
     const body = await readMultipart(request, IMPORT_BODY_LIMIT);
     if (!body.ok) return data({ uploadError: body.message, error: null }, { status: body.status });
     const file = body.form.get("file");
@@ -160,6 +187,7 @@ export async function importPageAction(request: Request, context: Context, actor
   }
 
   const form = await readForm(request);
+  await turn;
   const intent = form.get("intent");
   const { leadIntake } = await leadsServices(context);
   const clientAddress = context.get(clientAddressContext);

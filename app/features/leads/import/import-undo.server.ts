@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import { eraseLeads } from "../lead-admin.server.ts";
@@ -9,6 +10,7 @@ import {
   ImportStateError,
   MERGED_FIELDS,
   type MergedField,
+  yieldToLoop,
 } from "./lead-import.server.ts";
 
 // "Undo this import" (issue 23): the batch's new leads removed, its merges reverted, recorded.
@@ -60,7 +62,9 @@ export async function undoImport(
       .filter((change) => change.kind === "created")
       .map((change) => Number(change.leadId));
     let removed = 0;
-    for (const part of chunks(createdIds, 1000)) {
+    // As the commit: parts with a turn of the event loop between them on SQLite (issue 32).
+    for (const part of chunks(createdIds, isPostgres(trx) ? 1000 : 250)) {
+      await yieldToLoop();
       // The change goes out (webhooks) before the rows it describes are gone.
       for (const leadId of part) {
         const deliveries = await onLeadChange?.(trx, {
@@ -76,6 +80,7 @@ export async function undoImport(
     let reverted = 0;
     for (const change of changes) {
       if (change.kind !== "merged" || !change.previous) continue;
+      if (reverted % 50 === 49) await yieldToLoop();
       const leadId = Number(change.leadId);
       const { before, after } = JSON.parse(change.previous) as {
         before: Record<MergedField, string | null>;
