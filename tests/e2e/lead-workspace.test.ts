@@ -166,7 +166,7 @@ describe("a sales person works a lead", () => {
     const row = page.locator("table tbody tr").filter({ hasText: "Held Prospect" });
     await expect(row.count()).resolves.toBe(1);
     await expect(
-      row.locator("td").nth(5).getByLabel("Owner of Held Prospect").locator("option:checked").innerText(),
+      row.locator("td").nth(6).getByLabel("Owner of Held Prospect").locator("option:checked").innerText(),
     ).resolves.toBe("sam");
     await close();
   });
