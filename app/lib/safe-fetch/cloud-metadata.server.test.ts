@@ -33,6 +33,18 @@ describe("the cloud metadata list", () => {
     ["FD00:EC2:0:0:0:0:0:254", "fd00:ec2::254/128"],
     ["fd00:ec2::253", "fd00:ec2::/32"],
     ["fe80::1%eth0", "fe80::/10"],
+    // Other clouds' IPv6 metadata addresses: unique-local, so a private-targets switch let them through.
+    ["fd20:ce::254", "fd20:ce::254/128"],
+    ["fd00:c1::a9fe:a9fe", "fd00:c1::a9fe:a9fe/128"],
+    ["fd00:c1::169.254.169.254", "fd00:c1::a9fe:a9fe/128"],
+    ["fd00:42::42", "fd00:42::42/128"],
+    ["fd00:a9fe:a9fe::1", "fd00:a9fe:a9fe::1/128"],
+    ["fd00:100::100:200", "fd00:100::100:200/128"],
+    ["fd12:3456:789a::a9fe:a9fe", "169.254.169.254/32"],
+    // The local-use NAT64 prefix cut at /48, /56 and /64 (RFC 6052 2.2).
+    ["64:ff9b:1:a9fe:a9:fe00::", "169.254.169.254/32"],
+    ["64:ff9b:1:a9:fe:a9fe::", "169.254.169.254/32"],
+    ["64:ff9b:1:0:a9:fea9:fe00:0", "169.254.169.254/32"],
   ])("matches %s (%s)", (host, range) => {
     expect(cloudMetadataMatch(host)?.range).toBe(range);
     expect(metadataRefusalFor(host)).toMatch(/^Refused: .* is a cloud metadata address \(/);
@@ -62,6 +74,9 @@ describe("the cloud metadata list", () => {
     "2606:4700::1111",
     "::1",
     "::ffff:93.184.215.14",
+    "fd20:ce::253",
+    "fd00:42::43",
+    "64:ff9b:1:5db8:d7:e00::",
     "example.com",
     "metadata.example.com",
     "google.internal",

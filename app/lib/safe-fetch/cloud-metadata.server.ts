@@ -38,6 +38,11 @@ const V4_RULES: Rule[] = [
 const V6_RULES: Rule[] = [
   { cidr: "fd00:ec2::254/128", what: "the AWS instance metadata service over IPv6" },
   { cidr: "fd00:ec2::/32", what: "AWS's internal services (DNS, metadata, pod identity)" },
+  { cidr: "fd20:ce::254/128", what: "Google Cloud's metadata server over IPv6" },
+  { cidr: "fd00:c1::a9fe:a9fe/128", what: "the Oracle Cloud metadata service over IPv6" },
+  { cidr: "fd00:42::42/128", what: "the Scaleway metadata service over IPv6" },
+  { cidr: "fd00:a9fe:a9fe::1/128", what: "the Akamai (Linode) metadata service over IPv6" },
+  { cidr: "fd00:100::100:200/128", what: "the Alibaba Cloud metadata service over IPv6" },
   { cidr: "fe80::/10", what: "link-local, where cloud metadata services live" },
 ];
 
@@ -124,7 +129,16 @@ function embeddedIpv4(groups: number[]): string[] {
   const zeroUpTo = (count: number) => groups.slice(0, count).every((group) => group === 0);
   if (zeroUpTo(5) && (g5 === 0xffff || g5 === 0)) found.push(quad(g6, g7)); // mapped, compatible
   if (zeroUpTo(4) && g4 === 0xffff && g5 === 0) found.push(quad(g6, g7)); // SIIT
-  if (g0 === 0x64 && g1 === 0xff9b) found.push(quad(g6, g7)); // NAT64, well-known and local-use
+  if (g0 === 0x64 && g1 === 0xff9b) found.push(quad(g6, g7)); // NAT64, well-known and local-use /96
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) {
+    // The local-use prefix may be cut at /48, /56 or /64 too (RFC 6052 2.2: bits 64-71 are skipped).
+    const byte = (group: number, high: boolean) => (high ? group >> 8 : group & 0xff);
+    found.push([byte(g3, true), byte(g3, false), byte(g4, false), byte(g5, true)].join(".")); // /48
+    found.push([byte(g3, false), byte(g4, false), byte(g5, true), byte(g5, false)].join(".")); // /56
+    found.push([byte(g4, false), byte(g5, true), byte(g5, false), byte(g6, true)].join(".")); // /64
+  }
+  // Unique-local addresses that carry 169.254.169.254 in their last 32 bits (clouds' own IPv6 forms).
+  if ((g0 & 0xfe00) === 0xfc00 && g6 === 0xa9fe && g7 === 0xa9fe) found.push("169.254.169.254");
   if (g0 === 0x2002) found.push(quad(g1, g2)); // 6to4
   if (g0 === 0x2001 && g1 === 0) found.push(quad(g2, g3), quad(g6 ^ 0xffff, g7 ^ 0xffff)); // Teredo
   return found;
