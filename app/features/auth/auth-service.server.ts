@@ -215,7 +215,8 @@ export function createAuthService({
     now: Date,
   ): Promise<"ok" | "invalid" | "busy" | { throttled: number }> {
     // A signed-in session proving itself hashes in the trusted lane (issue 32 point 2).
-    if ("password" in proof && !hashing.hasRoom("trusted")) return "busy";
+    const account = user.username.toLowerCase();
+    if ("password" in proof && !hashing.hasRoom("trusted", account)) return "busy";
     const decision = await throttle.reserve(user.username, clientAddress, now.getTime());
     if (!decision.allowed) return { throttled: decision.retryAfterSeconds };
     const { reservation } = decision;
@@ -224,7 +225,11 @@ export function createAuthService({
       if ("code" in proof) {
         right = (await checkSecondFactor(db, keys, user.id, proof.code, now)) !== null;
       } else {
-        const outcome = await hashing.run(() => checkCredentials(user.username, proof.password), "trusted");
+        const outcome = await hashing.run(
+          () => checkCredentials(user.username, proof.password),
+          "trusted",
+          account,
+        );
         if (outcome.busy) {
           await reservation.release();
           return "busy";
@@ -261,7 +266,9 @@ export function createAuthService({
       // waits in the hashing queue's trusted lane, which a flood of other sign-ins cannot fill
       // (issue 32 point 2). A forged or another account's cookie is no cookie: the open lane.
       const device = trustedDeviceId(devices, username, deviceToken, now);
-      if (!hashing.hasRoom(device ? "trusted" : "open")) {
+      // One trusted hash per account at a time (hashing-queue.server.ts): the lane is the owner's.
+      const account = username.toLowerCase();
+      if (!hashing.hasRoom(device ? "trusted" : "open", account)) {
         // A full queue refuses at once, the busy answer counted against the sending address: a
         // flood from many addresses uses up its allowance instead of answering "busy" for ever.
         if (device) return { kind: "busy" };
@@ -278,7 +285,7 @@ export function createAuthService({
       try {
         // The lane follows the throttle's verdict: a device cookie spent on 5 failures is open.
         const lane = decision.trusted ? "trusted" : "open";
-        const outcome = await hashing.run(() => checkCredentials(username, password), lane);
+        const outcome = await hashing.run(() => checkCredentials(username, password), lane, account);
         if (outcome.busy) {
           await reservation.busy();
           return { kind: "busy" };

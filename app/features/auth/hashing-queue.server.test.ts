@@ -61,6 +61,36 @@ describe("hashing queue", () => {
     expect(order).toEqual(["open 1", "trusted", "open 2", "open 3"]);
   });
 
+  it("gives one account one trusted place at a time: replaying its own cookie in parallel cannot fill the lane", async () => {
+    const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 2, maxTrustedWaiting: 2 });
+    const order: string[] = [];
+    const releases: (() => void)[] = [];
+    const task = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        order.push(name);
+        releases.push(() => resolve(name));
+      });
+    const busyOpen = queue.run(task("open"));
+    await Promise.resolve();
+    // A staff member sends five sign-ins at once with their own valid device cookie: the first waits
+    // in the trusted lane, the others are sent to the open one (2 places) and refused beyond it.
+    const replayed = [1, 2, 3, 4, 5].map((n) => queue.run(task(`mallory ${n}`), "trusted", "mallory"));
+    expect(queue.stats()).toEqual({ running: 1, waiting: 2, trustedWaiting: 1 });
+    expect(await Promise.all(replayed.slice(3))).toEqual([{ busy: true }, { busy: true }]);
+    // The owner's trusted browser still has its place, and runs before the replayed open ones.
+    expect(queue.hasRoom("trusted", "owner")).toBe(true);
+    expect(queue.hasRoom("trusted", "mallory")).toBe(false);
+    const owner = queue.run(task("owner"), "trusted", "owner");
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    await Promise.all([busyOpen, owner, ...replayed.slice(0, 3)]);
+    expect(order).toEqual(["open", "mallory 1", "owner", "mallory 2", "mallory 3"]);
+    // Once mallory's trusted hash is done, the lane is theirs again.
+    expect(queue.hasRoom("trusted", "mallory")).toBe(true);
+  });
+
   it("frees the slot when a task fails", async () => {
     const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 0 });
     await expect(queue.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");

@@ -45,6 +45,12 @@ export function createHashingQueue({
 }: HashingQueueOptions = {}) {
   let running = 0;
   const waiting: Record<HashingLane, (() => void)[]> = { open: [], trusted: [] };
+  // One trusted hash per account at a time, waiting or running: a staff member replaying their own
+  // device cookie in parallel would otherwise fill the trusted lane and, served first, starve every
+  // other sign-in. Their second and later requests take the open lane, like the flood's.
+  const trustedInFlight = new Map<string, number>();
+  const laneFor = (lane: HashingLane, account?: string): HashingLane =>
+    lane === "trusted" && account !== undefined && (trustedInFlight.get(account) ?? 0) > 0 ? "open" : lane;
   const limits: Record<HashingLane, number> = { open: maxWaiting, trusted: maxTrustedWaiting };
 
   const next = () => {
@@ -63,22 +69,35 @@ export function createHashingQueue({
      */
     async run<T>(
       task: () => Promise<T>,
-      lane: HashingLane = "open",
+      asked: HashingLane = "open",
+      /** The account a trusted hash is for (lowercased username): one at a time per account. */
+      account?: string,
     ): Promise<{ busy: true } | { busy: false; value: T }> {
-      if (running >= maxRunning) {
-        if (waiting[lane].length >= limits[lane]) return { busy: true };
-        await new Promise<void>((resolve) => waiting[lane].push(resolve));
-      } else {
-        running++;
-      }
+      const lane = laneFor(asked, account);
+      if (running >= maxRunning && waiting[lane].length >= limits[lane]) return { busy: true };
+      const held = lane === "trusted" && account !== undefined;
+      if (held) trustedInFlight.set(account, (trustedInFlight.get(account) ?? 0) + 1);
       try {
-        return { busy: false, value: await task() };
+        if (running >= maxRunning) await new Promise<void>((resolve) => waiting[lane].push(resolve));
+        else running++;
+        try {
+          return { busy: false, value: await task() };
+        } finally {
+          next();
+        }
       } finally {
-        next();
+        if (held) {
+          const left = (trustedInFlight.get(account) ?? 1) - 1;
+          if (left > 0) trustedInFlight.set(account, left);
+          else trustedInFlight.delete(account);
+        }
       }
     },
     /** Whether run() would take a task of `lane` now; lets a caller refuse before doing any other work. */
-    hasRoom: (lane: HashingLane = "open") => running < maxRunning || waiting[lane].length < limits[lane],
+    hasRoom: (asked: HashingLane = "open", account?: string) => {
+      const lane = laneFor(asked, account);
+      return running < maxRunning || waiting[lane].length < limits[lane];
+    },
     /** For tests and diagnostics. */
     stats: () => ({ running, waiting: waiting.open.length, trustedWaiting: waiting.trusted.length }),
   };
