@@ -91,7 +91,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
   await writeCountFunctions(db, byId);
-  // The rows by session cannot be told apart by lead: counted again from the leads, as 013 did.
+  // The rows by session cannot be told apart by lead: counted again from the leads, as 013 did. The
+  // migration's transaction holds off new leads meanwhile, or a lead committed between the delete
+  // and the recount would be counted twice (its own +1 and the recount's).
+  await sql.raw("lock table leads in share mode").execute(db);
   await sql.raw("delete from lead_counts").execute(db);
   await sql
     .raw(`insert into lead_counts (${KEY}, count)
