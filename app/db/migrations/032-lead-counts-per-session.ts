@@ -90,14 +90,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
-  await writeCountFunctions(db, byId);
-  // The rows by session cannot be told apart by lead: counted again from the leads, as 013 did. The
-  // migration's transaction holds off new leads meanwhile, or a lead committed between the delete
-  // and the recount would be counted twice (its own +1 and the recount's).
-  await sql.raw("lock table leads in share mode").execute(db);
-  await sql.raw("delete from lead_counts").execute(db);
-  await sql
-    .raw(`insert into lead_counts (${KEY}, count)
+  // The rows by session cannot be told apart by lead: counted again from the leads, as 013 did, in
+  // one transaction that holds off new leads meanwhile, or a lead committed between the delete and
+  // the recount would be counted twice (its own +1 and the recount's). The migrator runs this in
+  // its transaction already; called on its own, it opens one.
+  const recount = async (trx: Kysely<unknown>) => {
+    await sql.raw("lock table leads in share mode").execute(trx);
+    await writeCountFunctions(trx, byId);
+    await sql.raw("delete from lead_counts").execute(trx);
+    await sql
+      .raw(`insert into lead_counts (${KEY}, count)
       select ${rowWith(byId)("leads")}, count(*) from leads group by 1, 2, 3, 4, 5, 6`)
-    .execute(db);
+      .execute(trx);
+  };
+  if (db.isTransaction) await recount(db);
+  else await db.transaction().execute(recount);
 }
