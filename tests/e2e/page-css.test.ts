@@ -49,11 +49,17 @@ async function photograph(
       ? element.screenshot({ animations: "disabled", caret: "hide" })
       : page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
   // Chromium under a heavy load sometimes answers "Unable to capture screenshot" (a protocol error,
-  // not a difference): asked once more.
-  const picture = await shoot().catch((error: Error) => {
-    if (!/Unable to capture screenshot/.test(error.message)) throw error;
-    return shoot();
-  });
+  // not a difference), twice in a row in one CI run: asked up to four times, a moment apart.
+  const picture = await (async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await shoot();
+      } catch (error) {
+        if (attempt >= 4 || !/Unable to capture screenshot/.test((error as Error).message)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
+  })();
   await context.close();
   return picture;
 }
