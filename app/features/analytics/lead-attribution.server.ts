@@ -260,6 +260,7 @@ export function createLeadAttribution({
           );
         }
       }
+      // A lead that can never be linked (an opted-out visitor, analytics off, no salt) is Unknown at once.
       const row =
         visitor === null
           ? { status: "unknown", visitorId: null, channel: UNKNOWN_CHANNEL, resolvedAt: at }
