@@ -24,7 +24,15 @@ const CLOCK_SLACK_MS = 60_000;
  * requests for one key cannot both take the last slot. Pass the transaction of the work it guards.
  */
 export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: RateLimitOptions) {
-  return {
+  /** A key's first hit in a window as one statement: returns its row's hits when it created the row. */
+  const firstHit = (key: string, now: number) =>
+    sql<{
+      hits: string;
+    }>`insert into rate_limits (key, hits, expires_at) values (${key}, ${`[${now}]`}, ${now + windowMs})
+        on conflict (key) do nothing
+        returning hits`;
+
+  const limiter = {
     limit,
     async hit(
       key: string,
@@ -35,11 +43,26 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
       // A key's first hit in a window (most submissions: one visitor, one lead) is one statement: the
       // row is created holding it. That insert holds the key too (a concurrent first hit waits for it on
       // PostgreSQL, then finds the row), so the check cannot be raced; a key with a row takes the path below.
-      const first = await sql<{ hits: string }>`
-        insert into rate_limits (key, hits, expires_at) values (${key}, ${`[${now}]`}, ${now + windowMs})
-        on conflict (key) do nothing
-        returning hits`.execute(executor);
-      if (first.rows.length > 0) return { allowed: true, count: 1 };
+      const first = await firstHit(key, now).execute(executor);
+      return limiter.hitAfterFirst(key, now, executor, first.rows.length > 0);
+    },
+    /**
+     * `hit`'s first statement, for a caller that runs it inside one of its own (a data-modifying `with`
+     * on PostgreSQL: one round trip less per lead, issue 32 point 17); null with the limit off. Pass
+     * whether it returned a row to `hitAfterFirst`, in the same transaction.
+     */
+    firstHitStatement(key: string, now: number) {
+      return limit <= 0 ? null : firstHit(key, now);
+    },
+    /** The rest of `hit` after its first statement ran: `created` when that statement returned a row. */
+    async hitAfterFirst(
+      key: string,
+      now: number,
+      executor: Kysely<Database> | Transaction<Database>,
+      created: boolean,
+    ): Promise<RateLimitDecision> {
+      if (limit <= 0) return { allowed: true, count: 0 };
+      if (created) return { allowed: true, count: 1 };
       // Hand-written: it runs on every lead submission (see insertLead).
       const { rows } = await sql<{ hits: string }>`
         insert into rate_limits (key, hits, expires_at) values (${key}, '[]', ${now + windowMs})
@@ -79,6 +102,7 @@ export function createRateLimiter(db: Kysely<Database>, { limit, windowMs }: Rat
       await pruneRateLimits(db, now);
     },
   };
+  return limiter;
 }
 
 /** Rate-limit rows whose every hit has left its window (the purge's dry run). */

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely, RawBuilder, Transaction } from "kysely";
 import { sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { UNKNOWN_CHANNEL } from "#app/lib/attribution.ts";
@@ -36,8 +36,14 @@ export type LeadVisit = {
   protocol: string;
 };
 
-/** Writes the lead's attribution row inside the lead's transaction. */
-export type AttributionWrite = (trx: Transaction<Database>, leadId: number) => Promise<void>;
+/**
+ * Writes the lead's attribution row inside the lead's transaction; `statement` is that insert given
+ * an expression of the lead's id, for the lead service to run inside the lead's own insert (one
+ * round trip fewer per lead on PostgreSQL, issue 32 point 17). Either writes the same row.
+ */
+export type AttributionWrite = ((trx: Transaction<Database>, leadId: number) => Promise<void>) & {
+  statement(leadId: RawBuilder<unknown>): RawBuilder<unknown>;
+};
 
 export type LeadAttribution = {
   /** Before the lead's transaction: the row to write with it (pending, or unknown at once). */
@@ -75,17 +81,6 @@ export function visitorIdentityOf(visit: LeadVisit): VisitorIdentity | null {
     clientAddress: visit.clientAddress,
     userAgent: (visit.headers.get("user-agent") ?? "").slice(0, MAX_USER_AGENT_LENGTH),
     host,
-  };
-}
-
-/** The row of a lead that can never be linked: no views, an opted-out visitor, analytics off. */
-function unknownRow(leadId: number, submittedAt: string) {
-  return {
-    leadId,
-    status: "unknown" as const,
-    submittedAt,
-    channel: UNKNOWN_CHANNEL,
-    resolvedAt: submittedAt,
   };
 }
 
@@ -265,16 +260,19 @@ export function createLeadAttribution({
           );
         }
       }
-      return async (trx, leadId) => {
-        await trx
-          .insertInto("leadAttributions")
-          .values(
-            visitor === null
-              ? unknownRow(leadId, at)
-              : { leadId, status: "pending", visitorId: visitor, submittedAt: at },
-          )
-          .execute();
+      // A lead that can never be linked (an opted-out visitor, analytics off, no salt) is Unknown at once.
+      const row =
+        visitor === null
+          ? { status: "unknown", visitorId: null, channel: UNKNOWN_CHANNEL, resolvedAt: at }
+          : { status: "pending", visitorId: visitor, channel: null, resolvedAt: null };
+      // Hand-written, as the lead's insert it joins (insertLead): the same row either way.
+      const statement = (leadId: RawBuilder<unknown>) =>
+        sql`insert into lead_attributions (lead_id, status, visitor_id, submitted_at, channel, resolved_at)
+          values (${leadId}, ${row.status}, ${row.visitorId}, ${at}, ${row.channel}, ${row.resolvedAt})`;
+      const write = async (trx: Transaction<Database>, leadId: number) => {
+        await statement(sql`${leadId}`).execute(trx);
       };
+      return Object.assign(write, { statement });
     },
     stored() {
       if (enabled) schedule(Date.now() + settleMs + 50);

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import type { Actor } from "./lead-events.server.ts";
@@ -20,24 +20,41 @@ export function suppressionKey(secret: string, email: string): string {
 /**
  * erasedOn and the webhooks (id, events) in one statement: a new lead needs both in its transaction,
  * and each statement is a round trip on PostgreSQL (issue 22: a submission's statements doubled).
+ * `alongside`, on PostgreSQL only, is a data-modifying statement returning one text column `hits`
+ * (the rate limit's first hit) run in the same statement (issue 32 point 17); `alongsideRows` is
+ * how many rows it returned.
  */
 export async function erasedOnWithWebhooks(
   db: Kysely<Database> | Transaction<Database>,
   secret: string,
   email: string,
-): Promise<{ erasedAt: string | null; webhooks: { id: number; events: string }[] }> {
-  const { rows } = await sql<{ kind: string; value: string; id: number | string | null }>`
+  alongside?: RawBuilder<{ hits: string }>,
+): Promise<{ erasedAt: string | null; webhooks: { id: number; events: string }[]; alongsideRows: number }> {
+  const key = suppressionKey(secret, email);
+  const { rows } = await (alongside
+    ? sql<{ kind: string; value: string | null; id: number | string | null }>`
+    with alongside as (${alongside})
     select 'erased' as kind, erased_at as value, null as id from erasure_suppressions
-      where email_hmac = ${suppressionKey(secret, email)}
+      where email_hmac = ${key}
     union all
-    select 'webhook' as kind, events as value, id from webhooks`.execute(db);
+    select 'webhook' as kind, events as value, id from webhooks
+    union all
+    select 'alongside' as kind, hits as value, null as id from alongside`
+    : sql<{ kind: string; value: string | null; id: number | string | null }>`
+    select 'erased' as kind, erased_at as value, null as id from erasure_suppressions
+      where email_hmac = ${key}
+    union all
+    select 'webhook' as kind, events as value, id from webhooks`
+  ).execute(db);
   let erasedAt: string | null = null;
+  let alongsideRows = 0;
   const webhooks: { id: number; events: string }[] = [];
   for (const row of rows) {
     if (row.kind === "erased") erasedAt = row.value;
-    else webhooks.push({ id: Number(row.id), events: row.value });
+    else if (row.kind === "alongside") alongsideRows++;
+    else webhooks.push({ id: Number(row.id), events: row.value ?? "" });
   }
-  return { erasedAt, webhooks };
+  return { erasedAt, webhooks, alongsideRows };
 }
 
 /** When the person with this email was erased, or null if never. */
