@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -132,9 +133,11 @@ function bodyWithinLimit(req: IncomingMessage, path: string): boolean {
  * and the client could lose the answer; keeping it open leaves the client blocked. So: send our
  * end (FIN), keep reading and dropping what the client still sends for a moment, then close.
  */
+const lingering = new WeakSet<object>();
 function closeAfterUnreadBody(req: IncomingMessage): void {
   const socket = req.socket;
-  if (socket.destroyed) return;
+  if (socket.destroyed || lingering.has(socket)) return;
+  lingering.add(socket);
   let dropped = 0;
   req.removeAllListeners("data");
   req.on("data", (chunk: Buffer) => {
@@ -621,6 +624,21 @@ export function createAppServer({ env, build, buildDir, services, requestLog }: 
     // still expects its rest, so a client that keeps sending blocks once the buffers fill, and one
     // that reuses the connection gets no answer. It is closed gently once the answer is out.
     const withinLimit = bodyWithinLimit(req, (req.url ?? "/").split("?")[0] ?? "/");
+    if (!withinLimit) {
+      // An answer that leaves the body unread says the connection closes (`Connection: close`, RFC
+      // 9112 9.6): a keep-alive client (Node's default agent) otherwise put the closing connection
+      // back in its pool and sent its next request into it (EPIPE in lead-api e2e under load). Node
+      // ends such a connection with socket.destroySoon(), at once, which resets it while the client
+      // may still be sending and can cost it the answer: it is closed gently instead.
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+        if (!req.complete) {
+          this.shouldKeepAlive = false;
+          (req.socket as Socket & { destroySoon: () => void }).destroySoon = () => closeAfterUnreadBody(req);
+        }
+        return writeHead.apply(this, args);
+      } as typeof res.writeHead;
+    }
     res.once("finish", () => {
       if (req.complete) return;
       if (!withinLimit) return closeAfterUnreadBody(req);

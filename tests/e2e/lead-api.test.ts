@@ -40,7 +40,7 @@ const newClient = () => `198.51.100.${++clientNumber}`;
  * that as a socket error, while a browser or curl reads the answer, as this does.
  */
 function rawPost(baseUrl: string, headers: Record<string, string>, bytes: number) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+  return new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
     const request = httpRequest(new URL("/api/demo-request", baseUrl), {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Forwarded-For": newClient(), ...headers },
@@ -53,7 +53,9 @@ function rawPost(baseUrl: string, headers: Record<string, string>, bytes: number
       response.on("data", (chunk: string) => {
         body += chunk;
       });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection }),
+      );
       response.on("error", () => resolve({ status: response.statusCode ?? 0, body }));
     });
     // Writing after the server closed the connection fails (EPIPE); only an error before any answer counts.
@@ -323,8 +325,12 @@ for (const kind of ["sqlite", "postgres"] as const) {
             5 * 1024 * 1024,
           );
           expect(declared.status).toBe(413);
+          // The body was left unread, so the connection closes, and the answer says so: a client
+          // that put it back in its pool sent its next request into a closing connection (EPIPE).
+          expect(declared.connection).toBe("close");
           const next = await rawPost(target.server.url, {}, 5 * 1024 * 1024);
           expect(next.status).toBe(413);
+          expect(next.connection).toBe("close");
           expect(JSON.parse(next.body)).toMatchObject({
             message: "Request body too large: the limit is 16 KB.",
           });
