@@ -26,7 +26,30 @@ export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all
  */
 export type Connector = (target: { host: string; port: number; family: number }) => net.Socket;
 
-export const systemConnector: Connector = ({ host, port, family }) => net.connect({ host, port, family });
+/**
+ * NOTE: a fence for the test suite. Under Vitest (`VITEST` is set in its workers and inherited by the
+ * servers the e2e tests start) no outbound connection of the server leaves loopback, whatever the
+ * policy says: a regression in the policy fails a test with this error instead of reaching a real
+ * address (the machine's rule: tests talk to 127.0.0.0/8 and ::1 only).
+ */
+const loopbackOnly = Boolean(process.env.VITEST);
+const isLoopback = (host: string) =>
+  (net.isIPv4(host) && host.startsWith("127.")) ||
+  host === "::1" ||
+  host.toLowerCase().startsWith("::ffff:127.");
+
+export const systemConnector: Connector = ({ host, port, family }) => {
+  if (loopbackOnly && !isLoopback(host)) {
+    const fenced = new net.Socket();
+    process.nextTick(() =>
+      fenced.destroy(
+        new Error(`connect to ${host}:${port} refused: tests reach loopback only (VITEST is set)`),
+      ),
+    );
+    return fenced;
+  }
+  return net.connect({ host, port, family });
+};
 
 /** A failure already described for people: a short title ("Refused") and a sentence. */
 export class SafeFetchError extends Error {
