@@ -20,10 +20,13 @@ import { describeEachDatabase } from "../tests/support/databases.ts";
 // row, `commit`. Every statement any pg client sends is recorded (the spy is installed before the
 // test database opens, so every pooled client sends through it).
 const sent: string[] = [];
+/** The prepared statement's name each statement was sent under (undefined: parsed and planned anew). */
+const names: (string | undefined)[] = [];
 const query = pg.Client.prototype.query;
 vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
   const [config] = args;
   sent.push(typeof config === "string" ? config : String((config as { text?: unknown })?.text ?? ""));
+  names.push(typeof config === "object" ? (config as { name?: string } | null)?.name : undefined);
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as never);
 
@@ -108,10 +111,17 @@ describeEachDatabase("storing a website lead", (use) => {
       .selectFrom("leadCounts")
       .select((eb) => eb.fn.sum<number>("count").as("n"))
       .executeTakeFirst();
+    const from = names.length;
     const { result, statements } = await statementsOf(() => service().submit(demo, context("192.0.2.200")));
     if (result.kind !== "stored") throw new Error(`not stored: ${JSON.stringify(result)}`);
     if (isPostgres(db)) {
       expect(statements, statements.join("\n---\n")).toHaveLength(4);
+      // The lookup and the insert are prepared once per connection, not parsed and planned per lead:
+      // that was about half of PostgreSQL's CPU per lead (app/db/prepared-statements.ts).
+      const [, lookup, insert] = names.slice(from);
+      expect(lookup).toMatch(/^clausebridge_\d+$/);
+      expect(insert).toMatch(/^clausebridge_\d+$/);
+      expect(insert).not.toBe(lookup);
     }
     expect(await findLead(db, result.id)).toMatchObject({
       ...demo,

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { preparedStatementName } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 import { createSqliteDialect } from "./sqlite-dialect.server.ts";
 
@@ -162,6 +163,7 @@ function boundStatements(client: pg.PoolClient, waitMs: number): void {
       else if (config && typeof config === "object" && !("submit" in config))
         args = [{ ...config, query_timeout: left }, ...rest];
     }
+    args = named(args);
     const result = query(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
@@ -170,4 +172,19 @@ function boundStatements(client: pg.PoolClient, waitMs: number): void {
     }
     return result;
   };
+}
+
+/** Kysely's (text, values) or a config object, as a named prepared statement when the text is marked. */
+function named(args: unknown[]): unknown[] {
+  const [config, ...rest] = args;
+  if (typeof config === "string") {
+    const name = preparedStatementName(config);
+    return name ? [{ name, text: config, values: rest[0] }, ...rest.slice(1)] : args;
+  }
+  if (config && typeof config === "object" && !("submit" in config) && !("name" in config)) {
+    const text = (config as { text?: unknown }).text;
+    const name = typeof text === "string" ? preparedStatementName(text) : undefined;
+    return name ? [{ ...config, name }, ...rest] : args;
+  }
+  return args;
 }

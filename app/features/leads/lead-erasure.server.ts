@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import { preparedOnPostgres } from "#app/db/prepared-statements.ts";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import type { Actor } from "./lead-events.server.ts";
@@ -32,7 +33,7 @@ export async function erasedOnWithWebhooks(
 ): Promise<{ erasedAt: string | null; webhooks: { id: number; events: string }[]; alongsideRows: number }> {
   const key = suppressionKey(secret, email);
   const { rows } = await (alongside
-    ? sql<{ kind: string; value: string | null; id: number | string | null }>`
+    ? sql<{ kind: string; value: string | null; id: number | string | null }>`${preparedOnPostgres}
     with alongside as (${alongside})
     select 'erased' as kind, erased_at as value, null as id from erasure_suppressions
       where email_hmac = ${key}
@@ -40,7 +41,7 @@ export async function erasedOnWithWebhooks(
     select 'webhook' as kind, events as value, id from webhooks
     union all
     select 'alongside' as kind, hits as value, null as id from alongside`
-    : sql<{ kind: string; value: string | null; id: number | string | null }>`
+    : sql<{ kind: string; value: string | null; id: number | string | null }>`${preparedOnPostgres}
     select 'erased' as kind, erased_at as value, null as id from erasure_suppressions
       where email_hmac = ${key}
     union all

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
+import { preparedOnPostgres } from "#app/db/prepared-statements.ts";
 import type { Database, LeadsTable } from "#app/db/schema.ts";
 import { type LeadSubmission, POLICY_VERSION, PRIVACY_NOTICE_VERSION } from "./lead-schema.ts";
 import { parseSignals, type SpamSignal, type SpamVerdict } from "./spam-verdict.ts";
@@ -114,10 +115,10 @@ export async function insertLead(
       ${timestamp}, ${timestamp}
     ) returning id`;
   const { rows } = await (folded
-    ? sql<{ id: number }>`with lead as (${insert}),
+    ? sql<{ id: number }>`${preparedOnPostgres}with lead as (${insert}),
           companion as (${withLead(sql`(select id from lead)`)})
           select id from lead`
-    : insert
+    : sql<{ id: number }>`${preparedOnPostgres}${insert}`
   ).execute(db);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error("insert into leads returned no id");
