@@ -1,9 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./tests/support/longest-first-sequencer.ts";
 
 // Two projects, one run: `unit` (beside the code, no server) and `e2e` (real Chromium against the
 // production build served by server.ts). `npm test` runs both through scripts/run-tests.ts.
 export default defineConfig({
   test: {
+    // Both projects' files share one pool of two workers: longest first, whichever the project (ADR 038).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -15,6 +18,7 @@ export default defineConfig({
             "composition/**/*.test.ts",
             "server/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "tests/support/**/*.test.ts",
           ],
           // Data tests open real databases (SQLite files and PostgreSQL schemas), each file its own:
           // two files at a time on a 2-core machine (Vitest's default there is one), since most of a

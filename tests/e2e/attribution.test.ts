@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { POLICY_VERSION } from "../../app/features/leads/lead-schema.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
 
 // Attribution on every lead (issue 12) through the production server and a real browser: a visitor
 // lands from a newsletter link, clicks through two more pages and sends the demo form, with and
@@ -42,7 +41,7 @@ beforeAll(async () => {
   await createAccount(databaseUrl, { username: "sam", password: PASSWORD, isAdmin: true });
   session = await signIn(server.url, "sam", PASSWORD);
   database = openDatabase(databaseUrl, { poolSize: 1 });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,14 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { makeImage } from "../../app/features/content/media/testing/image-fixtures.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { DESKTOP, expectNoA11yViolations, MOBILE, waitForHydration } from "./support/browser.ts";
+import {
+  DESKTOP,
+  expectNoA11yViolations,
+  launchTestBrowser,
+  MOBILE,
+  waitForHydration,
+} from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
 
 // Issue 22, "screens that break in the first minutes": every back-office page, at 375 and 1280 px,
@@ -183,7 +188,7 @@ beforeAll(async () => {
     if (rows.length >= 2) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,16 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { createUser } from "../../app/features/auth/users.server.ts";
 import { makeImage } from "../../app/features/content/media/testing/image-fixtures.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
 import { openPublishMenu } from "./support/studio.ts";
 
@@ -47,7 +46,7 @@ beforeAll(async () => {
     });
   for (const who of Object.keys(ACCOUNTS) as (keyof typeof ACCOUNTS)[])
     sessions[who] = await signIn(server.url, ACCOUNTS[who], PASSWORD);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

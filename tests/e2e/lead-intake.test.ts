@@ -1,12 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { DESKTOP, MOBILE, waitForHydration } from "./support/browser.ts";
+import { DESKTOP, launchTestBrowser, MOBILE, waitForHydration } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
 
 // Issue 23, leads that do not come from the website, as staff use it in Chromium: a lead added by
@@ -46,7 +45,7 @@ beforeAll(async () => {
     }),
   });
   expect(response.status).toBe(201);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

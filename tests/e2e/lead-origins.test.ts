@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { DESKTOP, MOBILE, waitForHydration } from "./support/browser.ts";
+import { DESKTOP, launchTestBrowser, MOBILE, waitForHydration } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
 
 // Issue 32, points 9 to 11, through the production server: nine visitors see /demo and one sends
@@ -76,7 +75,7 @@ beforeAll(async () => {
   await createAccount(databaseUrl, { username: "morgan", password: PASSWORD, isAdmin: true });
   session = await signIn(server.url, "morgan", PASSWORD);
   database = openDatabase(databaseUrl, { poolSize: 1 });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 
   // Nine visitors of /demo; the first sends the form from that page (its visit is linked).
   for (let visitor = 1; visitor <= 9; visitor++) {

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
+import { launchTestBrowser } from "./support/browser.ts";
 
 // Issue 10's journeys in Chromium, on a server of their own (so counts are this file's): a sales
 // person works a lead end to end, bulk actions without JavaScript, the layout at 1280 and 375 px,
@@ -76,7 +76,7 @@ beforeAll(async () => {
   await createAccount(databaseUrl, { username: "riley", password: PASSWORD, isAdmin: true });
   session = await signIn(server.url, "sam", PASSWORD);
   database = openDatabase(databaseUrl, { poolSize: 1 });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {

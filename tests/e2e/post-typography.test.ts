@@ -1,15 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { createUser } from "../../app/features/auth/users.server.ts";
 import { makeImage } from "../../app/features/content/media/testing/image-fixtures.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
 
 // Issue 32 (13): every element the post renderer emits (posts/post-markdown.ts: headings, lists
@@ -79,7 +78,7 @@ beforeAll(async () => {
   database = openDatabase(databaseUrl, { poolSize: 1 });
   await createUser(database.db, { username: "tia", password: PASSWORD, role: "marketing" });
   session = await signIn(server.url, "tia", PASSWORD);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 
   const image = new FormData();
   image.set(

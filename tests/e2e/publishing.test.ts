@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { createUser } from "../../app/features/auth/users.server.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { signIn } from "./support/accounts.ts";
+import { launchTestBrowser } from "./support/browser.ts";
 
 // Issue 24, publishing without a build or a restart: what the content studio publishes reaches the
 // public pages (the article, /blog, /rss.xml, /sitemap.xml) of every instance within 5 s, a post
@@ -272,10 +272,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(sitemap).toContain(`/blog/${slug}</loc>`);
 
         // A reader shows the author's words, not markup: no element in the description.
-        const browser = await chromium.launch({
-          executablePath: CHROMIUM_PATH,
-          args: [...CHROMIUM_HEADLESS_ARGS],
-        });
+        const browser = await launchTestBrowser();
         try {
           const item = (await readFeed(browser, rss)).find((entry) => entry.link.endsWith(`/blog/${slug}`));
           expect(item).toMatchObject({ title, shown: excerpt, elements: [] });

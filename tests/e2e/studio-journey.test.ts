@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { createUser } from "../../app/features/auth/users.server.ts";
 import { makeImage } from "../../app/features/content/media/testing/image-fixtures.ts";
 import { toLondonLocal } from "../../app/features/content/studio/london-time.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { signIn } from "./support/accounts.ts";
+import { launchTestBrowser } from "./support/browser.ts";
 import { cookiesFor } from "./support/pages.ts";
 import { openPublishMenu } from "./support/studio.ts";
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
   await createUser(database.db, { username: "eddie", password: PASSWORD, role: "admin" });
   cookies.marketer = await signIn(server.url, "maya", PASSWORD);
   cookies.editor = await signIn(server.url, "eddie", PASSWORD);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import {
@@ -10,10 +10,9 @@ import {
   type TestReceiver,
   verifyClausebridgeSignature,
 } from "../../app/features/webhooks/testing/test-receiver.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
 
 // Issue 10, webhooks in Chromium against the production server (its own SQLite, private targets
 // allowed so it may reach the receiver on 127.0.0.1): an admin adds a webhook from the dashboard,
@@ -51,7 +50,7 @@ beforeAll(async () => {
   });
   database = openDatabase(databaseUrl, { poolSize: 1 });
   cookie = await signIn(app.url, ADMIN.username, ADMIN.password);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+  browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {

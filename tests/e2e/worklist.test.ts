@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
+import { launchTestBrowser } from "./support/browser.ts";
 
 // Issue 23's "the work first" in Chromium, on a server of its own with a seeded database: the list
 // at the top of the dashboard (first row's position at 1280 and 375 px), the Filters count, saved
@@ -145,7 +145,7 @@ beforeAll(async () => {
       },
     ])
     .execute();
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_HEADLESS_ARGS] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

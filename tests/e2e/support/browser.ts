@@ -8,10 +8,30 @@ export const baseUrl = inject("baseUrl");
 
 let browser: Browser | undefined;
 
-/** Launches one Chromium for the test file that calls it (in its top-level scope). */
+/**
+ * A Chromium for this test file: the suite's, for this worker (tests/e2e/support/global-setup.ts),
+ * connected to over its websocket; closing it closes the contexts this file opened and disconnects.
+ * When the suite has none (Chromium could not start there) or it cannot be reached, a Chromium of the
+ * file's own, whose failure to start then says why.
+ */
+export async function launchTestBrowser(): Promise<Browser> {
+  const endpoints = inject("browserEndpoints") ?? [];
+  const worker = Math.max(1, Number(process.env.VITEST_POOL_ID) || 1);
+  const endpoint = endpoints[(worker - 1) % Math.max(1, endpoints.length)];
+  if (endpoint) {
+    try {
+      return await chromium.connect(endpoint, { timeout: 30_000 });
+    } catch (error) {
+      console.warn(`The suite's Chromium could not be reached (${(error as Error).message}): launching one.`);
+    }
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+}
+
+/** Gives the test file that calls it (in its top-level scope) a Chromium (launchTestBrowser). */
 export function setupBrowser() {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+    browser = await launchTestBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
+import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
 import { type RunningServer, startServer } from "../../../scripts/lib/server-process.ts";
 
 declare module "vitest" {
@@ -12,12 +14,18 @@ declare module "vitest" {
     /** The admin the e2e server creates at start-up (ADMIN_USERNAME / ADMIN_PASSWORD). */
     adminUsername: string;
     adminPassword: string;
+    /**
+     * The suite's Chromiums, one per e2e worker (launchTestBrowser connects to its worker's): empty
+     * when Chromium could not start, and each file then launches its own and says why it cannot.
+     */
+    browserEndpoints: string[];
   }
 }
 
 const root = join(import.meta.dirname, "..", "..", "..");
 let server: RunningServer | undefined;
 let dataDir: string | undefined;
+let browsers: BrowserServer[] = [];
 const ADMIN = { username: "e2e-admin", password: "e2e admin passphrase" };
 
 /** Starts the production server (server.ts) on a free port for the whole e2e run. */
@@ -42,9 +50,34 @@ export async function setup(project: TestProject) {
   project.provide("databaseUrl", databaseUrl);
   project.provide("adminUsername", ADMIN.username);
   project.provide("adminPassword", ADMIN.password);
+  browsers = await launchBrowsers(Number(project.config.maxWorkers) || 2);
+  project.provide(
+    "browserEndpoints",
+    browsers.map((browser) => browser.wsEndpoint()),
+  );
+}
+
+/**
+ * One Chromium per worker for the whole run (issue 33, ADR 038): launching one per test file was
+ * about 45 launches a run. Each test still gets a fresh context, so files stay independent.
+ */
+async function launchBrowsers(count: number): Promise<BrowserServer[]> {
+  const launched = await Promise.allSettled(
+    Array.from({ length: count }, () =>
+      chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS }),
+    ),
+  );
+  const started = launched.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  if (started.length < count) {
+    await Promise.all(started.map((browser) => browser.close()));
+    return [];
+  }
+  return started;
 }
 
 export async function teardown() {
+  await Promise.all(browsers.map((browser) => browser.close()));
+  browsers = [];
   await server?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
