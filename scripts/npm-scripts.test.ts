@@ -76,6 +76,17 @@ describe("every npm script runs under the project's Node", () => {
     expect(result.stdout).not.toContain("react-router build");
   });
 
+  it("`npm run test:changed -- --help` prints the usage and exits 0, running nothing", () => {
+    const result = spawnSync("npm", ["run", "test:changed", "--", "--help"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("Usage: npm run test:changed");
+    expect(result.stdout).not.toContain("test:changed: ");
+  });
+
   it.skipIf(!olderSystemNode)("`npm test -- --help` on the system's Node exits 0 too", () => {
     const result = npmOnSystemNode(["test", "--", "--help"]);
     expect(result.status).toBe(0);

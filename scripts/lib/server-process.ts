@@ -3,6 +3,38 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..", "..");
 
+// The servers this process started and has not seen exit. When this process ends without stopping
+// one (a test worker that Vitest stops with SIGTERM after a failure or a timeout, a script that
+// throws), it is killed with it: a server must never outlive the test or script that started it
+// (issue 33). `exit` covers a normal end and process.exit(); the signals' default action skips
+// `exit` handlers, so on a signal nothing else handles, the servers go first, then the signal
+// takes its course.
+const running = new Set<ChildProcess>();
+let exitHooksInstalled = false;
+
+function killRunning(): void {
+  for (const child of running) {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
+  running.clear();
+}
+
+function installExitHooks(): void {
+  if (exitHooksInstalled) return;
+  exitHooksInstalled = true;
+  process.on("exit", killRunning);
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    const onSignal = () => {
+      // Another handler (scripts/lib/run-main.ts) stops the servers its own way and exits.
+      if (process.listenerCount(signal) > 1) return;
+      killRunning();
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
 export type RunningServer = {
   url: string;
   pid: number | undefined;
@@ -37,6 +69,9 @@ export async function startServer(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  installExitHooks();
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   let stdout = "";
   const url = await new Promise<string>((resolve, reject) => {
