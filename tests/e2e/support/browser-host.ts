@@ -4,9 +4,12 @@
 // outlives the run. Its own process keeps the browsers' protocol traffic off Vitest's main process,
 // which also serves both workers' modules and results.
 import { chromium } from "playwright-core";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
+import { CHROMIUM_HEADLESS_ARGS, TEST_CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
 
-const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+const server = await chromium.launchServer({
+  executablePath: TEST_CHROMIUM_PATH,
+  args: CHROMIUM_HEADLESS_ARGS,
+});
 let closing = false;
 async function close() {
   if (closing) return;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type Browser, type BrowserContext, chromium, type Page, type Response } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
-import { CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
+import { CHROMIUM_HEADLESS_ARGS, TEST_CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
 
 export const baseUrl = inject("baseUrl");
 
@@ -25,7 +25,7 @@ export async function launchTestBrowser(): Promise<Browser> {
       console.warn(`The suite's Chromium could not be reached (${(error as Error).message}): launching one.`);
     }
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
 }
 
 /** Gives the test file that calls it (in its top-level scope) a Chromium (launchTestBrowser). */
