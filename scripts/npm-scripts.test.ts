@@ -65,26 +65,24 @@ describe("every npm script runs under the project's Node", () => {
     150_000,
   );
 
-  it("`npm test -- --help` prints the usage and exits 0, without building", () => {
-    const result = spawnSync("npm", ["test", "--", "--help"], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+  it.each([
+    {
+      name: "npm test -- --help",
+      args: ["test", "--", "--help"],
+      usage: "Usage: npm test [-- [--no-build]",
+      ran: "react-router build",
+    },
+    {
+      name: "npm run test:changed -- --help",
+      args: ["run", "test:changed", "--", "--help"],
+      usage: "Usage: npm run test:changed",
+      ran: "test:changed: ",
+    },
+  ])("`$name` prints the usage and exits 0, running nothing", ({ args, usage, ran }) => {
+    const result = spawnSync("npm", args, { cwd: root, encoding: "utf8", timeout: 60_000 });
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("Usage: npm test [-- [--no-build]");
-    expect(result.stdout).not.toContain("react-router build");
-  });
-
-  it("`npm run test:changed -- --help` prints the usage and exits 0, running nothing", () => {
-    const result = spawnSync("npm", ["run", "test:changed", "--", "--help"], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    expect(result.status).toBe(0);
-    expect(result.stdout).toContain("Usage: npm run test:changed");
-    expect(result.stdout).not.toContain("test:changed: ");
+    expect(result.stdout).toContain(usage);
+    expect(result.stdout).not.toContain(ran);
   });
 
   it.skipIf(!olderSystemNode)("`npm test -- --help` on the system's Node exits 0 too", () => {
