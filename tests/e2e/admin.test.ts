@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Insertable, sql } from "kysely";
@@ -12,6 +12,7 @@ import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 import {
   baseUrl,
+  downloadedBytes,
   expectNoA11yViolations,
   MOBILE,
   type OpenedPage,
@@ -477,7 +478,7 @@ describe("the dashboard", () => {
     await page.getByRole("link", { name: "Export to CSV" }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/);
-    const bytes = readFileSync(await download.path());
+    const bytes = await downloadedBytes(download);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString("utf8").slice(1);
     const lines = text.split("\r\n");

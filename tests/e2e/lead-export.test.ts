@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { baseUrl, setupBrowser } from "./support/browser.ts";
+import { baseUrl, downloadedBytes, setupBrowser } from "./support/browser.ts";
 import { openSignedIn } from "./support/pages.ts";
 
 // Issue 22: "Export ticked" on the dashboard downloads the CSV of the ticked leads, with and without
@@ -71,8 +70,7 @@ async function exportTicked(page: Page): Promise<string> {
     page.getByRole("button", { name: "Export ticked" }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/);
-  const path = await download.path();
-  return readFileSync(path, "utf8");
+  return (await downloadedBytes(download)).toString("utf8");
 }
 
 const namesIn = (csv: string) =>

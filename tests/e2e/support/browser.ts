@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, type BrowserContext, chromium, type Page, type Response } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Download,
+  type Page,
+  type Response,
+} from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { CHROMIUM_HEADLESS_ARGS, TEST_CHROMIUM_PATH } from "../../../scripts/lib/chromium.ts";
 
@@ -26,6 +33,16 @@ export async function launchTestBrowser(): Promise<Browser> {
     }
   }
   return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_HEADLESS_ARGS });
+}
+
+/**
+ * A download's bytes. The suite's browser runs in another process (ADR 038), where Playwright keeps
+ * downloads: `download.path()` answers only for a browser launched in-process, the stream always.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Gives the test file that calls it (in its top-level scope) a Chromium (launchTestBrowser). */
