@@ -158,13 +158,97 @@ export async function waitForHydration(page: Page) {
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-type AxeViolation = { id: string; impact: string; help: string; nodes: { target: string[] }[] };
+type AxeViolation = {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[]; any: { message: string }[]; failureSummary?: string }[];
+};
 
-/** Runs axe-core (WCAG 2.0–2.2 A and AA rules) and fails with a readable list of violations. */
+/** How long a page may take to come to rest before an audit (far more than any of our transitions). */
+const SETTLE_TIMEOUT = 10_000;
+
+/**
+ * Waits until the page is at rest, as a person reads it: React Router has no navigation, revalidation
+ * or fetcher under way and the page shows it, and no CSS transition or animation of finite length is
+ * running (a spinner's or a pulse's endless one is part of the page). NOTE: axe measures colours as
+ * they are painted at that instant; with the back office's pending dim still on or fading back
+ * (app-shell.tsx) it reports blended colours that nobody reads once the page settles (issue 33).
+ */
+export async function waitForSettledPage(page: Page) {
+  await waitForRouterIdle(page);
+  await waitForAnimations(page);
+}
+
+async function waitForRouterIdle(page: Page) {
+  await page.waitForFunction(
+    () => {
+      type Router = {
+        state: {
+          navigation: { state: string };
+          revalidation: string;
+          fetchers: Map<string, { state: string }>;
+        };
+      };
+      // The router says idle before React has rendered the result (its updates are transitions): the
+      // shell's <main aria-busy> (app-shell.tsx) is what the page shows until then.
+      if (document.querySelector("main[aria-busy='true']")) return false;
+      const router = (window as unknown as { __reactRouterDataRouter?: Router }).__reactRouterDataRouter;
+      if (!router) return true;
+      const { navigation, revalidation, fetchers } = router.state;
+      return (
+        navigation.state === "idle" &&
+        revalidation === "idle" &&
+        [...fetchers.values()].every((fetcher) => fetcher.state === "idle")
+      );
+    },
+    undefined,
+    { timeout: SETTLE_TIMEOUT },
+  );
+}
+
+async function waitForAnimations(page: Page) {
+  await page.evaluate(async (timeout) => {
+    const deadline = performance.now() + timeout;
+    for (;;) {
+      const running = document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === "running" &&
+            Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY),
+        );
+      if (running.length === 0) return;
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        const names = running.map((animation) =>
+          animation instanceof CSSTransition
+            ? `transition of ${animation.transitionProperty}`
+            : animation instanceof CSSAnimation
+              ? `animation ${animation.animationName}`
+              : "script animation",
+        );
+        throw new Error(`The page is still animating after ${timeout} ms: ${names.join(", ")}`);
+      }
+      await Promise.race([
+        Promise.all(running.map((animation) => animation.finished.catch(() => undefined))),
+        new Promise((resolve) => setTimeout(resolve, left)),
+      ]);
+    }
+  }, SETTLE_TIMEOUT);
+}
+
+/** Runs axe-core (WCAG 2.0–2.2 A and AA rules) on the settled page and fails with a readable list. */
 export async function expectNoA11yViolations(page: Page) {
+  // The router first: a revalidation's render may still move the page (e.g. the webhook secret's panel
+  // scrolls itself into view).
+  await waitForRouterIdle(page);
   // From the top of the page: axe's target-size rule counts a button scrolled under the back office's
   // sticky top bar as obscured, which says where the test left the scroll, not what a person meets.
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // Instantly: without reduced motion `scroll-behavior: smooth` (app.css) would make this a scroll
+  // still under way while axe measures.
+  await page.evaluate(() => window.scrollTo({ top: 0, left: 0, behavior: "instant" }));
+  await waitForAnimations(page);
   // Evaluated through the DevTools protocol, so the page's CSP does not block it.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
@@ -181,8 +265,12 @@ export async function expectNoA11yViolations(page: Page) {
     });
     return result.violations;
   });
+  // Each node with axe's own words and figures (e.g. the contrast ratio and both colours).
   const readable = (violations as AxeViolation[]).map(
-    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => `${n.target.join(" ")}: ${n.any[0]?.message ?? n.failureSummary ?? ""}`)
+        .join("; ")}`,
   );
   expect(readable).toEqual([]);
 }
