@@ -408,8 +408,22 @@ describe("feeds and files", () => {
     const open = page.getByRole("link", { name: "Open Investor Presentation" });
     await expect(open.getAttribute("href")).resolves.toBe("/investor-deck-pdf");
     await expect(open.getAttribute("target")).resolves.toBe("_blank");
-    const [deck] = await Promise.all([context.waitForEvent("page"), open.click()]);
-    await expect.poll(() => deck.url(), { timeout: 5000 }).toBe(new URL("/investor-deck-pdf", baseUrl).href);
+    // The new tab navigates to the deck, answered as a PDF. (The suite's headless Chromium saves a PDF
+    // it navigates to instead of showing it in a viewer, so the tab's address stays blank: the
+    // navigation is what is checked, ADR 038.)
+    const deckUrl = new URL("/investor-deck-pdf", baseUrl).href;
+    const [deck, answer] = await Promise.all([
+      context.waitForEvent("page"),
+      context.waitForEvent("response", {
+        predicate: (response) => response.url() === deckUrl,
+        timeout: 15_000,
+      }),
+      open.click(),
+    ]);
+    expect(answer.request().isNavigationRequest()).toBe(true);
+    expect(answer.request().frame().page()).toBe(deck);
+    expect(answer.status()).toBe(200);
+    expect(await answer.headerValue("content-type")).toBe("application/pdf");
     expect(new URL(page.url()).pathname).toBe("/investor-deck");
     await deck.close();
     await close();
