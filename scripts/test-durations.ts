@@ -4,7 +4,7 @@
 // sequencer (tests/support/longest-first-sequencer.ts) reads on a fresh clone to start the longest
 // files first (issue 33).
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 
 const root = join(import.meta.dirname, "..");
@@ -16,6 +16,9 @@ const { values } = parseArgs({
   },
 });
 
+// Paths relative to the checkout the report came from (its .ci-artifacts folder's parent).
+const reportRoot = dirname(dirname(values.report));
+
 type FileResult = { name: string; startTime?: number; endTime?: number; assertionResults?: unknown[] };
 const report = JSON.parse(readFileSync(values.report, "utf8")) as {
   startTime?: number;
@@ -24,7 +27,7 @@ const report = JSON.parse(readFileSync(values.report, "utf8")) as {
 const files = (report.testResults ?? [])
   .filter((file) => file.startTime !== undefined && file.endTime !== undefined)
   .map((file) => ({
-    path: relative(root, file.name).split("\\").join("/"),
+    path: relative(reportRoot, file.name).split("\\").join("/"),
     seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
     tests: file.assertionResults?.length ?? 0,
     end: file.endTime ?? 0,
