@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cloudMetadataMatch, ipv4FromAnySpelling, metadataRefusalFor } from "./cloud-metadata.server.ts";
 import { Connection, connectToFirst, resolveCheckedTarget, SafeFetchError } from "./safe-connect.server.ts";
@@ -6,46 +7,54 @@ import { type FakeNetwork, METADATA_NAMES_RESOLVED, startFakeNetwork } from "./t
 // The one list of cloud metadata targets and the shared guard that applies it: by name, by every
 // spelling of an address, after resolution and at connect time, whatever allowPrivate says.
 
+/** Every spelling of a metadata address the list must match, with the range it matches. */
+const METADATA_ADDRESSES: [string, string][] = [
+  ["169.254.169.254", "169.254.169.254/32"],
+  ["2852039166", "169.254.169.254/32"],
+  ["0xa9fea9fe", "169.254.169.254/32"],
+  ["0xA9.0xFE.0xA9.0xFE", "169.254.169.254/32"],
+  ["0251.0376.0251.0376", "169.254.169.254/32"],
+  ["169.254.43518", "169.254.169.254/32"],
+  ["169.16689662", "169.254.169.254/32"],
+  ["::ffff:169.254.169.254", "169.254.169.254/32"],
+  ["[::ffff:a9fe:a9fe]", "169.254.169.254/32"],
+  ["::169.254.169.254", "169.254.169.254/32"],
+  ["::ffff:0:a9fe:a9fe", "169.254.169.254/32"],
+  ["64:ff9b::a9fe:a9fe", "169.254.169.254/32"],
+  ["64:ff9b::169.254.169.254", "169.254.169.254/32"],
+  ["64:ff9b:1::a9fe:a9fe", "169.254.169.254/32"],
+  ["2002:a9fe:a9fe::1", "169.254.169.254/32"],
+  ["169.254.170.2", "169.254.170.2/32"],
+  ["169.254.169.253", "169.254.169.253/32"],
+  ["169.254.7.7", "169.254.0.0/16"],
+  ["100.100.100.200", "100.100.100.200/32"],
+  ["::ffff:100.100.100.200", "100.100.100.200/32"],
+  ["192.0.0.192", "192.0.0.192/32"],
+  ["fd00:ec2::254", "fd00:ec2::254/128"],
+  ["FD00:EC2:0:0:0:0:0:254", "fd00:ec2::254/128"],
+  ["fd00:ec2::253", "fd00:ec2::/32"],
+  ["fe80::1%eth0", "fe80::/10"],
+  // Other clouds' IPv6 metadata addresses: unique-local, so a private-targets switch let them through.
+  ["fd20:ce::254", "fd20:ce::254/128"],
+  ["fd00:c1::a9fe:a9fe", "fd00:c1::a9fe:a9fe/128"],
+  ["fd00:c1::169.254.169.254", "fd00:c1::a9fe:a9fe/128"],
+  ["fd00:42::42", "fd00:42::42/128"],
+  ["fd00:a9fe:a9fe::1", "fd00:a9fe:a9fe::1/128"],
+  ["fd00:100::100:200", "fd00:100::100:200/128"],
+  ["fd12:3456:789a::a9fe:a9fe", "169.254.169.254/32"],
+  // The local-use NAT64 prefix cut at /48, /56 and /64 (RFC 6052 2.2).
+  ["64:ff9b:1:a9fe:a9:fe00::", "169.254.169.254/32"],
+  ["64:ff9b:1:a9:fe:a9fe::", "169.254.169.254/32"],
+  ["64:ff9b:1:0:a9:fea9:fe00:0", "169.254.169.254/32"],
+];
+
+/** The IPv6 ones as a resolver or a connector would hand them over (no brackets). */
+const METADATA_IPV6 = METADATA_ADDRESSES.map(([address]) => address).filter(
+  (address) => isIP(address.replace(/%.*$/, "")) === 6,
+);
+
 describe("the cloud metadata list", () => {
-  it.each([
-    ["169.254.169.254", "169.254.169.254/32"],
-    ["2852039166", "169.254.169.254/32"],
-    ["0xa9fea9fe", "169.254.169.254/32"],
-    ["0xA9.0xFE.0xA9.0xFE", "169.254.169.254/32"],
-    ["0251.0376.0251.0376", "169.254.169.254/32"],
-    ["169.254.43518", "169.254.169.254/32"],
-    ["169.16689662", "169.254.169.254/32"],
-    ["::ffff:169.254.169.254", "169.254.169.254/32"],
-    ["[::ffff:a9fe:a9fe]", "169.254.169.254/32"],
-    ["::169.254.169.254", "169.254.169.254/32"],
-    ["::ffff:0:a9fe:a9fe", "169.254.169.254/32"],
-    ["64:ff9b::a9fe:a9fe", "169.254.169.254/32"],
-    ["64:ff9b::169.254.169.254", "169.254.169.254/32"],
-    ["64:ff9b:1::a9fe:a9fe", "169.254.169.254/32"],
-    ["2002:a9fe:a9fe::1", "169.254.169.254/32"],
-    ["169.254.170.2", "169.254.170.2/32"],
-    ["169.254.169.253", "169.254.169.253/32"],
-    ["169.254.7.7", "169.254.0.0/16"],
-    ["100.100.100.200", "100.100.100.200/32"],
-    ["::ffff:100.100.100.200", "100.100.100.200/32"],
-    ["192.0.0.192", "192.0.0.192/32"],
-    ["fd00:ec2::254", "fd00:ec2::254/128"],
-    ["FD00:EC2:0:0:0:0:0:254", "fd00:ec2::254/128"],
-    ["fd00:ec2::253", "fd00:ec2::/32"],
-    ["fe80::1%eth0", "fe80::/10"],
-    // Other clouds' IPv6 metadata addresses: unique-local, so a private-targets switch let them through.
-    ["fd20:ce::254", "fd20:ce::254/128"],
-    ["fd00:c1::a9fe:a9fe", "fd00:c1::a9fe:a9fe/128"],
-    ["fd00:c1::169.254.169.254", "fd00:c1::a9fe:a9fe/128"],
-    ["fd00:42::42", "fd00:42::42/128"],
-    ["fd00:a9fe:a9fe::1", "fd00:a9fe:a9fe::1/128"],
-    ["fd00:100::100:200", "fd00:100::100:200/128"],
-    ["fd12:3456:789a::a9fe:a9fe", "169.254.169.254/32"],
-    // The local-use NAT64 prefix cut at /48, /56 and /64 (RFC 6052 2.2).
-    ["64:ff9b:1:a9fe:a9:fe00::", "169.254.169.254/32"],
-    ["64:ff9b:1:a9:fe:a9fe::", "169.254.169.254/32"],
-    ["64:ff9b:1:0:a9:fea9:fe00:0", "169.254.169.254/32"],
-  ])("matches %s (%s)", (host, range) => {
+  it.each(METADATA_ADDRESSES)("matches %s (%s)", (host, range) => {
     expect(cloudMetadataMatch(host)?.range).toBe(range);
     expect(metadataRefusalFor(host)).toMatch(/^Refused: .* is a cloud metadata address \(/);
   });
@@ -131,6 +140,36 @@ describe("the shared guard, with every private target allowed", () => {
       AbortSignal.timeout(5_000),
     );
     await expect(checked).rejects.toThrow(/^Refused: dual\.example resolves to a cloud metadata address/);
+  });
+
+  it.each(METADATA_IPV6)("refuses a name that resolves to %s, and never connects", async (address) => {
+    const resolve = Object.assign(async () => [{ address, family: 6 }], { calls: [] as string[] });
+    const checked = resolveCheckedTarget(
+      new URL("http://unique-local.example/"),
+      { allowPrivate: true, resolve },
+      AbortSignal.timeout(5_000),
+    );
+    await expect(checked).rejects.toThrow(
+      /^Refused: unique-local\.example resolves to a cloud metadata address/,
+    );
+    expect(network.attempts).toEqual([]);
+  });
+
+  it.each(METADATA_IPV6)("refuses %s at connect time through the injected connector", async (address) => {
+    const connection = new Connection();
+    try {
+      const connecting = connectToFirst(
+        connection,
+        [{ address, family: 6 }],
+        80,
+        AbortSignal.timeout(5_000),
+        network.connect,
+      );
+      await expect(connecting).rejects.toThrow(/cloud metadata address/);
+    } finally {
+      connection.close();
+    }
+    expect(network.attempts).toEqual([]);
   });
 
   it("refuses at connect time, whoever produced the address, and never calls the connector", async () => {
