@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server.ts";
 import { makeImage } from "../../app/features/content/media/testing/image-fixtures.ts";
@@ -15,7 +12,7 @@ import {
   uploadImage,
 } from "../../scripts/lib/import-load.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
-import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
+import { checkPostgres, createEmptyDatabaseUrl } from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
 
 // Issue 32, points 6 and 7, against the production server on each database:
@@ -69,15 +66,9 @@ for (const kind of ["sqlite", "postgres"] as const) {
 
     beforeAll(async () => {
       if (!available) return;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "import-load-"));
-        cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-        databaseUrl = join(dir, "app.sqlite");
-      } else {
-        const schema = await createPostgresSchema();
-        cleanups.push(schema.drop);
-        databaseUrl = schema.url;
-      }
+      const database = await createEmptyDatabaseUrl(kind);
+      cleanups.push(database.dispose);
+      databaseUrl = database.url;
       server = await startServer({
         DATABASE_URL: databaseUrl,
         LOG_LEVEL: "error",
