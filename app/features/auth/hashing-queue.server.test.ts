@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { createHashingQueue, defaultMaxHashing } from "./hashing-queue.server.ts";
 
+/** Tasks that record when they start and finish only when released, in start order. */
+function heldTasks() {
+  const order: string[] = [];
+  const releases: (() => void)[] = [];
+  const task = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      order.push(name);
+      releases.push(() => resolve(name));
+    });
+  return { order, releases, task };
+}
+
 describe("hashing queue", () => {
   it("runs at most maxRunning at once, lets maxWaiting wait and answers busy beyond", async () => {
     const queue = createHashingQueue({ maxRunning: 2, maxWaiting: 3 });
@@ -34,13 +46,7 @@ describe("hashing queue", () => {
 
   it("keeps waiting places for the trusted lane that open tasks cannot fill, and starts trusted tasks first", async () => {
     const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 2, maxTrustedWaiting: 1 });
-    const order: string[] = [];
-    const releases: (() => void)[] = [];
-    const task = (name: string) => () =>
-      new Promise<string>((resolve) => {
-        order.push(name);
-        releases.push(() => resolve(name));
-      });
+    const { order, releases, task } = heldTasks();
     const open = ["open 1", "open 2", "open 3", "open 4"].map((name) => queue.run(task(name)));
     await Promise.resolve();
     // The flood holds the slot and every open waiting place: open tasks are refused…
@@ -63,13 +69,7 @@ describe("hashing queue", () => {
 
   it("gives one account one trusted place at a time: replaying its own cookie in parallel cannot fill the lane", async () => {
     const queue = createHashingQueue({ maxRunning: 1, maxWaiting: 2, maxTrustedWaiting: 2 });
-    const order: string[] = [];
-    const releases: (() => void)[] = [];
-    const task = (name: string) => () =>
-      new Promise<string>((resolve) => {
-        order.push(name);
-        releases.push(() => resolve(name));
-      });
+    const { order, releases, task } = heldTasks();
     const busyOpen = queue.run(task("open"));
     await Promise.resolve();
     // A staff member sends five sign-ins at once with their own valid device cookie: the first waits
