@@ -32,6 +32,7 @@ import * as labChecks028 from "./migrations/028-lab-checks.ts";
 import * as watches030 from "./migrations/030-watches.ts";
 import * as codeFailures031 from "./migrations/031-code-failures.ts";
 import * as leadCountsPerSession032 from "./migrations/032-lead-counts-per-session.ts";
+import * as meetings033 from "./migrations/033-meetings.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   "030-watches": watches030,
   "031-code-failures": codeFailures031,
   "032-lead-counts-per-session": leadCountsPerSession032,
+  "033-meetings": meetings033,
 };
 
 export class MigrationError extends Error {}

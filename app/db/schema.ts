@@ -174,6 +174,8 @@ export interface UsersTable {
   totpEnabledAt: string | null;
   /** The last 30-second step a code was accepted for: no step is accepted twice. */
   totpLastStep: number | null;
+  /** For invitations and reminders when the account hosts meetings (migration 033). */
+  email: string | null;
 }
 
 export interface SessionsTable {
@@ -649,6 +651,69 @@ export interface WatchAlertsTable {
   resolvedNotices: number | null;
 }
 
+/** A host's availability (migration 033, features/meetings); no row: the defaults. */
+export interface BookingProfilesTable {
+  userId: number;
+  timeZone: string;
+  /** JSON: weekday ("mon"…"sun") → [{ start: "09:00", end: "17:00" }]. */
+  weeklyHours: string;
+  /** JSON: ["YYYY-MM-DD"], in the profile's zone. */
+  daysOff: Generated<string>;
+  bufferBeforeMinutes: Generated<number>;
+  bufferAfterMinutes: Generated<number>;
+  minimumNoticeMinutes: number;
+  horizonDays: number;
+  maxPerDay: number;
+  updatedAt: string;
+  updatedBy: number | null;
+}
+
+export interface MeetingTypesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  durationMinutes: number;
+  hostChoice: "round_robin" | "owner_first";
+  /** JSON array of user ids; null: every admin and sales account. */
+  hostIds: string | null;
+  active: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MeetingsTable {
+  id: Generated<number>;
+  typeId: number;
+  hostId: number;
+  leadId: number | null;
+  status: "booked" | "cancelled" | "held" | "no_show";
+  /** ISO 8601 UTC. */
+  startAt: string;
+  endAt: string;
+  /** The iCalendar UID, stable through reschedules. */
+  uid: string;
+  /** The iCalendar SEQUENCE: one more at each reschedule or cancellation. */
+  sequence: Generated<number>;
+  fullName: string;
+  email: string;
+  company: string;
+  phone: string | null;
+  /** The attendee's zone, for their e-mails. */
+  timeZone: string;
+  /** 'form' (the thank-you panel), 'page' (/book/*), 'api'. */
+  source: string;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+}
+
+/** One five-minute block a meeting (with its buffer) holds; (hostId, blockStart) is unique. */
+export interface MeetingBlocksTable {
+  hostId: number;
+  blockStart: string;
+  meetingId: number;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -695,4 +760,8 @@ export interface Database {
   watches: WatchesTable;
   watchRuns: WatchRunsTable;
   watchAlerts: WatchAlertsTable;
+  bookingProfiles: BookingProfilesTable;
+  meetingTypes: MeetingTypesTable;
+  meetings: MeetingsTable;
+  meetingBlocks: MeetingBlocksTable;
 }
