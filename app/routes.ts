@@ -60,6 +60,7 @@ export default [
   route("media/:id/:file", "routes/media/media-variant.ts"),
   // The JSON API of SPEC section 7 (resource routes).
   route("api/demo-request", "routes/api/demo-request.ts"),
+  route("api/meetings/slots", "routes/api/meetings-slots.ts"),
   route("api/user", "routes/api/user.ts"),
   route("api/login", "routes/api/login.ts"),
   route("api/login/2fa", "routes/api/login-2fa.ts"),

@@ -72,6 +72,8 @@ import {
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
 import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-context.server.ts";
+import { type MeetingServices, meetingServicesKey } from "#app/features/meetings/meetings-context.server.ts";
+import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.ts";
 import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
 import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-context.server.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
@@ -264,6 +266,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     const secret = await loadAppSecret(database.db, env.APP_SECRET);
     const rateLimiter = createRateLimiter(database.db, {
       limit: env.LEAD_RATE_LIMIT,
+      windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
+    });
+    // Slot queries are cheaper than a lead and a visitor browses weeks: six times the forms' limit in
+    // the same window, off with it (LEAD_RATE_LIMIT=0).
+    const slotQueries = createRateLimiter(database.db, {
+      limit: env.LEAD_RATE_LIMIT * SLOT_QUERIES_PER_LEAD,
       windowMs: env.LEAD_RATE_WINDOW_SECONDS * 1000,
     });
     const logError = env.LOG_LEVEL === "silent" ? () => {} : (message: string) => console.error(message);
@@ -583,6 +591,13 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         runWatch,
       }),
       provide<WebhookServices>(webhookServicesKey, { database, env, notifyOutbox }),
+      provide<MeetingServices>(meetingServicesKey, {
+        database,
+        slotQueries,
+        // CalDAV busy times arrive with the calendars (issue 34, a later step): none until then.
+        busyTimes: async () => [],
+        now: () => Date.now(),
+      }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
       provide<MediaServices>(mediaServicesKey, { media }),
       provide<PostsServices>(postsServicesKey, {
