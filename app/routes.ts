@@ -61,6 +61,8 @@ export default [
   // The JSON API of SPEC section 7 (resource routes).
   route("api/demo-request", "routes/api/demo-request.ts"),
   route("api/meetings/slots", "routes/api/meetings-slots.ts"),
+  route("api/meetings", "routes/api/meetings.ts"),
+  route("api/meetings/manage/:token/:change", "routes/api/meeting-manage.ts"),
   route("api/user", "routes/api/user.ts"),
   route("api/login", "routes/api/login.ts"),
   route("api/login/2fa", "routes/api/login-2fa.ts"),

@@ -110,6 +110,7 @@ import {
   type ServiceKey,
 } from "#app/lib/service-context.server.ts";
 import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.server.ts";
+import { createMeetingLeads } from "./meeting-leads.server.ts";
 import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
@@ -597,6 +598,9 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         // CalDAV busy times arrive with the calendars (issue 34, a later step): none until then.
         busyTimes: async () => [],
         now: () => Date.now(),
+        secret,
+        publicUrl: env.PUBLIC_URL,
+        leads: createMeetingLeads(database.db, leads),
       }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
       provide<MediaServices>(mediaServicesKey, { media }),

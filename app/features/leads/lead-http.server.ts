@@ -74,9 +74,19 @@ function submissionContext(
   transport: "form-action" | "api",
   apiKey?: ActiveApiKey,
 ): SubmissionContext {
+  return leadSubmissionContext(head, context.get(clientAddressContext), transport, apiKey);
+}
+
+/** How a request submitting a lead is described to the lead service (also a booking's, issue 34). */
+export function leadSubmissionContext(
+  head: LeadRequestHead,
+  clientAddress: string,
+  transport: "form-action" | "api",
+  apiKey?: ActiveApiKey,
+): SubmissionContext {
   const page = sourcePage(head);
   return {
-    clientAddress: context.get(clientAddressContext),
+    clientAddress,
     timeToken: readCookie(head.headers.get("cookie"), TIME_TOKEN_COOKIE),
     sourcePage: page,
     // The site's own forms post the API from one of its pages (a same-site Referer) or post the page

@@ -130,12 +130,13 @@ async function meetingsByHost(
   hostIds: number[],
   from: number,
   to: number,
+  ignoreMeetingId?: number,
 ): Promise<Map<number, Interval[]>> {
   const byHost = new Map<number, Interval[]>(hostIds.map((id) => [id, []]));
   if (hostIds.length === 0) return byHost;
-  const rows = await db
-    .selectFrom("meetings")
-    .select(["hostId", "startAt", "endAt"])
+  let query = db.selectFrom("meetings").select(["hostId", "startAt", "endAt"]);
+  if (ignoreMeetingId !== undefined) query = query.where("id", "!=", ignoreMeetingId);
+  const rows = await query
     .where("hostId", "in", hostIds)
     .where("status", "!=", "cancelled")
     .where("startAt", "<", new Date(to).toISOString())
@@ -153,12 +154,13 @@ export type SlotsAnswer = {
   hostsAt: Map<number, number[]>;
 };
 
-/** The open times of `type` between `from` and `to`. */
+/** The open times of `type` between `from` and `to` (as if `ignoreMeetingId` were not booked: it moves). */
 export async function findSlots(
   db: Db | Transaction<Database>,
   type: MeetingType,
   window: { from: number; to: number; now: number },
   busyTimes: BusyTimes = noBusyTimes,
+  ignoreMeetingId?: number,
 ): Promise<SlotsAnswer> {
   const hosts = await hostsOf(db, type);
   // A day either side: a host's daily maximum counts the whole day in their zone.
@@ -167,6 +169,7 @@ export async function findSlots(
     hosts.map((host) => host.id),
     window.from - DAY_MS - 2 * 60 * MINUTE_MS,
     window.to + DAY_MS + 2 * 60 * MINUTE_MS,
+    ignoreMeetingId,
   );
   const hostsAt = new Map<number, number[]>();
   const lists = await Promise.all(
@@ -359,4 +362,131 @@ export async function cancelMeeting(db: Db, meetingId: number, now: number): Pro
     await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meetingId).execute();
     return true;
   });
+}
+
+export type MeetingRecord = {
+  id: number;
+  typeId: number;
+  typeName: string;
+  hostId: number;
+  hostName: string;
+  leadId: number | null;
+  status: "booked" | "cancelled" | "held" | "no_show";
+  start: number;
+  end: number;
+  uid: string;
+  sequence: number;
+  attendee: Attendee;
+};
+
+export async function findMeeting(db: Db, id: number): Promise<MeetingRecord | null> {
+  const row = await db
+    .selectFrom("meetings")
+    .innerJoin("users", "users.id", "meetings.hostId")
+    .innerJoin("meetingTypes", "meetingTypes.id", "meetings.typeId")
+    .select([
+      "meetings.id",
+      "meetings.typeId",
+      "meetingTypes.name as typeName",
+      "meetings.hostId",
+      "users.username as hostName",
+      "meetings.leadId",
+      "meetings.status",
+      "meetings.startAt",
+      "meetings.endAt",
+      "meetings.uid",
+      "meetings.sequence",
+      "meetings.fullName",
+      "meetings.email",
+      "meetings.company",
+      "meetings.phone",
+      "meetings.timeZone",
+    ])
+    .where("meetings.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    typeId: row.typeId,
+    typeName: row.typeName,
+    hostId: row.hostId,
+    hostName: row.hostName,
+    leadId: row.leadId,
+    status: row.status,
+    start: Date.parse(row.startAt),
+    end: Date.parse(row.endAt),
+    uid: row.uid,
+    sequence: row.sequence,
+    attendee: {
+      fullName: row.fullName,
+      email: row.email,
+      company: row.company,
+      phone: row.phone,
+      timeZone: row.timeZone,
+    },
+  };
+}
+
+/**
+ * Moves a booked meeting to `start`, with its host when they are free then, else with another free
+ * host of its type: its blocks move in one transaction, so the old time stays held when the new one
+ * cannot be had. The UID stays; the SEQUENCE goes up.
+ */
+export async function rescheduleMeeting(
+  db: Db,
+  meeting: MeetingRecord,
+  type: MeetingType,
+  start: number,
+  now: number,
+  busyTimes: BusyTimes = noBusyTimes,
+): Promise<BookingOutcome> {
+  const end = start + type.durationMinutes * MINUTE_MS;
+  // Free hosts at the new time, counting the meeting's own time as free (it moves).
+  const { hostsAt } = await findSlots(
+    db,
+    type,
+    { from: start, to: start + MINUTE_MS, now },
+    busyTimes,
+    meeting.id,
+  );
+  const free = hostsAt.get(start) ?? [];
+  const candidates = [
+    ...(free.includes(meeting.hostId) ? [meeting.hostId] : []),
+    ...free.filter((id) => id !== meeting.hostId),
+  ];
+  const hosts = new Map((await hostsOf(db, type)).map((host) => [host.id, host]));
+  for (const hostId of candidates) {
+    const host = hosts.get(hostId);
+    if (!host) continue;
+    try {
+      await db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable("meetings")
+          .set((eb) => ({
+            hostId,
+            startAt: new Date(start).toISOString(),
+            endAt: new Date(end).toISOString(),
+            updatedAt: new Date(now).toISOString(),
+            sequence: eb("sequence", "+", 1),
+          }))
+          .where("id", "=", meeting.id)
+          .where("status", "=", "booked")
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 0) throw new BlockTaken();
+        await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meeting.id).execute();
+        const blocks = blocksOf(start, end, host.profile);
+        const held = await trx
+          .insertInto("meetingBlocks")
+          .values(blocks.map((blockStart) => ({ hostId, blockStart, meetingId: meeting.id })))
+          .onConflict((conflict) => conflict.columns(["hostId", "blockStart"]).doNothing())
+          .returning("blockStart")
+          .execute();
+        if (held.length !== blocks.length) throw new BlockTaken();
+      });
+      return { kind: "booked", meeting: { id: meeting.id, uid: meeting.uid, start, end, host } };
+    } catch (error) {
+      if (!(error instanceof BlockTaken)) throw error;
+    }
+  }
+  return { kind: "taken" };
 }

@@ -12,6 +12,48 @@ export type MeetingServices = {
   /** Busy times from the hosts' calendars, from the cache. */
   busyTimes: BusyTimes;
   now(): number;
+  /** Signs manage links and lead tokens (APP_SECRET or the one kept in the database). */
+  secret: string;
+  /** Where links in answers and e-mails point (PUBLIC_URL); the request's own origin when unset. */
+  publicUrl: string | undefined;
+  /** The leads a booking belongs to (owned by the leads feature, wired by the composition root). */
+  leads: MeetingLeads;
+};
+
+/** The contact a booking carries, stored as the forms store a request. */
+export type BookingContact = {
+  requestType: "demo" | "investor";
+  fullName: string;
+  email: string;
+  company: string;
+  phone: string;
+};
+
+export type MeetingLead = {
+  id: number;
+  ownerId: number | null;
+  fullName: string;
+  email: string;
+  company: string;
+  phone: string | null;
+};
+
+export type MeetingLeads = {
+  /**
+   * Stores the contact as a lead with the forms' rules (validation, rate limit, time trap): "held"
+   * when it was kept for review as spam.
+   */
+  submit(
+    contact: BookingContact,
+    request: { headers: { get(name: string): string | null }; host: string; protocol: string },
+    clientAddress: string,
+  ): Promise<
+    | { kind: "stored"; leadId: number }
+    | { kind: "held" }
+    | { kind: "invalid"; errors: Record<string, string> }
+    | { kind: "rate-limited"; retryAfterSeconds: number }
+  >;
+  find(leadId: number): Promise<MeetingLead | null>;
 };
 
 export const meetingServicesKey = createServiceKey<MeetingServices>("meeting services");

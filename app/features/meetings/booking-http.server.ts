@@ -1,0 +1,343 @@
+import { z } from "zod";
+import { parseJsonObject } from "#app/lib/http.server.ts";
+import { signToken, verifyToken } from "#app/lib/signed-token.server.ts";
+import { breaksTextRule } from "#app/lib/text-rules.ts";
+import { isTimeZone } from "#app/lib/time-zones.ts";
+import { BLOCK_MINUTES, DEFAULT_TIME_ZONE } from "./booking-profile.ts";
+import {
+  bookMeeting,
+  cancelMeeting,
+  findMeeting,
+  findMeetingType,
+  findSlots,
+  type MeetingRecord,
+  type MeetingType,
+  rescheduleMeeting,
+} from "./meeting-store.server.ts";
+import type { MeetingServices } from "./meetings-context.server.ts";
+
+// POST /api/meetings and the manage link's calls (issue 34). A booking from /book/* or an integration
+// stores its lead first, as the forms do (their spam and rate-limit rules), unless it carries the
+// leadToken its lead's request was answered with; then the database decides who, if anyone, gets the
+// time (meeting-store.server.ts). Nothing is stored for bad input: the time is checked before the lead.
+
+export const MAX_BOOKING_BODY_BYTES = 4 * 1024;
+const MINUTE_MS = 60_000;
+/** How long after a lead's request its token books without asking the contact fields again. */
+export const LEAD_TOKEN_TTL_MS = 24 * 60 * MINUTE_MS;
+const LEAD_TOKEN_PURPOSE = "meeting-lead:v1";
+const MANAGE_TOKEN_PURPOSE = "meeting-manage:v1";
+/** Fresh times offered with a 409: the next ones from the requested day on. */
+const FRESH_SLOT_DAYS = 7;
+const FRESH_SLOT_COUNT = 12;
+
+export const BOOKING_MESSAGES = {
+  type: "Unknown meeting type: use demo or investor.",
+  start: "start must be a time in ISO 8601, such as 2026-12-08T10:00:00Z, on a five-minute mark.",
+  past: "That time has passed. Choose one of the times offered.",
+  taken: "That time is no longer available. Please choose another.",
+  name: "Enter your name on one line, without ; or control characters.",
+  email: "Enter a valid email address",
+  company: "Enter your company name on one line.",
+  phone: "Enter a valid phone number",
+  timeZone: "timeZone must be a time zone such as Europe/London or America/New_York.",
+  leadToken: "This booking link has expired. Please enter your details again.",
+  manageLink: "This link is not valid. Use the link in your confirmation e-mail.",
+  manageEnded: "This meeting has ended or was cancelled; the link no longer changes it.",
+  held: "Thank you. We have your request and will confirm a time by e-mail.",
+} as const;
+
+const oneLine = (max: number, message: string) =>
+  z
+    .string(message)
+    .trim()
+    .min(1, message)
+    .max(max, message)
+    .refine((value) => !breaksTextRule(value, "one-line-no-bidi"), message);
+
+const bookingSchema = z.object({
+  type: z.enum(["demo", "investor"], BOOKING_MESSAGES.type),
+  start: z.string(BOOKING_MESSAGES.start).max(40, BOOKING_MESSAGES.start),
+  // The name goes into an invitation's ATTENDEE;CN= and a mail's To: display name: escaped there
+  // too, but a name with ; or a line break is refused outright.
+  fullName: oneLine(100, BOOKING_MESSAGES.name)
+    .refine((value) => !value.includes(";"), BOOKING_MESSAGES.name)
+    .optional(),
+  email: z
+    .string(BOOKING_MESSAGES.email)
+    .trim()
+    .max(254, BOOKING_MESSAGES.email)
+    .regex(/^[^\s@;,<>"]+@[^\s@.;,<>"]+(\.[^\s@.;,<>"]+)+$/, BOOKING_MESSAGES.email)
+    .optional(),
+  company: oneLine(100, BOOKING_MESSAGES.company).optional(),
+  phone: z
+    .string(BOOKING_MESSAGES.phone)
+    .trim()
+    .max(30, BOOKING_MESSAGES.phone)
+    .regex(/^\+?[0-9 ()./-]*$/, BOOKING_MESSAGES.phone)
+    .optional()
+    .nullable(),
+  timeZone: z.string().max(64).refine(isTimeZone, BOOKING_MESSAGES.timeZone).optional(),
+  leadToken: z.string().max(60).optional(),
+});
+
+export type BookingAnswer = { status: number; body: unknown; headers?: Record<string, string> };
+export type BookingRequestHead = {
+  headers: { get(name: string): string | null };
+  host: string;
+  protocol: string;
+};
+
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return errors;
+}
+
+const invalid = (errors: Record<string, string>): BookingAnswer => ({
+  status: 400,
+  body: { message: Object.values(errors).join(". "), errors },
+});
+
+function tooMany(retryAfterSeconds: number): BookingAnswer {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return {
+    status: 429,
+    body: { message: `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  };
+}
+
+/** "2026-12-08T10:00:00Z" (or with an offset) as an instant on a five-minute mark, else null. */
+function parseStart(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return null;
+  const instant = Date.parse(value);
+  if (!Number.isFinite(instant) || instant % (BLOCK_MINUTES * MINUTE_MS) !== 0) return null;
+  return instant;
+}
+
+/** The token a lead's request is answered with, so the visitor books without typing it all again. */
+export function leadBookingToken(secret: string, leadId: number, now = Date.now()): string {
+  return signToken(secret, LEAD_TOKEN_PURPOSE, leadId, now + LEAD_TOKEN_TTL_MS);
+}
+
+export function manageToken(secret: string, meetingId: number): string {
+  return signToken(secret, MANAGE_TOKEN_PURPOSE, meetingId);
+}
+
+function origin(head: BookingRequestHead, publicUrl: string | undefined): string {
+  return (publicUrl ?? `${head.protocol}//${head.host}`).replace(/\/$/, "");
+}
+
+export function manageUrl(base: string, secret: string, meetingId: number): string {
+  return `${base}/meetings/manage/${manageToken(secret, meetingId)}`;
+}
+
+async function freshSlots(services: MeetingServices, type: MeetingType, from: number) {
+  const now = services.now();
+  const start = Math.max(now, Math.min(from, now + 60 * 24 * 60 * MINUTE_MS) - 24 * 60 * MINUTE_MS);
+  const { slots } = await findSlots(
+    services.database.db,
+    type,
+    { from: start, to: start + FRESH_SLOT_DAYS * 24 * 60 * MINUTE_MS, now },
+    services.busyTimes,
+  );
+  return slots
+    .slice(0, FRESH_SLOT_COUNT)
+    .map((slot) => ({ start: new Date(slot.start).toISOString(), end: new Date(slot.end).toISOString() }));
+}
+
+async function taken(
+  services: MeetingServices,
+  type: MeetingType,
+  start: number,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    status: 409,
+    body: { message: BOOKING_MESSAGES.taken, slots: await freshSlots(services, type, start), ...extra },
+  };
+}
+
+/** POST /api/meetings. */
+export async function answerBooking(
+  head: BookingRequestHead,
+  readBody: (limit: number) => Promise<Uint8Array | null>,
+  clientAddress: string,
+  services: MeetingServices,
+): Promise<BookingAnswer> {
+  const parsedBody = await parseJsonObject(
+    head.headers.get("content-type"),
+    readBody,
+    MAX_BOOKING_BODY_BYTES,
+  );
+  if (!parsedBody.ok) return { status: parsedBody.status, body: { message: parsedBody.message, errors: {} } };
+  const parsed = bookingSchema.safeParse(parsedBody.value);
+  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  const input = parsed.data;
+  const start = parseStart(input.start);
+  if (start === null) return invalid({ start: BOOKING_MESSAGES.start });
+  const now = services.now();
+  if (start <= now) return invalid({ start: BOOKING_MESSAGES.past });
+  const type = await findMeetingType(services.database.db, input.type);
+  if (!type?.active) return invalid({ type: BOOKING_MESSAGES.type });
+
+  // Who is booking: the lead the token names, else the contact fields (all of them, as the forms ask).
+  let lead: Awaited<ReturnType<MeetingServices["leads"]["find"]>> = null;
+  if (input.leadToken !== undefined) {
+    const check = verifyToken(services.secret, LEAD_TOKEN_PURPOSE, input.leadToken, now);
+    lead = check.ok ? await services.leads.find(check.id) : null;
+    if (!lead) return invalid({ leadToken: BOOKING_MESSAGES.leadToken });
+  } else {
+    const missing: Record<string, string> = {};
+    if (!input.fullName) missing.fullName = BOOKING_MESSAGES.name;
+    if (!input.email) missing.email = BOOKING_MESSAGES.email;
+    if (!input.company) missing.company = BOOKING_MESSAGES.company;
+    if (!input.phone) missing.phone = BOOKING_MESSAGES.phone;
+    if (Object.keys(missing).length > 0) return invalid(missing);
+  }
+
+  // A time nobody could have now is refused before any lead is stored.
+  const open = await findSlots(
+    services.database.db,
+    type,
+    { from: start, to: start + MINUTE_MS, now },
+    services.busyTimes,
+  );
+  if (!open.hostsAt.get(start)?.length) return taken(services, type, start);
+
+  if (!lead) {
+    const stored = await services.leads.submit(
+      {
+        requestType: input.type === "investor" ? "investor" : "demo",
+        fullName: input.fullName ?? "",
+        email: input.email ?? "",
+        company: input.company ?? "",
+        phone: input.phone ?? "",
+      },
+      head,
+      clientAddress,
+    );
+    if (stored.kind === "invalid") return invalid(stored.errors);
+    if (stored.kind === "rate-limited") return tooMany(stored.retryAfterSeconds);
+    // Held for review as spam: no host's calendar gets it; staff see the lead and can write back.
+    if (stored.kind === "held") return { status: 202, body: { message: BOOKING_MESSAGES.held } };
+    lead = await services.leads.find(stored.leadId);
+    if (!lead) throw new Error("A lead just stored was not found");
+  }
+
+  const outcome = await bookMeeting(
+    services.database.db,
+    {
+      type,
+      start,
+      attendee: {
+        fullName: input.fullName ?? lead.fullName,
+        email: input.email ?? lead.email,
+        company: input.company ?? lead.company,
+        phone: input.phone ?? lead.phone,
+        timeZone: input.timeZone ?? DEFAULT_TIME_ZONE,
+      },
+      leadId: lead.id,
+      ownerId: lead.ownerId,
+      source: input.leadToken ? "form" : "api",
+      now,
+    },
+    services.busyTimes,
+  );
+  // The lead is kept: a retry with its token books without storing it twice.
+  if (outcome.kind === "taken")
+    return taken(services, type, start, { leadToken: leadBookingToken(services.secret, lead.id, now) });
+  const { meeting } = outcome;
+  return {
+    status: 201,
+    body: {
+      id: meeting.id,
+      start: new Date(meeting.start).toISOString(),
+      end: new Date(meeting.end).toISOString(),
+      hostName: meeting.host.username,
+      manageUrl: manageUrl(origin(head, services.publicUrl), services.secret, meeting.id),
+    },
+  };
+}
+
+/** The meeting a manage link opens while it can still be changed, or the answer refusing the link. */
+export async function meetingOfManageToken(
+  token: string,
+  services: MeetingServices,
+): Promise<{ ok: true; meeting: MeetingRecord } | { ok: false; answer: BookingAnswer }> {
+  const check = verifyToken(services.secret, MANAGE_TOKEN_PURPOSE, token);
+  const meeting = check.ok ? await findMeeting(services.database.db, check.id) : null;
+  if (!meeting) return { ok: false, answer: { status: 404, body: { message: BOOKING_MESSAGES.manageLink } } };
+  if (meeting.status !== "booked" || meeting.end <= services.now())
+    return { ok: false, answer: { status: 410, body: { message: BOOKING_MESSAGES.manageEnded } } };
+  return { ok: true, meeting };
+}
+
+const describe = (meeting: MeetingRecord) => ({
+  id: meeting.id,
+  type: meeting.typeName,
+  status: meeting.status,
+  start: new Date(meeting.start).toISOString(),
+  end: new Date(meeting.end).toISOString(),
+  hostName: meeting.hostName,
+});
+
+/** POST /api/meetings/manage/:token/cancel. */
+export async function answerCancel(token: string, services: MeetingServices): Promise<BookingAnswer> {
+  const found = await meetingOfManageToken(token, services);
+  if (!found.ok) return found.answer;
+  if (!(await cancelMeeting(services.database.db, found.meeting.id, services.now())))
+    return { status: 410, body: { message: BOOKING_MESSAGES.manageEnded } };
+  return { status: 200, body: { ...describe(found.meeting), status: "cancelled" } };
+}
+
+const rescheduleSchema = z.object({
+  start: z.string(BOOKING_MESSAGES.start).max(40, BOOKING_MESSAGES.start),
+});
+
+/** POST /api/meetings/manage/:token/reschedule `{ start }`. */
+export async function answerReschedule(
+  token: string,
+  head: BookingRequestHead,
+  readBody: (limit: number) => Promise<Uint8Array | null>,
+  services: MeetingServices,
+): Promise<BookingAnswer> {
+  const found = await meetingOfManageToken(token, services);
+  if (!found.ok) return found.answer;
+  const parsedBody = await parseJsonObject(
+    head.headers.get("content-type"),
+    readBody,
+    MAX_BOOKING_BODY_BYTES,
+  );
+  if (!parsedBody.ok) return { status: parsedBody.status, body: { message: parsedBody.message, errors: {} } };
+  const parsed = rescheduleSchema.safeParse(parsedBody.value);
+  const start = parsed.success ? parseStart(parsed.data.start) : null;
+  if (start === null) return invalid({ start: BOOKING_MESSAGES.start });
+  const now = services.now();
+  if (start <= now) return invalid({ start: BOOKING_MESSAGES.past });
+  const type = await findMeetingTypeById(services, found.meeting.typeId);
+  const outcome = await rescheduleMeeting(
+    services.database.db,
+    found.meeting,
+    type,
+    start,
+    now,
+    services.busyTimes,
+  );
+  if (outcome.kind === "taken") return taken(services, type, start);
+  const moved = await findMeeting(services.database.db, found.meeting.id);
+  if (!moved) throw new Error("A meeting just moved was not found");
+  return { status: 200, body: describe(moved) };
+}
+
+async function findMeetingTypeById(services: MeetingServices, typeId: number): Promise<MeetingType> {
+  const row = await services.database.db
+    .selectFrom("meetingTypes")
+    .select("slug")
+    .where("id", "=", typeId)
+    .executeTakeFirstOrThrow();
+  const type = await findMeetingType(services.database.db, row.slug);
+  if (!type) throw new Error(`Meeting type ${typeId} went away`);
+  return type;
+}

@@ -1,0 +1,234 @@
+import { beforeAll, beforeEach, expect, it } from "vitest";
+import { createUser } from "#app/features/auth/users.server.ts";
+import { createLeadService } from "#app/features/leads/lead-service.server.ts";
+import {
+  answerBooking,
+  answerCancel,
+  answerReschedule,
+  BOOKING_MESSAGES,
+  leadBookingToken,
+} from "#app/features/meetings/booking-http.server.ts";
+import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
+import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
+import { describeEachDatabase } from "../tests/support/databases.ts";
+import { createMeetingLeads } from "./meeting-leads.server.ts";
+
+// Issue 34: POST /api/meetings and the manage link's calls, with the real lead service behind them.
+// Monday 7 December 2026, 08:00 London: the defaults offer 10:00 to 16:30 that day.
+
+const SECRET = "test-secret-test-secret-test-secret";
+let clock = Date.parse("2026-12-07T08:00:00Z");
+const CONTACT = {
+  fullName: "Amara Okafor",
+  email: "amara@okafor-build.co.uk",
+  company: "Okafor Build Ltd",
+  phone: "+44 7700 900123",
+};
+const HEAD = (contentType = "application/json") => ({
+  headers: new Headers({ "content-type": contentType }),
+  host: "www.clausebridge.test",
+  protocol: "https:",
+});
+const bytes = (body: unknown) => async (limit: number) => {
+  const encoded = new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));
+  return encoded.length > limit ? null : encoded;
+};
+
+describeEachDatabase("booking a meeting", (use) => {
+  let services: MeetingServices;
+  let address = 0;
+  const book = (body: unknown, contentType?: string) =>
+    answerBooking(HEAD(contentType), bytes(body), `198.51.100.${++address}`, services);
+  const counts = async () => ({
+    leads: Number(
+      (
+        await use()
+          .db.selectFrom("leads")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+    meetings: Number(
+      (
+        await use()
+          .db.selectFrom("meetings")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+  });
+
+  beforeAll(async () => {
+    await createUser(use().db, { username: "ada", password: "a long enough passphrase", role: "sales" });
+    const leads = createLeadService({
+      db: use().db,
+      secret: SECRET,
+      rateLimiter: createRateLimiter(use().db, { limit: 1000, windowMs: 600_000 }),
+      notify: false,
+      timeTrap: false,
+    });
+    services = {
+      database: use(),
+      slotQueries: createRateLimiter(use().db, { limit: 0, windowMs: 600_000 }),
+      busyTimes: async () => [],
+      now: () => clock,
+      secret: SECRET,
+      publicUrl: undefined,
+      leads: createMeetingLeads(use().db, leads),
+    };
+  });
+  beforeEach(() => {
+    clock = Date.parse("2026-12-07T08:00:00Z");
+  });
+
+  it("books a time, stores the lead as a form does, and answers with a manage link", async () => {
+    const answer = await book({
+      type: "demo",
+      start: "2026-12-07T10:00:00Z",
+      timeZone: "America/New_York",
+      ...CONTACT,
+    });
+    expect(answer.status).toBe(201);
+    const body = answer.body as {
+      id: number;
+      start: string;
+      end: string;
+      hostName: string;
+      manageUrl: string;
+    };
+    expect(body).toMatchObject({
+      start: "2026-12-07T10:00:00.000Z",
+      end: "2026-12-07T10:30:00.000Z",
+      hostName: "ada",
+    });
+    expect(body.manageUrl).toMatch(/^https:\/\/www\.clausebridge\.test\/meetings\/manage\/[\w.-]+$/);
+    const meeting = await use()
+      .db.selectFrom("meetings")
+      .selectAll()
+      .where("id", "=", body.id)
+      .executeTakeFirstOrThrow();
+    const lead = await use()
+      .db.selectFrom("leads")
+      .selectAll()
+      .where("id", "=", meeting.leadId ?? -1)
+      .executeTakeFirstOrThrow();
+    expect(lead).toMatchObject({ fullName: CONTACT.fullName, email: CONTACT.email, requestType: "demo" });
+    expect(meeting).toMatchObject({ status: "booked", timeZone: "America/New_York", email: CONTACT.email });
+
+    // The same time again: nobody is free, nothing more is stored, fresh times come with the 409.
+    const before = await counts();
+    const again = await book({
+      type: "demo",
+      start: "2026-12-07T10:00:00Z",
+      ...CONTACT,
+      email: "b@example.com",
+    });
+    expect(again.status).toBe(409);
+    const conflict = again.body as { message: string; slots: { start: string }[] };
+    expect(conflict.message).toBe(BOOKING_MESSAGES.taken);
+    expect(conflict.slots[0]?.start).toBe("2026-12-07T10:30:00.000Z");
+    expect(await counts()).toEqual(before);
+  });
+
+  it.each([
+    [{ start: "2026-12-07T07:30:00Z" }, "start", BOOKING_MESSAGES.past],
+    [{ start: "2026-12-07T10:03:00Z" }, "start", BOOKING_MESSAGES.start],
+    [{ start: "next tuesday" }, "start", BOOKING_MESSAGES.start],
+    [{ fullName: "Eve\r\nBcc: all@example.com" }, "fullName", BOOKING_MESSAGES.name],
+    [{ fullName: "Eve;ROLE=CHAIR" }, "fullName", BOOKING_MESSAGES.name],
+    [{ email: "eve@example.com\r\nATTENDEE:mailto:x@example.com" }, "email", BOOKING_MESSAGES.email],
+    [{ company: "Evil\nLOCATION:nowhere" }, "company", BOOKING_MESSAGES.company],
+    [{ phone: undefined }, "phone", BOOKING_MESSAGES.phone],
+    [{ type: "lunch" }, "type", BOOKING_MESSAGES.type],
+    [{ timeZone: "Mars/Olympus" }, "timeZone", BOOKING_MESSAGES.timeZone],
+  ])("refuses %o with 400 on %s and stores nothing", async (change, field, message) => {
+    const before = await counts();
+    const answer = await book({ type: "demo", start: "2026-12-07T11:00:00Z", ...CONTACT, ...change });
+    expect(answer.status).toBe(400);
+    expect((answer.body as { errors: Record<string, string> }).errors[field]).toBe(message);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses a time outside the hours with 409 and fresh times, storing nothing", async () => {
+    const before = await counts();
+    const answer = await book({ type: "demo", start: "2026-12-07T18:00:00Z", ...CONTACT });
+    expect(answer.status).toBe(409);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses a body too large or not JSON", async () => {
+    expect((await book({ type: "demo", start: "x", fullName: "a".repeat(5000) })).status).toBe(413);
+    expect((await book("type=demo", "application/x-www-form-urlencoded")).status).toBe(415);
+    expect((await book("{", "application/json")).status).toBe(400);
+  });
+
+  it("books with a lead's token without asking again; an expired or forged token is refused", async () => {
+    const stored = await services.leads.submit({ requestType: "demo", ...CONTACT }, HEAD(), "203.0.113.5");
+    if (stored.kind !== "stored") throw new Error(`not stored: ${stored.kind}`);
+    const token = leadBookingToken(SECRET, stored.leadId, clock);
+    const before = await counts();
+    const answer = await book({ type: "demo", start: "2026-12-07T12:00:00Z", leadToken: token });
+    expect(answer.status).toBe(201);
+    expect(await counts()).toEqual({ leads: before.leads, meetings: before.meetings + 1 });
+    const forged = `${token.slice(0, -2)}AA`;
+    for (const leadToken of [forged, "1.1.AAAAAAAAAAAAAAAAAAAAAA", "nonsense"])
+      expect(await book({ type: "demo", start: "2026-12-07T12:30:00Z", leadToken })).toMatchObject({
+        status: 400,
+        body: { errors: { leadToken: BOOKING_MESSAGES.leadToken } },
+      });
+    clock += 25 * 60 * 60 * 1000; // a day and an hour later
+    expect((await book({ type: "demo", start: "2026-12-09T12:30:00Z", leadToken: token })).status).toBe(400);
+  });
+
+  it("reschedules and cancels through the manage link, which a changed character or the meeting's end refuses", async () => {
+    const booked = await book({ type: "investor", start: "2026-12-08T14:00:00Z", ...CONTACT });
+    expect(booked.status).toBe(201);
+    const { id, manageUrl } = booked.body as { id: number; manageUrl: string };
+    const token = manageUrl.split("/").at(-1) ?? "";
+    const uid = (
+      await use().db.selectFrom("meetings").select("uid").where("id", "=", id).executeTakeFirstOrThrow()
+    ).uid;
+
+    const tampered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    expect(await answerCancel(tampered, services)).toMatchObject({ status: 404 });
+    const moved = await answerReschedule(token, HEAD(), bytes({ start: "2026-12-08T15:00:00Z" }), services);
+    expect(moved).toMatchObject({
+      status: 200,
+      body: { start: "2026-12-08T15:00:00.000Z", status: "booked" },
+    });
+    const row = await use()
+      .db.selectFrom("meetings")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ uid, sequence: 1, startAt: "2026-12-08T15:00:00.000Z" });
+    // The old time is free again, the new one held.
+    const blocks = await use()
+      .db.selectFrom("meetingBlocks")
+      .select("blockStart")
+      .where("meetingId", "=", id)
+      .execute();
+    expect(blocks.map((block) => block.blockStart).sort()).toEqual([
+      "2026-12-08T15:00:00.000Z",
+      "2026-12-08T15:05:00.000Z",
+      "2026-12-08T15:10:00.000Z",
+      "2026-12-08T15:15:00.000Z",
+      "2026-12-08T15:20:00.000Z",
+      "2026-12-08T15:25:00.000Z",
+    ]);
+    expect(
+      (await answerReschedule(token, HEAD(), bytes({ start: "2026-12-08T20:00:00Z" }), services)).status,
+    ).toBe(409);
+
+    expect(await answerCancel(token, services)).toMatchObject({ status: 200, body: { status: "cancelled" } });
+    expect(await answerCancel(token, services)).toMatchObject({ status: 410 });
+    expect(
+      await use().db.selectFrom("meetingBlocks").selectAll().where("meetingId", "=", id).execute(),
+    ).toEqual([]);
+
+    const later = await book({ type: "investor", start: "2026-12-08T16:00:00Z", ...CONTACT });
+    const laterToken = (later.body as { manageUrl: string }).manageUrl.split("/").at(-1) ?? "";
+    clock = Date.parse("2026-12-08T16:30:00Z");
+    expect(await answerCancel(laterToken, services)).toMatchObject({ status: 410 });
+  });
+});
