@@ -1,4 +1,5 @@
-import { beforeAll, beforeEach, expect, it } from "vitest";
+import ICAL from "ical.js";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import {
@@ -8,8 +9,16 @@ import {
   BOOKING_MESSAGES,
   leadBookingToken,
 } from "#app/features/meetings/booking-http.server.ts";
+import {
+  createMeetingEmailSender,
+  MEETING_EMAIL,
+  queueMeetingEmails,
+} from "#app/features/meetings/meeting-email.server.ts";
 import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
+import { createMailTransport } from "#app/lib/mailer.server.ts";
+import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-worker.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
+import { mimePart, startTestSmtp, type TestSmtp } from "#app/lib/testing/test-smtp.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { createMeetingLeads } from "./meeting-leads.server.ts";
 
@@ -75,6 +84,8 @@ describeEachDatabase("booking a meeting", (use) => {
       secret: SECRET,
       publicUrl: undefined,
       leads: createMeetingLeads(use().db, leads),
+      onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
+      meetingChanged: () => {},
     };
   });
   beforeEach(() => {
@@ -190,7 +201,7 @@ describeEachDatabase("booking a meeting", (use) => {
     ).uid;
 
     const tampered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
-    expect(await answerCancel(tampered, services)).toMatchObject({ status: 404 });
+    expect(await answerCancel(tampered, HEAD(), services)).toMatchObject({ status: 404 });
     const moved = await answerReschedule(token, HEAD(), bytes({ start: "2026-12-08T15:00:00Z" }), services);
     expect(moved).toMatchObject({
       status: 200,
@@ -220,8 +231,11 @@ describeEachDatabase("booking a meeting", (use) => {
       (await answerReschedule(token, HEAD(), bytes({ start: "2026-12-08T20:00:00Z" }), services)).status,
     ).toBe(409);
 
-    expect(await answerCancel(token, services)).toMatchObject({ status: 200, body: { status: "cancelled" } });
-    expect(await answerCancel(token, services)).toMatchObject({ status: 410 });
+    expect(await answerCancel(token, HEAD(), services)).toMatchObject({
+      status: 200,
+      body: { status: "cancelled" },
+    });
+    expect(await answerCancel(token, HEAD(), services)).toMatchObject({ status: 410 });
     expect(
       await use().db.selectFrom("meetingBlocks").selectAll().where("meetingId", "=", id).execute(),
     ).toEqual([]);
@@ -229,6 +243,138 @@ describeEachDatabase("booking a meeting", (use) => {
     const later = await book({ type: "investor", start: "2026-12-08T16:00:00Z", ...CONTACT });
     const laterToken = (later.body as { manageUrl: string }).manageUrl.split("/").at(-1) ?? "";
     clock = Date.parse("2026-12-08T16:30:00Z");
-    expect(await answerCancel(laterToken, services)).toMatchObject({ status: 410 });
+    expect(await answerCancel(laterToken, HEAD(), services)).toMatchObject({ status: 410 });
+  });
+});
+
+describeEachDatabase("a booking's e-mails", (use) => {
+  let smtp: TestSmtp;
+  let services: MeetingServices;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    const host = await createUser(use().db, {
+      username: "ada",
+      password: "a long enough passphrase",
+      role: "sales",
+    });
+    await use()
+      .db.updateTable("users")
+      .set({ email: "ada@clausebridge.test" })
+      .where("id", "=", host.id)
+      .execute();
+    services = {
+      database: use(),
+      slotQueries: createRateLimiter(use().db, { limit: 0, windowMs: 600_000 }),
+      busyTimes: async () => [],
+      now: () => clock,
+      secret: SECRET,
+      publicUrl: "https://www.clausebridge.test",
+      leads: createMeetingLeads(
+        use().db,
+        createLeadService({
+          db: use().db,
+          secret: SECRET,
+          rateLimiter: createRateLimiter(use().db, { limit: 0, windowMs: 600_000 }),
+          notify: false,
+          timeTrap: false,
+        }),
+      ),
+      onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
+      meetingChanged: () => {},
+    };
+  });
+  afterAll(() => smtp.close());
+
+  /** Sends what the outbox holds, as the worker does; the mails received since `from`. */
+  async function deliver(from: number) {
+    const transport = createMailTransport(smtp.url);
+    const processor = createOutboxProcessor({
+      db: use().db,
+      dialect: use().dialect,
+      now: () => new Date(clock),
+      logger: { error: (message) => console.error(message) },
+      ...dispatchByKind({
+        [MEETING_EMAIL]: createMeetingEmailSender({
+          db: use().db,
+          transport,
+          settings: { from: "Clausebridge <meetings@clausebridge.test>", secret: SECRET },
+          now: () => clock,
+        }),
+      }),
+    });
+    while ((await processor.processNext()) !== "idle");
+    transport.close();
+    return smtp.received.slice(from);
+  }
+
+  const invitationOf = (mail: { raw: string }) => {
+    const part = mimePart(mail.raw, "text/calendar");
+    if (!part) throw new Error("no text/calendar part");
+    const event = new ICAL.Component(ICAL.parse(part.content)).getFirstSubcomponent("vevent");
+    if (!event) throw new Error("no VEVENT");
+    return { contentType: part.contentType, calendar: ICAL.Component.fromString(part.content), event };
+  };
+
+  it("invites the prospect and the host, then updates and cancels the same event", async () => {
+    clock = Date.parse("2026-12-07T08:00:00Z");
+    const booked = await answerBooking(
+      HEAD(),
+      bytes({ type: "demo", start: "2026-12-08T10:00:00Z", timeZone: "America/New_York", ...CONTACT }),
+      "198.51.100.200",
+      services,
+    );
+    expect(booked.status).toBe(201);
+    const { manageUrl } = booked.body as { manageUrl: string };
+    const token = manageUrl.split("/").at(-1) ?? "";
+    const mails = await deliver(0);
+    expect(mails.map((mail) => mail.to)).toEqual([["amara@okafor-build.co.uk"], ["ada@clausebridge.test"]]);
+    const [toProspect, toHost] = mails;
+    if (!toProspect || !toHost) throw new Error("two mails");
+    expect(toProspect.subject).toBe(
+      "Confirmed: Product demo with Clausebridge, Tuesday 8 December, 05:00 EST",
+    );
+    expect(toProspect.text).toContain(manageUrl);
+    expect(toHost.subject).toBe(
+      "New booking: Product demo with Amara Okafor (Okafor Build Ltd), Tuesday 8 December, 10:00 GMT",
+    );
+    expect(toHost.text).toMatch(/The lead: https:\/\/www\.clausebridge\.test\/admin\/leads\/\d+/);
+
+    const invited = invitationOf(toProspect);
+    expect(invited.contentType).toMatch(/method=REQUEST/i);
+    expect(invited.calendar.getFirstPropertyValue("method")).toBe("REQUEST");
+    const uid = invited.event.getFirstPropertyValue("uid");
+    expect(uid).toMatch(/@clausebridge$/);
+    expect(invited.event.getFirstPropertyValue("sequence")).toBe(0);
+    expect(String(invited.event.getFirstPropertyValue("dtstart"))).toBe("2026-12-08T10:00:00Z");
+    expect(String(invited.event.getFirstPropertyValue("dtend"))).toBe("2026-12-08T10:30:00Z");
+    expect(invited.event.getFirstPropertyValue("organizer")).toBe("mailto:ada@clausebridge.test");
+    const attendee = invited.event.getFirstProperty("attendee");
+    expect(attendee?.getFirstValue()).toBe("mailto:amara@okafor-build.co.uk");
+    expect(attendee?.getParameter("cn")).toBe("Amara Okafor");
+    expect(invitationOf(toHost).event.getFirstPropertyValue("uid")).toBe(uid);
+
+    const moved = await answerReschedule(token, HEAD(), bytes({ start: "2026-12-09T14:30:00Z" }), services);
+    expect(moved.status).toBe(200);
+    const updates = await deliver(2);
+    expect(updates.map((mail) => mail.subject)).toEqual([
+      "Updated: Product demo with Clausebridge, Wednesday 9 December, 09:30 EST",
+      "Moved: Product demo with Amara Okafor (Okafor Build Ltd), Wednesday 9 December, 14:30 GMT",
+    ]);
+    const update = invitationOf(updates[0] ?? toProspect);
+    expect(update.event.getFirstPropertyValue("uid")).toBe(uid);
+    expect(update.event.getFirstPropertyValue("sequence")).toBe(1);
+    expect(String(update.event.getFirstPropertyValue("dtstart"))).toBe("2026-12-09T14:30:00Z");
+
+    expect((await answerCancel(token, HEAD(), services)).status).toBe(200);
+    const cancellations = await deliver(4);
+    expect(cancellations.map((mail) => mail.subject)[0]).toMatch(
+      /^Cancelled: Product demo with Clausebridge/,
+    );
+    const cancel = invitationOf(cancellations[0] ?? toProspect);
+    expect(cancel.contentType).toMatch(/method=CANCEL/i);
+    expect(cancel.calendar.getFirstPropertyValue("method")).toBe("CANCEL");
+    expect(cancel.event.getFirstPropertyValue("status")).toBe("CANCELLED");
+    expect(cancel.event.getFirstPropertyValue("sequence")).toBe(2);
+    expect(cancel.event.getFirstPropertyValue("uid")).toBe(uid);
   });
 });

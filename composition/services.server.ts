@@ -72,6 +72,11 @@ import {
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
 import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-context.server.ts";
+import {
+  createMeetingEmailSender,
+  MEETING_EMAIL,
+  queueMeetingEmails,
+} from "#app/features/meetings/meeting-email.server.ts";
 import { type MeetingServices, meetingServicesKey } from "#app/features/meetings/meetings-context.server.ts";
 import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.ts";
 import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
@@ -373,6 +378,11 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
             transport,
             mail: { from: env.MAIL_FROM, to: env.LEAD_NOTIFICATION_TO, publicUrl: env.PUBLIC_URL },
           });
+        senders[MEETING_EMAIL] = createMeetingEmailSender({
+          db: database.db,
+          transport,
+          settings: { from: env.MAIL_FROM, secret },
+        });
         senders[WATCH_ALERT_EMAIL] = createAlertEmailSender({
           db: database.db,
           transport,
@@ -601,6 +611,8 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         secret,
         publicUrl: env.PUBLIC_URL,
         leads: createMeetingLeads(database.db, leads),
+        onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
+        meetingChanged: notifyOutbox,
       }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
       provide<MediaServices>(mediaServicesKey, { media }),

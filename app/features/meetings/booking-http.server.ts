@@ -1,20 +1,23 @@
 import { z } from "zod";
 import { parseJsonObject } from "#app/lib/http.server.ts";
-import { signToken, verifyToken } from "#app/lib/signed-token.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { isTimeZone } from "#app/lib/time-zones.ts";
 import { BLOCK_MINUTES, DEFAULT_TIME_ZONE } from "./booking-profile.ts";
+import { leadBookingToken, leadTokenLead, manageTokenMeeting, manageUrl } from "./manage-link.server.ts";
 import {
   bookMeeting,
   cancelMeeting,
   findMeeting,
   findMeetingType,
   findSlots,
+  type MeetingChangeHook,
   type MeetingRecord,
   type MeetingType,
   rescheduleMeeting,
 } from "./meeting-store.server.ts";
 import type { MeetingServices } from "./meetings-context.server.ts";
+
+export { leadBookingToken };
 
 // POST /api/meetings and the manage link's calls (issue 34). A booking from /book/* or an integration
 // stores its lead first, as the forms do (their spam and rate-limit rules), unless it carries the
@@ -23,10 +26,6 @@ import type { MeetingServices } from "./meetings-context.server.ts";
 
 export const MAX_BOOKING_BODY_BYTES = 4 * 1024;
 const MINUTE_MS = 60_000;
-/** How long after a lead's request its token books without asking the contact fields again. */
-export const LEAD_TOKEN_TTL_MS = 24 * 60 * MINUTE_MS;
-const LEAD_TOKEN_PURPOSE = "meeting-lead:v1";
-const MANAGE_TOKEN_PURPOSE = "meeting-manage:v1";
 /** Fresh times offered with a 409: the next ones from the requested day on. */
 const FRESH_SLOT_DAYS = 7;
 const FRESH_SLOT_COUNT = 12;
@@ -116,22 +115,15 @@ function parseStart(value: string): number | null {
   return instant;
 }
 
-/** The token a lead's request is answered with, so the visitor books without typing it all again. */
-export function leadBookingToken(secret: string, leadId: number, now = Date.now()): string {
-  return signToken(secret, LEAD_TOKEN_PURPOSE, leadId, now + LEAD_TOKEN_TTL_MS);
-}
-
-export function manageToken(secret: string, meetingId: number): string {
-  return signToken(secret, MANAGE_TOKEN_PURPOSE, meetingId);
-}
-
 function origin(head: BookingRequestHead, publicUrl: string | undefined): string {
   return (publicUrl ?? `${head.protocol}//${head.host}`).replace(/\/$/, "");
 }
 
-export function manageUrl(base: string, secret: string, meetingId: number): string {
-  return `${base}/meetings/manage/${manageToken(secret, meetingId)}`;
-}
+/** The change hook of `services` for a request from `head`, with the links' origin. */
+const changeHook =
+  (services: MeetingServices, head: BookingRequestHead): MeetingChangeHook =>
+  (trx, change) =>
+    services.onMeetingChange(trx, { ...change, origin: origin(head, services.publicUrl) });
 
 async function freshSlots(services: MeetingServices, type: MeetingType, from: number) {
   const now = services.now();
@@ -185,8 +177,8 @@ export async function answerBooking(
   // Who is booking: the lead the token names, else the contact fields (all of them, as the forms ask).
   let lead: Awaited<ReturnType<MeetingServices["leads"]["find"]>> = null;
   if (input.leadToken !== undefined) {
-    const check = verifyToken(services.secret, LEAD_TOKEN_PURPOSE, input.leadToken, now);
-    lead = check.ok ? await services.leads.find(check.id) : null;
+    const leadId = leadTokenLead(services.secret, input.leadToken, now);
+    lead = leadId === null ? null : await services.leads.find(leadId);
     if (!lead) return invalid({ leadToken: BOOKING_MESSAGES.leadToken });
   } else {
     const missing: Record<string, string> = {};
@@ -244,11 +236,13 @@ export async function answerBooking(
       now,
     },
     services.busyTimes,
+    changeHook(services, head),
   );
   // The lead is kept: a retry with its token books without storing it twice.
   if (outcome.kind === "taken")
     return taken(services, type, start, { leadToken: leadBookingToken(services.secret, lead.id, now) });
   const { meeting } = outcome;
+  services.meetingChanged();
   return {
     status: 201,
     body: {
@@ -266,8 +260,8 @@ export async function meetingOfManageToken(
   token: string,
   services: MeetingServices,
 ): Promise<{ ok: true; meeting: MeetingRecord } | { ok: false; answer: BookingAnswer }> {
-  const check = verifyToken(services.secret, MANAGE_TOKEN_PURPOSE, token);
-  const meeting = check.ok ? await findMeeting(services.database.db, check.id) : null;
+  const meetingId = manageTokenMeeting(services.secret, token);
+  const meeting = meetingId === null ? null : await findMeeting(services.database.db, meetingId);
   if (!meeting) return { ok: false, answer: { status: 404, body: { message: BOOKING_MESSAGES.manageLink } } };
   if (meeting.status !== "booked" || meeting.end <= services.now())
     return { ok: false, answer: { status: 410, body: { message: BOOKING_MESSAGES.manageEnded } } };
@@ -284,11 +278,18 @@ const describe = (meeting: MeetingRecord) => ({
 });
 
 /** POST /api/meetings/manage/:token/cancel. */
-export async function answerCancel(token: string, services: MeetingServices): Promise<BookingAnswer> {
+export async function answerCancel(
+  token: string,
+  head: BookingRequestHead,
+  services: MeetingServices,
+): Promise<BookingAnswer> {
   const found = await meetingOfManageToken(token, services);
   if (!found.ok) return found.answer;
-  if (!(await cancelMeeting(services.database.db, found.meeting.id, services.now())))
+  if (
+    !(await cancelMeeting(services.database.db, found.meeting.id, services.now(), changeHook(services, head)))
+  )
     return { status: 410, body: { message: BOOKING_MESSAGES.manageEnded } };
+  services.meetingChanged();
   return { status: 200, body: { ...describe(found.meeting), status: "cancelled" } };
 }
 
@@ -324,8 +325,10 @@ export async function answerReschedule(
     start,
     now,
     services.busyTimes,
+    changeHook(services, head),
   );
   if (outcome.kind === "taken") return taken(services, type, start);
+  services.meetingChanged();
   const moved = await findMeeting(services.database.db, found.meeting.id);
   if (!moved) throw new Error("A meeting just moved was not found");
   return { status: 200, body: describe(moved) };

@@ -221,6 +221,18 @@ export type BookingOutcome = { kind: "booked"; meeting: BookedMeeting } | { kind
 
 class BlockTaken extends Error {}
 
+export type MeetingChange = {
+  event: "booked" | "rescheduled" | "cancelled";
+  meetingId: number;
+  occurredAt: number;
+};
+/**
+ * Called inside the transaction that changes a meeting, so what it queues (e-mails, webhook
+ * deliveries, the lead's timeline) is committed with the change or not at all.
+ */
+export type MeetingChangeHook = (trx: Transaction<Database>, change: MeetingChange) => Promise<unknown>;
+const noHook: MeetingChangeHook = async () => {};
+
 /** The five-minute blocks a meeting holds: its time and the host's gap after it. */
 export function blocksOf(start: number, end: number, profile: BookingProfile): string[] {
   const until = end + meetingGapMinutes(profile) * MINUTE_MS;
@@ -279,6 +291,7 @@ export async function bookMeeting(
   db: Db,
   request: BookingRequest,
   busyTimes: BusyTimes = noBusyTimes,
+  onChange: MeetingChangeHook = noHook,
 ): Promise<BookingOutcome> {
   const end = request.start + request.type.durationMinutes * MINUTE_MS;
   const { hostsAt } = await findSlots(
@@ -334,6 +347,7 @@ export async function bookMeeting(
           (meeting) => dateIn(meeting.start, host.profile.timeZone) === date,
         ).length;
         if (count > host.profile.maxPerDay) throw new BlockTaken();
+        await onChange(trx, { event: "booked", meetingId: inserted.id, occurredAt: request.now });
         return { id: inserted.id, uid, start: request.start, end, host };
       });
       return { kind: "booked", meeting };
@@ -345,7 +359,12 @@ export async function bookMeeting(
 }
 
 /** Cancels a booked meeting: its time is free again at once. False when it was not booked. */
-export async function cancelMeeting(db: Db, meetingId: number, now: number): Promise<boolean> {
+export async function cancelMeeting(
+  db: Db,
+  meetingId: number,
+  now: number,
+  onChange: MeetingChangeHook = noHook,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("meetings")
@@ -360,6 +379,7 @@ export async function cancelMeeting(db: Db, meetingId: number, now: number): Pro
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return false;
     await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meetingId).execute();
+    await onChange(trx, { event: "cancelled", meetingId, occurredAt: now });
     return true;
   });
 }
@@ -439,6 +459,7 @@ export async function rescheduleMeeting(
   start: number,
   now: number,
   busyTimes: BusyTimes = noBusyTimes,
+  onChange: MeetingChangeHook = noHook,
 ): Promise<BookingOutcome> {
   const end = start + type.durationMinutes * MINUTE_MS;
   // Free hosts at the new time, counting the meeting's own time as free (it moves).
@@ -482,6 +503,7 @@ export async function rescheduleMeeting(
           .returning("blockStart")
           .execute();
         if (held.length !== blocks.length) throw new BlockTaken();
+        await onChange(trx, { event: "rescheduled", meetingId: meeting.id, occurredAt: now });
       });
       return { kind: "booked", meeting: { id: meeting.id, uid: meeting.uid, start, end, host } };
     } catch (error) {

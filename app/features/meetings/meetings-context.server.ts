@@ -1,8 +1,10 @@
+import type { Transaction } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import type { AppDatabase } from "#app/db/database.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import type { RateLimitDecision } from "#app/lib/rate-limit.server.ts";
 import { createServiceKey, servicesOf } from "#app/lib/service-context.server.ts";
-import type { BusyTimes } from "./meeting-store.server.ts";
+import type { BusyTimes, MeetingChange } from "./meeting-store.server.ts";
 
 /** What the booking pages and the meetings API need (issue 34). */
 export type MeetingServices = {
@@ -18,6 +20,13 @@ export type MeetingServices = {
   publicUrl: string | undefined;
   /** The leads a booking belongs to (owned by the leads feature, wired by the composition root). */
   leads: MeetingLeads;
+  /**
+   * In the transaction of a booking, a reschedule or a cancellation: queues its e-mails (and what
+   * else follows a meeting). `origin` is the site's address for the links in them.
+   */
+  onMeetingChange(trx: Transaction<Database>, change: MeetingChange & { origin: string }): Promise<unknown>;
+  /** After such a transaction committed: wakes this instance's outbox worker. Never blocks. */
+  meetingChanged(): void;
 };
 
 /** The contact a booking carries, stored as the forms store a request. */

@@ -59,6 +59,33 @@ export function parseMail(raw: string): { headers: Map<string, string>; text: st
   return { headers, text: text.replace(/\r\n/g, "\n") };
 }
 
+/**
+ * The first MIME part of `raw` whose type starts with `type` ("text/calendar"), decoded, with its
+ * Content-Type line (e.g. `text/calendar; charset=utf-8; method=REQUEST`); null when there is none.
+ */
+export function mimePart(raw: string, type: string): { contentType: string; content: string } | null {
+  const unfolded = raw.replace(/\r\n[ \t]+/g, " ");
+  const pattern = new RegExp(
+    `Content-Type: (${type.replace("/", "\\/")}[^\\r\\n]*)\\r\\n(?:[\\w-]+: [^\\r\\n]*\\r\\n)*?Content-Transfer-Encoding: ([\\w-]+)\\r\\n(?:[\\w-]+: [^\\r\\n]*\\r\\n)*\\r\\n([\\s\\S]*?)\\r\\n--`,
+    "i",
+  );
+  const match = pattern.exec(unfolded);
+  if (!match) return null;
+  const [, contentType = "", encoding = "7bit", body = ""] = match;
+  const content =
+    encoding.toLowerCase() === "base64"
+      ? Buffer.from(body, "base64").toString("utf8")
+      : encoding.toLowerCase() === "quoted-printable"
+        ? Buffer.from(
+            body
+              .replace(/=\r\n/g, "")
+              .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+            "latin1",
+          ).toString("utf8")
+        : body;
+  return { contentType, content };
+}
+
 /** Listens on `port` (0: any free one) on 127.0.0.1. */
 export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];

@@ -9,13 +9,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const services = await meetingServices(context);
   const url = new URL(request.url);
+  const head = { headers: request.headers, host: url.host, protocol: url.protocol };
   const answer =
     params.change === "cancel"
-      ? await answerCancel(params.token, services)
+      ? await answerCancel(params.token, head, services)
       : params.change === "reschedule"
         ? await answerReschedule(
             params.token,
-            { headers: request.headers, host: url.host, protocol: url.protocol },
+            head,
             (limit) => readLimitedBytes(request, limit),
             services,
           )
