@@ -16,6 +16,9 @@ export default [
     route("blog/page/:page", "routes/blog/blog-index.tsx", { id: "routes/blog/blog-older" }),
     route("blog/:slug", "routes/blog/blog-post.tsx"),
     route("preview/:token", "routes/blog/post-preview.tsx"),
+    // Scheduling (issue 34): rendered per request, the times change.
+    route("book/:type", "routes/site/book.tsx"),
+    route("meetings/manage/:token", "routes/site/meeting-manage.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
   // The back office (SPEC sections 2 and 6): server-rendered per request, never prerendered. The

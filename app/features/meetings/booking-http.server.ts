@@ -164,7 +164,21 @@ export async function answerBooking(
     MAX_BOOKING_BODY_BYTES,
   );
   if (!parsedBody.ok) return { status: parsedBody.status, body: { message: parsedBody.message, errors: {} } };
-  const parsed = bookingSchema.safeParse(parsedBody.value);
+  return bookFromInput(parsedBody.value, head, clientAddress, services, "api");
+}
+
+/**
+ * A booking in the API's shape, from the API or the booking page's form: 201 with the meeting, or
+ * the answer the API gives (400, 409, 429, 202).
+ */
+export async function bookFromInput(
+  body: Record<string, unknown>,
+  head: BookingRequestHead,
+  clientAddress: string,
+  services: MeetingServices,
+  via: "api" | "page",
+): Promise<BookingAnswer> {
+  const parsed = bookingSchema.safeParse(body);
   if (!parsed.success) return invalid(fieldErrors(parsed.error));
   const input = parsed.data;
   const start = parseStart(input.start);
@@ -232,7 +246,7 @@ export async function answerBooking(
       },
       leadId: lead.id,
       ownerId: lead.ownerId,
-      source: input.leadToken ? "form" : "api",
+      source: input.leadToken ? "form" : via,
       now,
     },
     services.busyTimes,
@@ -304,8 +318,6 @@ export async function answerReschedule(
   readBody: (limit: number) => Promise<Uint8Array | null>,
   services: MeetingServices,
 ): Promise<BookingAnswer> {
-  const found = await meetingOfManageToken(token, services);
-  if (!found.ok) return found.answer;
   const parsedBody = await parseJsonObject(
     head.headers.get("content-type"),
     readBody,
@@ -313,7 +325,19 @@ export async function answerReschedule(
   );
   if (!parsedBody.ok) return { status: parsedBody.status, body: { message: parsedBody.message, errors: {} } };
   const parsed = rescheduleSchema.safeParse(parsedBody.value);
-  const start = parsed.success ? parseStart(parsed.data.start) : null;
+  return rescheduleTo(token, parsed.success ? parsed.data.start : "", head, services);
+}
+
+/** Moves the meeting a manage link opens to `startText` (the API's and the manage page's). */
+export async function rescheduleTo(
+  token: string,
+  startText: string,
+  head: BookingRequestHead,
+  services: MeetingServices,
+): Promise<BookingAnswer> {
+  const found = await meetingOfManageToken(token, services);
+  if (!found.ok) return found.answer;
+  const start = parseStart(startText);
   if (start === null) return invalid({ start: BOOKING_MESSAGES.start });
   const now = services.now();
   if (start <= now) return invalid({ start: BOOKING_MESSAGES.past });
@@ -332,6 +356,11 @@ export async function answerReschedule(
   const moved = await findMeeting(services.database.db, found.meeting.id);
   if (!moved) throw new Error("A meeting just moved was not found");
   return { status: 200, body: describe(moved) };
+}
+
+/** The type of a meeting, for offering it other times. */
+export async function meetingTypeOf(services: MeetingServices, meeting: MeetingRecord): Promise<MeetingType> {
+  return findMeetingTypeById(services, meeting.typeId);
 }
 
 async function findMeetingTypeById(services: MeetingServices, typeId: number): Promise<MeetingType> {

@@ -1,0 +1,39 @@
+import { isTimeZone } from "#app/lib/time-zones.ts";
+import { DEFAULT_TIME_ZONE } from "./booking-profile.ts";
+import type { BookingPageType } from "./booking-types.ts";
+import { findMeetingType, findSlots, type MeetingType } from "./meeting-store.server.ts";
+import type { MeetingServices } from "./meetings-context.server.ts";
+import { groupByDay, type SlotDay } from "./slot-labels.ts";
+
+// What the booking pages show (issue 34): the next five days with open times of a meeting type, in
+// the visitor's zone (chosen in the page's select; Europe/London until they choose).
+
+const DAYS_SHOWN = 5;
+const DAYS_SEARCHED = 21;
+const DAY_MS = 86_400_000;
+
+/** The zone a request asks for (`?tz=`), when it is a real one. */
+export function requestedZone(url: URL): string {
+  const zone = url.searchParams.get("tz");
+  return zone && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
+}
+
+export async function bookingDays(
+  services: Pick<MeetingServices, "database" | "busyTimes" | "now">,
+  type: MeetingType,
+  zone: string,
+): Promise<SlotDay[]> {
+  const now = services.now();
+  const { slots } = await findSlots(
+    services.database.db,
+    type,
+    { from: now, to: now + DAYS_SEARCHED * DAY_MS, now },
+    services.busyTimes,
+  );
+  return groupByDay(slots, zone, DAYS_SHOWN);
+}
+
+export async function activeType(services: Pick<MeetingServices, "database">, slug: BookingPageType) {
+  const type = await findMeetingType(services.database.db, slug);
+  return type?.active ? type : null;
+}
