@@ -18,11 +18,24 @@ import type { Route } from "./+types/book";
 
 const FORM_BYTES = 8 * 1024;
 const FIELDS = ["fullName", "email", "company", "phone"] as const;
-const LABELS: Record<(typeof FIELDS)[number], { label: string; type: string; autoComplete: string }> = {
-  fullName: { label: "Full name", type: "text", autoComplete: "name" },
-  email: { label: "Email address", type: "email", autoComplete: "email" },
-  company: { label: "Company", type: "text", autoComplete: "organization" },
-  phone: { label: "Phone number", type: "tel", autoComplete: "tel" },
+const LABELS: Record<
+  (typeof FIELDS)[number],
+  { label: string; type: string; autoComplete: string; required: string }
+> = {
+  fullName: { label: "Full name", type: "text", autoComplete: "name", required: "Enter your full name" },
+  email: {
+    label: "Email address",
+    type: "email",
+    autoComplete: "email",
+    required: "Enter a valid email address",
+  },
+  company: {
+    label: "Company",
+    type: "text",
+    autoComplete: "organization",
+    required: "Enter your company name",
+  },
+  phone: { label: "Phone number", type: "tel", autoComplete: "tel", required: "Enter a valid phone number" },
 };
 
 export const meta: Route.MetaFunction = ({ params }) => {
@@ -63,6 +76,15 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const values: Record<string, string> = {};
   for (const name of [...FIELDS, "start"]) values[name] = form.get(name) ?? "";
   const zone = requestedZone(new URL(`?tz=${encodeURIComponent(form.get("tz") ?? "")}`, url));
+  // What was left empty is said first, as the forms say it (nothing is stored either way).
+  const missing: Record<string, string> = {};
+  for (const name of FIELDS) if (!values[name]?.trim()) missing[name] = LABELS[name].required;
+  if (!values.start) missing.start = "Choose a time.";
+  if (Object.keys(missing).length > 0)
+    return data(
+      { message: Object.values(missing).join(". "), errors: missing, values, accepted: false },
+      { status: 400 },
+    );
   const services = await meetingServices(context);
   const answer = await bookFromInput(
     { type: page.slug, ...values, start: values.start || "missing", timeZone: zone },
@@ -78,7 +100,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const body = answer.body as { message: string; errors?: Record<string, string> };
   const errors = { ...(body.errors ?? {}) };
   if (answer.status === 409) errors.start = body.message;
-  if (errors.start && !values.start) errors.start = "Choose a time.";
   return data(
     {
       message: answer.status === 202 ? body.message : body.message,

@@ -31,15 +31,19 @@ export const meta: Route.MetaFunction = ({ params }) =>
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const services = await meetingServices(context);
   const found = await meetingOfManageToken(params.token, services);
+  const url = new URL(request.url);
+  // Just cancelled here: say so, rather than that the link no longer works.
+  if (!found.ok && found.answer.status === 410 && url.searchParams.get("cancelled") === "1")
+    return { cancelled: true as const };
   if (!found.ok)
     throw data(
       { message: (found.answer.body as { message: string }).message },
       { status: found.answer.status },
     );
   const { meeting } = found;
-  const url = new URL(request.url);
   const zone = url.searchParams.has("tz") ? requestedZone(url) : meeting.attendee.timeZone;
   return {
+    cancelled: false as const,
     booked: url.searchParams.get("booked") === "1",
     moved: url.searchParams.get("moved") === "1",
     typeName: meeting.typeName,
@@ -60,34 +64,28 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const answer = await answerCancel(params.token, head, services);
     if (answer.status !== 200)
       throw data({ message: (answer.body as { message: string }).message }, { status: answer.status });
-    return {
-      cancelled: true as const,
-      message: "Your meeting is cancelled. We have sent you an e-mail to confirm it.",
-    };
+    return redirect(`/meetings/manage/${params.token}?cancelled=1`);
   }
   const answer = await rescheduleTo(params.token, form.get("start") ?? "", head, services);
   if (answer.status === 200) return redirect(`/meetings/manage/${params.token}?moved=1`);
   if (answer.status === 404 || answer.status === 410)
     throw data({ message: (answer.body as { message: string }).message }, { status: answer.status });
   const body = answer.body as { message: string; errors?: Record<string, string> };
-  return data(
-    { cancelled: false as const, message: body.errors?.start ?? body.message },
-    { status: answer.status },
-  );
+  return data({ message: body.errors?.start ?? body.message }, { status: answer.status });
 }
 
 const notice = "rounded-lg border-2 p-4 leading-7";
 
 export default function MeetingManage({ loaderData, actionData }: Route.ComponentProps) {
-  const { booked, moved, typeName, hostName, email, when, zone, days } = loaderData;
-  if (actionData?.cancelled)
+  if (loaderData.cancelled)
     return (
       <PageHero
         title="Meeting cancelled"
         breadcrumb={[{ label: "Home", to: "/" }, { label: "Your meeting" }]}
-        intro={actionData.message}
+        intro="Your meeting is cancelled. We have sent you an e-mail to confirm it."
       />
     );
+  const { booked, moved, typeName, hostName, email, when, zone, days } = loaderData;
   return (
     <>
       <PageHero
@@ -102,7 +100,7 @@ export default function MeetingManage({ loaderData, actionData }: Route.Componen
             <p>The invitation is on its way to {email}. Keep this page's address to reschedule or cancel.</p>
           </div>
         ) : null}
-        {actionData && !actionData.cancelled ? (
+        {actionData ? (
           <div role="alert" className={`${notice} border-danger bg-white`}>
             <p className="font-semibold text-danger">{actionData.message}</p>
           </div>
