@@ -1,5 +1,6 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import type { AppDatabase } from "#app/db/database.server.ts";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import {
@@ -43,50 +44,47 @@ const bytes = (body: unknown) => async (limit: number) => {
   return encoded.length > limit ? null : encoded;
 };
 
+/** The meetings' services over `database` with the real lead service (no rate limit, no time trap). */
+function servicesFor(database: AppDatabase, publicUrl: string | undefined): MeetingServices {
+  const leads = createLeadService({
+    db: database.db,
+    secret: SECRET,
+    rateLimiter: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
+    notify: false,
+    timeTrap: false,
+  });
+  return {
+    database,
+    slotQueries: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
+    busyTimes: async () => [],
+    now: () => clock,
+    secret: SECRET,
+    publicUrl,
+    leads: createMeetingLeads(database.db, leads),
+    onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
+    meetingChanged: () => {},
+  };
+}
+
 describeEachDatabase("booking a meeting", (use) => {
   let services: MeetingServices;
   let address = 0;
   const book = (body: unknown, contentType?: string) =>
     answerBooking(HEAD(contentType), bytes(body), `198.51.100.${++address}`, services);
-  const counts = async () => ({
-    leads: Number(
+  const count = async (table: "leads" | "meetings") =>
+    Number(
       (
         await use()
-          .db.selectFrom("leads")
+          .db.selectFrom(table)
           .select((eb) => eb.fn.countAll().as("n"))
           .executeTakeFirstOrThrow()
       ).n,
-    ),
-    meetings: Number(
-      (
-        await use()
-          .db.selectFrom("meetings")
-          .select((eb) => eb.fn.countAll().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
-  });
+    );
+  const counts = async () => ({ leads: await count("leads"), meetings: await count("meetings") });
 
   beforeAll(async () => {
     await createUser(use().db, { username: "ada", password: "a long enough passphrase", role: "sales" });
-    const leads = createLeadService({
-      db: use().db,
-      secret: SECRET,
-      rateLimiter: createRateLimiter(use().db, { limit: 1000, windowMs: 600_000 }),
-      notify: false,
-      timeTrap: false,
-    });
-    services = {
-      database: use(),
-      slotQueries: createRateLimiter(use().db, { limit: 0, windowMs: 600_000 }),
-      busyTimes: async () => [],
-      now: () => clock,
-      secret: SECRET,
-      publicUrl: undefined,
-      leads: createMeetingLeads(use().db, leads),
-      onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
-      meetingChanged: () => {},
-    };
+    services = servicesFor(use(), undefined);
   });
   beforeEach(() => {
     clock = Date.parse("2026-12-07T08:00:00Z");
@@ -262,26 +260,7 @@ describeEachDatabase("a booking's e-mails", (use) => {
       .set({ email: "ada@clausebridge.test" })
       .where("id", "=", host.id)
       .execute();
-    services = {
-      database: use(),
-      slotQueries: createRateLimiter(use().db, { limit: 0, windowMs: 600_000 }),
-      busyTimes: async () => [],
-      now: () => clock,
-      secret: SECRET,
-      publicUrl: "https://www.clausebridge.test",
-      leads: createMeetingLeads(
-        use().db,
-        createLeadService({
-          db: use().db,
-          secret: SECRET,
-          rateLimiter: createRateLimiter(use().db, { limit: 0, windowMs: 600_000 }),
-          notify: false,
-          timeTrap: false,
-        }),
-      ),
-      onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
-      meetingChanged: () => {},
-    };
+    services = servicesFor(use(), "https://www.clausebridge.test");
   });
   afterAll(() => smtp.close());
 

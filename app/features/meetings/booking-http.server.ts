@@ -151,6 +151,17 @@ async function taken(
   };
 }
 
+/** The request's JSON object (at most MAX_BOOKING_BODY_BYTES), or the answer refusing it. */
+async function readJson(
+  head: BookingRequestHead,
+  readBody: (limit: number) => Promise<Uint8Array | null>,
+): Promise<{ value: Record<string, unknown> } | BookingAnswer> {
+  const parsed = await parseJsonObject(head.headers.get("content-type"), readBody, MAX_BOOKING_BODY_BYTES);
+  return parsed.ok
+    ? { value: parsed.value }
+    : { status: parsed.status, body: { message: parsed.message, errors: {} } };
+}
+
 /** POST /api/meetings. */
 export async function answerBooking(
   head: BookingRequestHead,
@@ -158,13 +169,8 @@ export async function answerBooking(
   clientAddress: string,
   services: MeetingServices,
 ): Promise<BookingAnswer> {
-  const parsedBody = await parseJsonObject(
-    head.headers.get("content-type"),
-    readBody,
-    MAX_BOOKING_BODY_BYTES,
-  );
-  if (!parsedBody.ok) return { status: parsedBody.status, body: { message: parsedBody.message, errors: {} } };
-  return bookFromInput(parsedBody.value, head, clientAddress, services, "api");
+  const body = await readJson(head, readBody);
+  return "status" in body ? body : bookFromInput(body.value, head, clientAddress, services, "api");
 }
 
 /**
@@ -318,13 +324,9 @@ export async function answerReschedule(
   readBody: (limit: number) => Promise<Uint8Array | null>,
   services: MeetingServices,
 ): Promise<BookingAnswer> {
-  const parsedBody = await parseJsonObject(
-    head.headers.get("content-type"),
-    readBody,
-    MAX_BOOKING_BODY_BYTES,
-  );
-  if (!parsedBody.ok) return { status: parsedBody.status, body: { message: parsedBody.message, errors: {} } };
-  const parsed = rescheduleSchema.safeParse(parsedBody.value);
+  const body = await readJson(head, readBody);
+  if ("status" in body) return body;
+  const parsed = rescheduleSchema.safeParse(body.value);
   return rescheduleTo(token, parsed.success ? parsed.data.start : "", head, services);
 }
 

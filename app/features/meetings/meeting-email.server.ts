@@ -7,9 +7,10 @@ import {
   type OutboxSend,
   PermanentSendError,
 } from "#app/lib/outbox/outbox-worker.server.ts";
+import { linesAsHtml } from "#app/lib/plain-email.ts";
 import { invitationText } from "./invitation.server.ts";
 import { manageUrl as manageLink } from "./manage-link.server.ts";
-import { findMeeting, type MeetingRecord, profileFromRow } from "./meeting-store.server.ts";
+import { findMeeting, hostById, type MeetingRecord } from "./meeting-store.server.ts";
 
 // The e-mails a booking sends (issue 34): to the prospect and to the host, each with the meeting as an
 // invitation calendar apps add with one click, queued in the outbox in the booking's own transaction
@@ -28,8 +29,6 @@ export type MeetingEmailPayload = {
 };
 
 export type MeetingEmailSettings = { from: string; secret: string };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** "Tuesday 8 December, 10:30 GMT" in `zone` (the zone as Americans and Britons abbreviate it: EST, BST). */
 export function meetingTime(instant: number, zone: string): string {
@@ -127,10 +126,7 @@ export function composeMeetingEmail(
     to,
     subject,
     text: lines.join("\n"),
-    html: `<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">${lines
-      .filter(Boolean)
-      .map((line) => `<p>${escapeHtml(line)}</p>`)
-      .join("")}</body></html>`,
+    html: linesAsHtml(lines),
     // nodemailer adds it as the text/calendar alternative (with its METHOD) and as invite.ics.
     icalEvent: { method: cancelled ? "CANCEL" : "REQUEST", filename: "invite.ics", content: calendar },
     messageId: `<meeting-${meeting.id}-${payload.recipient}-${outboxId}@clausebridge>`,
@@ -160,27 +156,11 @@ export function createMeetingEmailSender({
       throw new PermanentSendError("payload has no meeting");
     const meeting = await findMeeting(db, meetingId);
     if (!meeting) throw new PermanentSendError(`meeting ${meetingId} no longer exists`);
-    const row = await db
-      .selectFrom("users")
-      .leftJoin("bookingProfiles", "bookingProfiles.userId", "users.id")
-      .select([
-        "users.username",
-        "users.email",
-        "bookingProfiles.timeZone",
-        "bookingProfiles.weeklyHours",
-        "bookingProfiles.daysOff",
-        "bookingProfiles.bufferBeforeMinutes",
-        "bookingProfiles.bufferAfterMinutes",
-        "bookingProfiles.minimumNoticeMinutes",
-        "bookingProfiles.horizonDays",
-        "bookingProfiles.maxPerDay",
-      ])
-      .where("users.id", "=", meeting.hostId)
-      .executeTakeFirst();
-    if (!row) throw new PermanentSendError("the host no longer exists");
-    if (payload.recipient === "host" && !row.email)
+    const found = await hostById(db, meeting.hostId);
+    if (!found) throw new PermanentSendError("the host no longer exists");
+    if (payload.recipient === "host" && !found.email)
       throw new PermanentSendError("the host has no e-mail address");
-    const host = { name: row.username, email: row.email, timeZone: profileFromRow(row).timeZone };
+    const host = { name: found.username, email: found.email, timeZone: found.profile.timeZone };
     await transport.sendMail(
       composeMeetingEmail(meeting, host, payload as MeetingEmailPayload, settings, Number(message.id), now()),
     );

@@ -90,9 +90,9 @@ export function profileFromRow(
   return parsed.success ? parsed.data : DEFAULT_BOOKING_PROFILE;
 }
 
-/** The accounts that host `type`: active admin and sales accounts (of its list, when it has one). */
-export async function hostsOf(db: Db | Transaction<Database>, type: MeetingType): Promise<Host[]> {
-  let query = db
+/** Accounts with their booking profile's columns (null without a profile). */
+function hostRows(db: Db | Transaction<Database>) {
+  return db
     .selectFrom("users")
     .leftJoin("bookingProfiles", "bookingProfiles.userId", "users.id")
     .select([
@@ -107,7 +107,20 @@ export async function hostsOf(db: Db | Transaction<Database>, type: MeetingType)
       "bookingProfiles.minimumNoticeMinutes",
       "bookingProfiles.horizonDays",
       "bookingProfiles.maxPerDay",
-    ])
+    ]);
+}
+
+type HostRow = Parameters<typeof profileFromRow>[0] & { id: number; username: string; email: string | null };
+const toHost = (row: HostRow): Host => ({
+  id: row.id,
+  username: row.username,
+  email: row.email,
+  profile: profileFromRow(row),
+});
+
+/** The accounts that host `type`: active admin and sales accounts (of its list, when it has one). */
+export async function hostsOf(db: Db | Transaction<Database>, type: MeetingType): Promise<Host[]> {
+  let query = hostRows(db)
     .where("users.role", "in", ["admin", "sales"])
     .where("users.disabled", "=", 0)
     .orderBy("users.id");
@@ -115,13 +128,13 @@ export async function hostsOf(db: Db | Transaction<Database>, type: MeetingType)
     if (type.hostIds.length === 0) return [];
     query = query.where("users.id", "in", type.hostIds);
   }
-  const rows = await query.execute();
-  return rows.map((row) => ({
-    id: row.id,
-    username: row.username,
-    email: row.email,
-    profile: profileFromRow(row),
-  }));
+  return (await query.execute()).map(toHost);
+}
+
+/** One account as a host (whatever its role now), or null when it is gone. */
+export async function hostById(db: Db, id: number): Promise<Host | null> {
+  const row = await hostRows(db).where("users.id", "=", id).executeTakeFirst();
+  return row ? toHost(row) : null;
 }
 
 /** Each host's meetings that still take time (booked, held, no-show) between `from` and `to`. */

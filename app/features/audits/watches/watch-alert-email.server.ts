@@ -6,6 +6,7 @@ import {
   type OutboxSend,
   PermanentSendError,
 } from "#app/lib/outbox/outbox-worker.server.ts";
+import { linesAsHtml } from "#app/lib/plain-email.ts";
 import { ALERT_CONDITION_LABELS, type AlertCondition } from "./watch-alerts.ts";
 import { findWatch } from "./watch-store.server.ts";
 
@@ -17,8 +18,6 @@ export const WATCH_ALERT_EMAIL = "watch-alert-email";
 export type WatchAlertEmailPayload = { alertId: number; type: "opened" | "resolved" };
 
 export type WatchAlertEmailSettings = { from: string; publicUrl?: string };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function composeAlertEmail(
   alert: { id: number; watchId: number; condition: string; message: string; resolvedMessage: string | null },
@@ -46,10 +45,7 @@ export function composeAlertEmail(
     to: watch.recipients.join(", "),
     subject,
     text: lines.join("\n"),
-    html: `<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">${lines
-      .filter(Boolean)
-      .map((line) => `<p>${escapeHtml(line)}</p>`)
-      .join("")}</body></html>`,
+    html: linesAsHtml(lines),
     // One id per outbox row: a retried send is the same message to the receiving server.
     messageId: `<watch-alert-${alert.id}-${type}-${outboxId}@clausebridge>`,
   };

@@ -1,3 +1,5 @@
+import { offsetAt, toInstant, wallTimeAt } from "#app/lib/time-zones.ts";
+
 // A schedule is chosen in UK time and stored in UTC (issue 24): the editor's date-and-time box
 // (`<input type="datetime-local">`, "2026-07-01T09:00") has no zone, so the studio reads it as
 // Europe/London, whatever the server's or the browser's own zone is. Pure (Intl only), shared by the
@@ -12,31 +14,9 @@ const ZONE = "Europe/London";
 const LOCAL_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 const MINUTE_MS = 60_000;
 
-const partsFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: ZONE,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-type Parts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
-
-function londonParts(instant: number): Parts {
-  const parts: Record<string, number> = {};
-  for (const part of partsFormat.formatToParts(new Date(instant)))
-    if (part.type !== "literal") parts[part.type] = Number(part.value);
-  return parts as Parts;
-}
-
 /** How far UK time is ahead of UTC at `instant`, in milliseconds (0 in winter, an hour in summer). */
 export function londonOffsetMs(instant: number): number {
-  const p = londonParts(instant);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return asUtc - Math.floor(instant / 1000) * 1000;
+  return offsetAt(instant, ZONE);
 }
 
 const pad = (value: number, size = 2) => String(value).padStart(size, "0");
@@ -79,23 +59,18 @@ export function fromLondonLocal(value: string): LondonTimeResult {
     check.getUTCMonth() !== month - 1
   )
     return { ok: false, reason: "malformed", message: LONDON_TIME_MESSAGES.malformed };
-  // The offsets in force around that wall time: the earlier one first, so an hour that happens twice
-  // is read as its first occurrence (summer time).
-  const candidates = [londonOffsetMs(asUtc - 3 * 3_600_000), londonOffsetMs(asUtc + 3 * 3_600_000)]
-    .sort((a, b) => b - a)
-    .map((offset) => asUtc - offset);
-  for (const instant of candidates) {
-    const p = londonParts(instant);
-    if (p.year === year && p.month === month && p.day === day && p.hour === hour && p.minute === minute)
-      return { ok: true, date: new Date(instant) };
-  }
-  return { ok: false, reason: "nonexistent", message: LONDON_TIME_MESSAGES.nonexistent };
+  // An hour that happens twice is read as its first occurrence (summer time); one the clocks skip
+  // has no instant.
+  const instant = toInstant({ year, month, day, hour, minute }, ZONE);
+  if (instant === null)
+    return { ok: false, reason: "nonexistent", message: LONDON_TIME_MESSAGES.nonexistent };
+  return { ok: true, date: new Date(instant + second * 1000) };
 }
 
 /** An instant as a `datetime-local` value in UK time, to the minute: "2026-07-01T09:00". */
 export function toLondonLocal(instant: Date | string): string {
   const time = typeof instant === "string" ? Date.parse(instant) : instant.getTime();
-  const p = londonParts(Math.floor(time / MINUTE_MS) * MINUTE_MS);
+  const p = wallTimeAt(Math.floor(time / MINUTE_MS) * MINUTE_MS, ZONE);
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}`;
 }
 
