@@ -14,12 +14,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     params.change === "cancel"
       ? await answerCancel(params.token, head, services)
       : params.change === "reschedule"
-        ? await answerReschedule(
-            params.token,
-            head,
-            (limit) => readLimitedBytes(request, limit),
-            services,
-          )
+        ? await answerReschedule(params.token, head, (limit) => readLimitedBytes(request, limit), services)
         : { status: 404, body: { message: "Not found" } };
   return Response.json(answer.body, {
     status: answer.status,
