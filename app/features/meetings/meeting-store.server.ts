@@ -256,6 +256,27 @@ export function blocksOf(start: number, end: number, profile: BookingProfile): s
 }
 
 /**
+ * Takes the host's blocks for a meeting in its transaction, or throws BlockTaken when another
+ * booking holds any of them (the database's answer: ADR 039).
+ */
+async function holdBlocks(
+  trx: Transaction<Database>,
+  meetingId: number,
+  host: Host,
+  start: number,
+  end: number,
+) {
+  const blocks = blocksOf(start, end, host.profile);
+  const held = await trx
+    .insertInto("meetingBlocks")
+    .values(blocks.map((blockStart) => ({ hostId: host.id, blockStart, meetingId })))
+    .onConflict((conflict) => conflict.columns(["hostId", "blockStart"]).doNothing())
+    .returning("blockStart")
+    .execute();
+  if (held.length !== blocks.length) throw new BlockTaken();
+}
+
+/**
  * The free hosts in the order to try them: the lead's owner first for an "owner first" type, then
  * the one with the fewest meetings of the type that month, ties to the one whose last booking is
  * oldest (idle longest).
@@ -344,14 +365,7 @@ export async function bookMeeting(
           })
           .returning("id")
           .executeTakeFirstOrThrow();
-        const blocks = blocksOf(request.start, end, host.profile);
-        const held = await trx
-          .insertInto("meetingBlocks")
-          .values(blocks.map((blockStart) => ({ hostId, blockStart, meetingId: inserted.id })))
-          .onConflict((conflict) => conflict.columns(["hostId", "blockStart"]).doNothing())
-          .returning("blockStart")
-          .execute();
-        if (held.length !== blocks.length) throw new BlockTaken();
+        await holdBlocks(trx, inserted.id, host, request.start, end);
         // The daily maximum, counted now that this booking holds its time (a concurrent booking of
         // another time the same day may still slip past it: a limit, not a guarantee).
         const date = dateIn(request.start, host.profile.timeZone);
@@ -508,14 +522,7 @@ export async function rescheduleMeeting(
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) === 0) throw new BlockTaken();
         await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meeting.id).execute();
-        const blocks = blocksOf(start, end, host.profile);
-        const held = await trx
-          .insertInto("meetingBlocks")
-          .values(blocks.map((blockStart) => ({ hostId, blockStart, meetingId: meeting.id })))
-          .onConflict((conflict) => conflict.columns(["hostId", "blockStart"]).doNothing())
-          .returning("blockStart")
-          .execute();
-        if (held.length !== blocks.length) throw new BlockTaken();
+        await holdBlocks(trx, meeting.id, host, start, end);
         await onChange(trx, { event: "rescheduled", meetingId: meeting.id, occurredAt: now });
       });
       return { kind: "booked", meeting: { id: meeting.id, uid: meeting.uid, start, end, host } };
