@@ -48,10 +48,19 @@ const METADATA_ADDRESSES: [string, string][] = [
   ["64:ff9b:1:0:a9:fea9:fe00:0", "169.254.169.254/32"],
 ];
 
-/** The IPv6 ones as a resolver or a connector would hand them over (no brackets). */
-const METADATA_IPV6 = METADATA_ADDRESSES.map(([address]) => address).filter(
-  (address) => isIP(address.replace(/%.*$/, "")) === 6,
-);
+/**
+ * Every spelling as a resolver or a connector would hand it over (no brackets), with its family:
+ * each is refused by the policy on the outbound path, never connected to.
+ */
+const METADATA_TARGETS = METADATA_ADDRESSES.map(([host]) => {
+  const address = host.replace(/^\[|\]$/g, "");
+  return { address, family: isIP(address.replace(/%.*$/, "")) === 6 ? 6 : 4 };
+});
+
+/** The spellings a URL can carry as its host (a zone id cannot be in one). */
+const METADATA_URL_HOSTS = METADATA_ADDRESSES.map(([host]) => host)
+  .filter((host) => !host.includes("%"))
+  .map((host) => (isIP(host) === 6 ? `[${host}]` : host));
 
 describe("the cloud metadata list", () => {
   it.each(METADATA_ADDRESSES)("matches %s (%s)", (host, range) => {
@@ -142,35 +151,52 @@ describe("the shared guard, with every private target allowed", () => {
     await expect(checked).rejects.toThrow(/^Refused: dual\.example resolves to a cloud metadata address/);
   });
 
-  it.each(METADATA_IPV6)("refuses a name that resolves to %s, and never connects", async (address) => {
-    const resolve = Object.assign(async () => [{ address, family: 6 }], { calls: [] as string[] });
+  it.each(METADATA_URL_HOSTS)("refuses http://%s/ before asking DNS, and never connects", async (host) => {
     const checked = resolveCheckedTarget(
-      new URL("http://unique-local.example/"),
-      { allowPrivate: true, resolve },
+      new URL(`http://${host}/`),
+      { allowPrivate: true, resolve: network.resolve },
       AbortSignal.timeout(5_000),
     );
-    await expect(checked).rejects.toThrow(
-      /^Refused: unique-local\.example resolves to a cloud metadata address/,
-    );
+    await expect(checked).rejects.toThrow(/cloud metadata address/);
+    expect(network.resolve.calls).toEqual([]);
     expect(network.attempts).toEqual([]);
   });
 
-  it.each(METADATA_IPV6)("refuses %s at connect time through the injected connector", async (address) => {
-    const connection = new Connection();
-    try {
-      const connecting = connectToFirst(
-        connection,
-        [{ address, family: 6 }],
-        80,
+  it.each(METADATA_TARGETS)(
+    "refuses a name that resolves to $address, and never connects",
+    async ({ address, family }) => {
+      const resolve = Object.assign(async () => [{ address, family }], { calls: [] as string[] });
+      const checked = resolveCheckedTarget(
+        new URL("http://unique-local.example/"),
+        { allowPrivate: true, resolve },
         AbortSignal.timeout(5_000),
-        network.connect,
       );
-      await expect(connecting).rejects.toThrow(/cloud metadata address/);
-    } finally {
-      connection.close();
-    }
-    expect(network.attempts).toEqual([]);
-  });
+      await expect(checked).rejects.toThrow(
+        /^Refused: unique-local\.example resolves to a cloud metadata address/,
+      );
+      expect(network.attempts).toEqual([]);
+    },
+  );
+
+  it.each(METADATA_TARGETS)(
+    "refuses $address at connect time through the injected connector",
+    async ({ address, family }) => {
+      const connection = new Connection();
+      try {
+        const connecting = connectToFirst(
+          connection,
+          [{ address, family }],
+          80,
+          AbortSignal.timeout(5_000),
+          network.connect,
+        );
+        await expect(connecting).rejects.toThrow(/cloud metadata address/);
+      } finally {
+        connection.close();
+      }
+      expect(network.attempts).toEqual([]);
+    },
+  );
 
   it("refuses at connect time, whoever produced the address, and never calls the connector", async () => {
     const connection = new Connection();
