@@ -179,6 +179,12 @@ describeEachDatabase("booking a meeting", (use) => {
     const answer = await book({ type: "demo", start: "2026-12-07T12:00:00Z", leadToken: token });
     expect(answer.status).toBe(201);
     expect(await counts()).toEqual({ leads: before.leads, meetings: before.meetings + 1 });
+    // One upcoming demo per lead: the token does not book a second one.
+    expect(await book({ type: "demo", start: "2026-12-07T13:00:00Z", leadToken: token })).toMatchObject({
+      status: 409,
+      body: { message: BOOKING_MESSAGES.alreadyBooked },
+    });
+    expect(await counts()).toEqual({ leads: before.leads, meetings: before.meetings + 1 });
     const forged = `${token.slice(0, -2)}AA`;
     for (const leadToken of [forged, "1.1.AAAAAAAAAAAAAAAAAAAAAA", "nonsense"])
       expect(await book({ type: "demo", start: "2026-12-07T12:30:00Z", leadToken })).toMatchObject({

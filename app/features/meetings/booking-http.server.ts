@@ -10,6 +10,7 @@ import {
   findMeeting,
   findMeetingType,
   findSlots,
+  hasUpcomingMeeting,
   type MeetingChangeHook,
   type MeetingRecord,
   type MeetingType,
@@ -44,6 +45,8 @@ export const BOOKING_MESSAGES = {
   manageLink: "This link is not valid. Use the link in your confirmation e-mail.",
   manageEnded: "This meeting has ended or was cancelled; the link no longer changes it.",
   held: "Thank you. We have your request and will confirm a time by e-mail.",
+  alreadyBooked:
+    "You already have this meeting booked. Use the link in your confirmation e-mail to move it to another time.",
 } as const;
 
 const oneLine = (max: number, message: string) =>
@@ -238,6 +241,9 @@ export async function bookFromInput(
     if (!lead) throw new Error("A lead just stored was not found");
   }
 
+  // One upcoming meeting of a type per lead: a token is not a licence to fill every host's week.
+  if (await hasUpcomingMeeting(services.database.db, lead.id, type.id, now))
+    return { status: 409, body: { message: BOOKING_MESSAGES.alreadyBooked, slots: [] } };
   const outcome = await bookMeeting(
     services.database.db,
     {

@@ -4,6 +4,7 @@ import type { BookingPageType } from "./booking-types.ts";
 import { findMeetingType, findSlots, type MeetingType } from "./meeting-store.server.ts";
 import type { MeetingServices } from "./meetings-context.server.ts";
 import { groupByDay, type SlotDay } from "./slot-labels.ts";
+import { slotQueryRefusal } from "./slot-query.server.ts";
 
 // What the booking pages show (issue 34): the next five days with open times of a meeting type, in
 // the visitor's zone (chosen in the page's select; Europe/London until they choose).
@@ -18,11 +19,22 @@ export function requestedZone(url: URL): string {
   return zone && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
 }
 
+/**
+ * The days with open times the page lists, counted against the address's slot queries like the
+ * API's: when it is over its limit, no days and the message (the page answers 429).
+ */
 export async function bookingDays(
-  services: Pick<MeetingServices, "database" | "busyTimes" | "now">,
+  services: Pick<MeetingServices, "database" | "busyTimes" | "now" | "slotQueries">,
   type: MeetingType,
   zone: string,
-): Promise<SlotDay[]> {
+  clientAddress: string,
+): Promise<{ days: SlotDay[]; limited: { message: string; headers: Record<string, string> } | null }> {
+  const refused = await slotQueryRefusal(services, clientAddress);
+  if (refused)
+    return {
+      days: [],
+      limited: { message: (refused.body as { message: string }).message, headers: refused.headers ?? {} },
+    };
   const now = services.now();
   const { slots } = await findSlots(
     services.database.db,
@@ -30,7 +42,7 @@ export async function bookingDays(
     { from: now, to: now + DAYS_SEARCHED * DAY_MS, now },
     services.busyTimes,
   );
-  return groupByDay(slots, zone, DAYS_SHOWN);
+  return { days: groupByDay(slots, zone, DAYS_SHOWN), limited: null };
 }
 
 export async function activeType(services: Pick<MeetingServices, "database">, slug: BookingPageType) {

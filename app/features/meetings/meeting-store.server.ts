@@ -411,6 +411,24 @@ export async function cancelMeeting(
   });
 }
 
+/** Whether the lead has a booked meeting of the type that has not ended. */
+export async function hasUpcomingMeeting(
+  db: Db,
+  leadId: number,
+  typeId: number,
+  now: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("meetings")
+    .select("id")
+    .where("leadId", "=", leadId)
+    .where("typeId", "=", typeId)
+    .where("status", "=", "booked")
+    .where("endAt", ">", new Date(now).toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type MeetingRecord = {
   id: number;
   typeId: number;

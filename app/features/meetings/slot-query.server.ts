@@ -33,6 +33,18 @@ function tooMany(retryAfterSeconds: number): SlotQueryAnswer {
   };
 }
 
+/**
+ * One more query for open times from `clientAddress` (the API's and the booking pages' alike):
+ * null when it may go on, else the 429 answer.
+ */
+export async function slotQueryRefusal(
+  services: Pick<MeetingServices, "slotQueries">,
+  clientAddress: string,
+): Promise<SlotQueryAnswer | null> {
+  const decision = await services.slotQueries.hit(`slots:${clientAddress}`);
+  return decision.allowed ? null : tooMany(decision.retryAfterSeconds);
+}
+
 /** The answer to one slot query from `clientAddress`. */
 export async function answerSlotQuery(
   query: URLSearchParams,
@@ -52,8 +64,8 @@ export async function answerSlotQuery(
   const from = parseDate(fromText);
   if (!from) return bad(SLOT_QUERY_MESSAGES.from);
 
-  const decision = await services.slotQueries.hit(`slots:${clientAddress}`);
-  if (!decision.allowed) return tooMany(decision.retryAfterSeconds);
+  const refused = await slotQueryRefusal(services, clientAddress);
+  if (refused) return refused;
 
   const type = await findMeetingType(services.database.db, slug);
   if (!type?.active)

@@ -47,30 +47,31 @@ export const meta: Route.MetaFunction = ({ params }) => {
   });
 };
 
-async function pageData(context: Route.LoaderArgs["context"], slug: string | undefined, url: URL) {
+async function pageData(
+  context: Route.LoaderArgs["context"],
+  slug: string | undefined,
+  url: URL,
+  clientAddress: string,
+) {
   if (!isBookingPageType(slug)) throw data(null, { status: 404 });
   const services = await meetingServices(context);
   const type = await activeType(services, slug);
   if (!type) throw data(null, { status: 404 });
   const zone = requestedZone(url);
-  return {
-    slug,
-    title: BOOKING_TYPES[slug].title,
-    typeName: type.name,
-    zone,
-    days: await bookingDays(services, type, zone),
-  };
+  const { days, limited } = await bookingDays(services, type, zone, clientAddress);
+  return { slug, title: BOOKING_TYPES[slug].title, typeName: type.name, zone, days, limited };
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  return pageData(context, params.type, new URL(request.url));
+  const page = await pageData(context, params.type, new URL(request.url), context.get(clientAddressContext));
+  return page.limited ? data(page, { status: 429, headers: page.limited.headers }) : page;
 }
 
 type Failure = { message: string; errors: Record<string, string>; values: Record<string, string> };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
-  const page = await pageData(context, params.type, url);
+  const page = await pageData(context, params.type, url, context.get(clientAddressContext));
   const text = await readLimitedText(request, FORM_BYTES);
   const form = new URLSearchParams(text ?? "");
   const values: Record<string, string> = {};
@@ -112,7 +113,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function Book({ loaderData, actionData }: Route.ComponentProps) {
-  const { slug, title, typeName, zone, days } = loaderData;
+  const { slug, title, typeName, zone, days, limited } = loaderData;
   const failure = actionData as (Failure & { accepted?: boolean }) | undefined;
   if (failure?.accepted)
     return (
@@ -152,7 +153,16 @@ export default function Book({ loaderData, actionData }: Route.ComponentProps) {
             </div>
           ) : null}
           <div className="lg:col-span-3">
-            <TimeChoice days={days} chosen={failure?.values.start} error={errors.start} />
+            {limited ? (
+              <p
+                role="alert"
+                className="rounded-lg border-2 border-danger bg-white p-4 font-semibold text-danger"
+              >
+                {limited.message}
+              </p>
+            ) : (
+              <TimeChoice days={days} chosen={failure?.values.start} error={errors.start} />
+            )}
           </div>
           <fieldset className="grid content-start gap-5 self-start rounded-xl border border-line bg-white p-6 shadow-sm lg:sticky lg:top-6 lg:col-span-2">
             <legend className="px-1 text-lg font-semibold text-brand">Your details</legend>

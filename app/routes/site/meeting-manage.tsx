@@ -12,6 +12,7 @@ import { meetingServices } from "#app/features/meetings/meetings-context.server.
 import { dayLabel, timeLabel } from "#app/features/meetings/slot-labels.ts";
 import { TimeChoice } from "#app/features/meetings/ui/time-choice.tsx";
 import { readLimitedText } from "#app/lib/http.server.ts";
+import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import type { Route } from "./+types/meeting-manage";
 
 // The manage link of a booking (issue 34): the meeting, and reschedule or cancel without signing in.
@@ -51,7 +52,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     email: meeting.attendee.email,
     when: `${dayLabel(meeting.start, zone)}, ${timeLabel(meeting.start, zone)}–${timeLabel(meeting.end, zone)}`,
     zone,
-    days: await bookingDays(services, await meetingTypeOf(services, meeting), zone),
+    ...(await bookingDays(
+      services,
+      await meetingTypeOf(services, meeting),
+      zone,
+      context.get(clientAddressContext),
+    )),
   };
 }
 
@@ -85,7 +91,7 @@ export default function MeetingManage({ loaderData, actionData }: Route.Componen
         intro="Your meeting is cancelled. We have sent you an e-mail to confirm it."
       />
     );
-  const { booked, moved, typeName, hostName, email, when, zone, days } = loaderData;
+  const { booked, moved, typeName, hostName, email, when, zone, days, limited } = loaderData;
   return (
     <>
       <PageHero
@@ -111,7 +117,13 @@ export default function MeetingManage({ loaderData, actionData }: Route.Componen
           </h2>
           <form method="post" className="mt-6 grid gap-6">
             <input type="hidden" name="intent" value="reschedule" />
-            <TimeChoice days={days} />
+            {limited ? (
+              <p role="alert" className="font-semibold text-danger">
+                {limited.message}
+              </p>
+            ) : (
+              <TimeChoice days={days} />
+            )}
             <div>
               <button
                 type="submit"
