@@ -1,6 +1,12 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 
+/** What a client past a limit is told (forms, the lead API, bookings and slot queries alike). */
+export function tooManyRequestsMessage(retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
 export type RateLimitOptions = { limit: number; windowMs: number };
 export type RateLimitDecision =
   | {

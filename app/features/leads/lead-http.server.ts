@@ -7,6 +7,7 @@ import {
 } from "#app/db/unavailable.server.ts";
 import { readCookie } from "#app/lib/cookies.ts";
 import { parseJsonObject, readLimitedBytes, readLimitedText } from "#app/lib/http.server.ts";
+import { tooManyRequestsMessage } from "#app/lib/rate-limit.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { type ActiveApiKey, bearerToken, findActiveApiKey } from "./api-keys.server.ts";
 import {
@@ -32,10 +33,7 @@ export const STORE_FAILED_MESSAGE = "We could not save your request. Please try 
 /** Like every 503 the server sends when the database cannot serve (ADR 008). */
 const RETRY_LATER = { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) };
 
-export function tooManyRequestsMessage(retryAfterSeconds: number): string {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-}
+export { tooManyRequestsMessage };
 
 /** One sentence for a form or API answer: the field messages, in form order. */
 export function summariseErrors(errors: FieldErrors): string {

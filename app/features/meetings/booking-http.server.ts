@@ -17,6 +17,7 @@ import {
   rescheduleMeeting,
 } from "./meeting-store.server.ts";
 import type { MeetingServices } from "./meetings-context.server.ts";
+import { tooMany } from "./slot-query.server.ts";
 
 export { leadBookingToken };
 
@@ -100,15 +101,6 @@ const invalid = (errors: Record<string, string>): BookingAnswer => ({
   status: 400,
   body: { message: Object.values(errors).join(". "), errors },
 });
-
-function tooMany(retryAfterSeconds: number): BookingAnswer {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return {
-    status: 429,
-    body: { message: `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
-    headers: { "Retry-After": String(retryAfterSeconds) },
-  };
-}
 
 /** "2026-12-08T10:00:00Z" (or with an offset) as an instant on a five-minute mark, else null. */
 function parseStart(value: string): number | null {

@@ -1,3 +1,4 @@
+import { tooManyRequestsMessage } from "#app/lib/rate-limit.server.ts";
 import { addDays, dateIn, isTimeZone, parseDate, toInstant } from "#app/lib/time-zones.ts";
 import { DEFAULT_TIME_ZONE } from "./booking-profile.ts";
 import { findMeetingType, findSlots } from "./meeting-store.server.ts";
@@ -24,11 +25,11 @@ const TYPE_SLUGS: Record<string, string> = { demo: "demo", investor: "investor" 
 
 export type SlotQueryAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 
-function tooMany(retryAfterSeconds: number): SlotQueryAnswer {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
+/** The 429 answer, with when to try again. */
+export function tooMany(retryAfterSeconds: number): SlotQueryAnswer {
   return {
     status: 429,
-    body: { message: `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
+    body: { message: tooManyRequestsMessage(retryAfterSeconds) },
     headers: { "Retry-After": String(retryAfterSeconds) },
   };
 }
