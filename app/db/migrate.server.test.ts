@@ -1,8 +1,15 @@
 import { sql } from "kysely";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { describeEachDatabase } from "../../tests/support/databases.ts";
+import {
+  checkPostgres,
+  createPostgresSchema,
+  describeEachDatabase,
+  TEST_POSTGRES_URL,
+} from "../../tests/support/databases.ts";
 import { leadRow } from "../../tests/support/lead-rows.ts";
-import { isOtherSchemaGone, MigrationError, migrateToLatest, migrations } from "./migrate.server.ts";
+import { openDatabase } from "./database.server.ts";
+import { MigrationError, migrateToLatest, migrations } from "./migrate.server.ts";
 
 describeEachDatabase("migrations", (use) => {
   it("are already applied by the test setup, and applying again changes nothing", async () => {
@@ -40,19 +47,43 @@ describeEachDatabase("migrations", (use) => {
   });
 });
 
-describe("a migration that met another test's schema being dropped", () => {
-  const error = (code: string, message: string) => Object.assign(new Error(message), { code });
-  it("is tried again when the schema or relation that went is another's, never when it is ours", () => {
-    expect(isOtherSchemaGone(error("3F000", 'schema "test_other" does not exist'), "test_ours")).toBe(true);
-    expect(isOtherSchemaGone(error("3F000", 'schema "test_ours" does not exist'), "test_ours")).toBe(false);
-    // Seen in CI: Kysely's listing of every schema's tables looked at a table just dropped.
-    const gone = 'relation "test_25e7078744be.hsts_preload" does not exist';
-    expect(isOtherSchemaGone(error("42P01", gone), "test_ours")).toBe(true);
-    expect(isOtherSchemaGone(error("42P01", 'relation "test_ours.leads" does not exist'), "test_ours")).toBe(
-      false,
+describe("migrations while another schema changes [postgres]", async () => {
+  if (!(await checkPostgres())) return;
+
+  // Seen in CI (issue 33): Kysely's PostgreSQL introspector listed every column of every schema to
+  // find its own two tables, and failed when another test's schema was dropped meanwhile ("column
+  // "occurred_at" of relation "access_log" does not exist"). Our check looks at our schema only.
+  it("are not disturbed by another schema's tables being created and dropped at the same moment", async () => {
+    const ours = await createPostgresSchema();
+    const database = openDatabase(ours.url, { poolSize: 2 });
+    const other = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await other.connect();
+    const schema = `${ours.schema}_other`;
+    const columns = Array.from({ length: 30 }, (_, i) => `c${i} text`).join(", ");
+    const tables = Array.from(
+      { length: 30 },
+      (_, i) => `create table ${schema}.t${i} (id integer primary key, ${columns});`,
     );
-    // A migration's own missing table (no schema in the name) is a real failure.
-    expect(isOtherSchemaGone(error("42P01", 'relation "leads" does not exist'), "test_ours")).toBe(false);
-    expect(isOtherSchemaGone(error("23505", gone), "test_ours")).toBe(false);
+    let churning = true;
+    let churns = 0;
+    const churn = (async () => {
+      while (churning) {
+        await other.query(`create schema ${schema}; ${tables.join("\n")}`);
+        await other.query(`drop schema ${schema} cascade`);
+        churns++;
+      }
+    })();
+    try {
+      await migrateToLatest(database.db);
+      // Each run checks for the migration tables twice and reads them; nothing is left to apply.
+      for (let run = 0; run < 60; run++) await expect(migrateToLatest(database.db)).resolves.toEqual([]);
+    } finally {
+      churning = false;
+      await churn;
+      await other.end();
+      await database.close();
+      await ours.drop();
+    }
+    expect(churns).toBeGreaterThan(0);
   });
 });

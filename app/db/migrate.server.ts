@@ -1,5 +1,5 @@
-import { type Kysely, sql } from "kysely";
-import { type Migration, type MigrationResultSet, Migrator } from "kysely/migration";
+import { type DatabaseIntrospector, type Kysely, sql } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
 import { isPostgres } from "./migration-helpers.ts";
 import * as leads001 from "./migrations/001-leads.ts";
 import * as admin002 from "./migrations/002-admin.ts";
@@ -74,20 +74,35 @@ export const migrations: Record<string, Migration> = {
 export class MigrationError extends Error {}
 
 /**
- * PostgreSQL's "schema … does not exist" (3F000), or "relation "schema.table" does not exist" (42P01),
- * about a schema that is not ours: another test dropped its schema while Kysely listed every
- * schema's tables (the relation went between the listing and the look at its columns).
+ * The migrator's view of the database, scoped to one PostgreSQL schema. Kysely asks its introspector
+ * whether the migration tables exist, and PostgreSQL's introspector lists every column of every table
+ * in every schema, calling pg_get_serial_sequence on each: a schema another application (or test)
+ * creates or drops during that listing fails it ("schema … does not exist", "relation … does not
+ * exist", "column … of relation … does not exist"). The migrator only needs our schema's table names.
  */
-export function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
-  const candidate = error as { code?: unknown; message?: unknown } | undefined;
-  if (typeof candidate?.message !== "string") return false;
-  if (candidate.code === "3F000") return ours === undefined || !candidate.message.includes(`"${ours}"`);
-  if (candidate.code === "42P01")
-    return (
-      /relation "[^".]+\.[^"]+" does not exist/.test(candidate.message) &&
-      (ours === undefined || !candidate.message.includes(`"${ours}.`))
-    );
-  return false;
+function scopedToSchema<DB>(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`
+        select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string }>`
+        select c.relname as name from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p')`.execute(db);
+      return rows.map(({ name }) => ({ name, schema, isView: false, isForeign: false, columns: [] }));
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "introspection") return introspection;
+      const value = Reflect.get(target, property, target);
+      // Kysely's methods read private fields, so they must run on the instance itself.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Brings the schema up to date. Safe to run from several instances at once (Kysely takes a lock). */
@@ -102,20 +117,14 @@ export async function migrateToLatest(
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
   const migrator = new Migrator({
-    db,
+    db: migrationTableSchema ? scopedToSchema(db, migrationTableSchema) : db,
     migrationTableSchema,
     provider: { getMigrations: async () => list },
     // 007 and 008 were written side by side and 008 landed first: a database that already has 008
     // still takes 007. Each migration stands alone, so their order does not matter.
     allowUnorderedMigrations: true,
   });
-  // NOTE: Kysely checks for its tables by listing every schema's tables on PostgreSQL; a schema that
-  // another application (or test) drops during that listing fails it with 3F000 for *that* schema.
-  // Nothing ran then, so trying again is safe.
-  let outcome: MigrationResultSet = await migrator.migrateToLatest();
-  for (let attempt = 1; attempt < 3 && isOtherSchemaGone(outcome.error, migrationTableSchema); attempt++)
-    outcome = await migrator.migrateToLatest();
-  const { error, results } = outcome;
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === "Error");
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? "unknown error");
