@@ -35,11 +35,13 @@ export function createMeetingLeads(db: Kysely<Database>, leads: Pick<LeadService
     async find(leadId) {
       const row = await db
         .selectFrom("leads")
-        .select(["id", "ownerId", "fullName", "email", "company", "phone"])
+        .select(["id", "ownerId", "fullName", "email", "company", "phone", "isSpam"])
         .where("id", "=", leadId)
         .where("anonymisedAt", "is", null)
         .executeTakeFirst();
-      return row ? { ...row, phone: row.phone || null } : null;
+      if (!row) return null;
+      const { isSpam, ...lead } = row;
+      return { ...lead, phone: lead.phone || null, spam: isSpam === 1 };
     },
   };
 }

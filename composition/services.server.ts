@@ -72,6 +72,7 @@ import {
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
 import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-context.server.ts";
+import { leadBookingToken } from "#app/features/meetings/manage-link.server.ts";
 import {
   createMeetingEmailSender,
   MEETING_EMAIL,
@@ -589,6 +590,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leadIntake,
         leadSummary,
         settleAttributions: () => leadAttribution.settleDue(),
+        bookingToken: (leadId) => leadBookingToken(secret, leadId),
       }),
       provide<PeopleServices>(peopleServicesKey, {
         database,

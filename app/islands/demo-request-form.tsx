@@ -1,5 +1,9 @@
 // The demo request form's island (home page and /demo): React and the form, nothing else.
-import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
 import { hydrateIslands } from "./hydrate-islands.tsx";
+import { DemoFormWithBooking, preloadBookingOffer } from "./lead-forms-with-booking.tsx";
 
-hydrateIslands("demo-request-form", DemoRequestForm);
+// A success page without JavaScript's round trip shows the time picker already: load it first.
+const offerShown = document.querySelector('[data-island="demo-request-form"] [id$="-booking-title"]');
+(offerShown ? preloadBookingOffer().catch(() => {}) : Promise.resolve()).then(() =>
+  hydrateIslands("demo-request-form", DemoFormWithBooking),
+);

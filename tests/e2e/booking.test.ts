@@ -94,6 +94,105 @@ describe.each([false, true])("booking a demo (JavaScript %s)", (javaScript) => {
   });
 });
 
+describe.each([false, true])("booking from the thank-you panel (JavaScript %s)", (javaScript) => {
+  it("requests a demo, then books a time the panel offers, with no second form", {
+    timeout: 60_000,
+  }, async () => {
+    const email = `panel-${javaScript}-${Date.now()}@example.com`;
+    // With JavaScript the panel shows the browser's zone; without it London, and a select to change.
+    const { page, close } = await openPage("/demo", { javaScript, timezoneId: "America/New_York" });
+    const form = page.locator("form#demo-form");
+    for (const [label, value] of Object.entries({
+      "Full Name": "Tomasz Nowak",
+      Email: email,
+      Company: "Nowak Civils Ltd",
+      Phone: "+44 7700 900456",
+    }))
+      await form.getByRole("textbox", { name: label, exact: true }).fill(value);
+    await form.getByRole("button", { name: "Submit Request" }).click();
+
+    const panel = page.locator("#demo-form-thanks");
+    await panel.getByRole("heading", { name: "Pick a time for your demo now" }).waitFor();
+    const zone = panel.getByLabel("Times shown in");
+    if (javaScript) expect(await zone.inputValue()).toBe("America/New_York");
+    else {
+      expect(await zone.inputValue()).toBe("Europe/London");
+      await zone.selectOption("America/New_York");
+      await panel.getByRole("button", { name: "Show times" }).click();
+      await panel.getByRole("heading", { name: "Pick a time for your demo now" }).waitFor();
+      expect(await panel.getByLabel("Times shown in").inputValue()).toBe("America/New_York");
+    }
+    const start = await panel.locator('input[name="start"]').first().inputValue();
+    // Each day after the first is folded behind its name; the first is open.
+    expect(await panel.locator("details[open]").count()).toBe(1);
+    const day = `${await panel.locator("fieldset legend").first().textContent()}, `;
+    await panel
+      .getByRole("radio", { name: new RegExp(`^${day}\\d{2}:\\d{2}$`) })
+      .first()
+      .check({ force: true });
+    await panel.screenshot({ path: `.ci-artifacts/thank-you-times-${javaScript ? "js" : "no-js"}.png` });
+    await panel.getByRole("button", { name: "Book this time" }).click();
+
+    if (javaScript) {
+      // Booked in place: the panel says when (in the visitor's zone), with whom, and how to change it.
+      await panel.getByRole("heading", { name: /^Booked: .+, \d{2}:\d{2} \(New York time\)$/ }).waitFor();
+      await panel.getByRole("link", { name: "Change or cancel this booking" }).waitFor();
+      await expectNoA11yViolations(page);
+      await panel.screenshot({ path: ".ci-artifacts/thank-you-booked.png" });
+    } else {
+      await page.getByText("Your meeting is booked.").waitFor();
+      expect(page.url()).toMatch(/\/meetings\/manage\/[\w.-]+\?booked=1$/);
+    }
+    // One lead (the request), and the meeting is its, at the time picked, in the visitor's zone.
+    const booked = stored(email);
+    expect(booked.leads).toBe(1);
+    expect(booked.meeting).toMatchObject({
+      status: "booked",
+      start_at: start,
+      time_zone: "America/New_York",
+    });
+    expect(booked.meeting?.lead_id).not.toBeNull();
+    await close();
+  });
+});
+
+describe("the investor call offered after an investor's registration, on a phone", () => {
+  it.each([false, true])(
+    "fits 375 px and books the call (JavaScript %s)",
+    {
+      timeout: 60_000,
+    },
+    async (javaScript) => {
+      const email = `investor-panel-${javaScript}-${Date.now()}@example.com`;
+      const { page, close } = await openPage("/invest", { ...MOBILE, javaScript });
+      const form = page.locator("form#investor-interest-form");
+      for (const [label, value] of Object.entries({
+        "Full Name": "Jonas Berg",
+        Company: "Nordic Angels",
+        Email: email,
+        Phone: "+46 70 123 45 67",
+      }))
+        await form.getByRole("textbox", { name: label, exact: true }).fill(value);
+      await form.getByRole("checkbox", { name: "Angel investor" }).check();
+      await form.getByRole("button", { name: /Register/ }).click();
+      const panel = page.locator("#investor-interest-form-thanks");
+      await panel.getByRole("heading", { name: "Book your investor call now" }).waitFor();
+      await noSidewaysScroll(page);
+      if (javaScript) await expectNoA11yViolations(page);
+      await panel.screenshot({
+        path: `.ci-artifacts/thank-you-investor-375-${javaScript ? "js" : "no-js"}.png`,
+      });
+      const start = await panel.locator('input[name="start"]').first().inputValue();
+      await panel.locator(`label:has(input[value="${start}"])`).click();
+      await panel.getByRole("button", { name: "Book this time" }).click();
+      if (javaScript) await panel.getByRole("link", { name: "Change or cancel this booking" }).waitFor();
+      else await page.getByText("Your meeting is booked.").waitFor();
+      expect(stored(email).meeting).toMatchObject({ status: "booked", start_at: start });
+      await close();
+    },
+  );
+});
+
 describe("the booking pages on a phone", () => {
   it("fit 375 px without sideways scrolling and have no accessibility violations", {
     timeout: 60_000,

@@ -272,7 +272,7 @@ for (const demo of DEMO_CASES) {
       });
       const release = await holdApi(page);
       await submit(page).click();
-      const button = form(page).locator('button[type="submit"]');
+      const button = form(page).locator('button[type="submit"]:not([form])');
       await expect.poll(() => button.textContent()).toBe(demo.pending);
       await expect(button.isDisabled()).resolves.toBe(true);
       release();
@@ -582,7 +582,7 @@ describe("investor interest form", () => {
 
       const release = await holdApi(page);
       await submit(page).click();
-      const button = form(page).locator('button[type="submit"]');
+      const button = form(page).locator('button[type="submit"]:not([form])');
       await expect.poll(() => button.textContent()).toBe("Submitting...");
       await expect(button.isDisabled()).resolves.toBe(true);
       release();

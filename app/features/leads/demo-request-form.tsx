@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { type ReactNode, useRef } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
@@ -70,10 +70,12 @@ export type DemoRequestFormProps = {
   /** The page's own route, which handles the form without JavaScript. */
   action: string;
   posted: PostedLeadForm;
+  /** What the thank-you panel adds, given the booking token of a scripted submission (issue 34). */
+  thanksExtra?: (bookingToken: string | undefined) => ReactNode;
 };
 
 /** An island (ADR 013): its props travel as JSON from the page to the browser. */
-export function DemoRequestForm({ variant, id, action, posted }: DemoRequestFormProps) {
+export function DemoRequestForm({ variant, id, action, posted, thanksExtra }: DemoRequestFormProps) {
   const messageRef = useRef<HTMLDivElement>(null);
   const form = useLeadForm({
     toBody,
@@ -122,7 +124,9 @@ export function DemoRequestForm({ variant, id, action, posted }: DemoRequestForm
             formId={id}
             confirmation={CONFIRMATION[variant]}
             headingRef={form.thanksHeadingRef}
-          />
+          >
+            {thanksExtra?.(result.kind === "success" ? result.bookingToken : undefined)}
+          </ThankYouPanel>
         ) : (
           <FormMessage id={`${id}-result`} ref={messageRef} title={message?.title}>
             {message?.text}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
@@ -50,10 +50,16 @@ function toBody(data: FormData) {
   };
 }
 
-export type InvestorInterestFormProps = { id: string; action: string; posted: PostedLeadForm };
+export type InvestorInterestFormProps = {
+  id: string;
+  action: string;
+  posted: PostedLeadForm;
+  /** What the thank-you panel adds, given the booking token of a scripted submission (issue 34). */
+  thanksExtra?: (bookingToken: string | undefined) => ReactNode;
+};
 
 /** An island (ADR 013): its props travel as JSON from the page to the browser. */
-export function InvestorInterestForm({ id, action, posted }: InvestorInterestFormProps) {
+export function InvestorInterestForm({ id, action, posted, thanksExtra }: InvestorInterestFormProps) {
   const hydrated = useHydrated();
   const form = useLeadForm({
     toBody,
@@ -97,7 +103,9 @@ export function InvestorInterestForm({ id, action, posted }: InvestorInterestFor
             formId={id}
             confirmation={{ title: SUCCESS.title, text: SUCCESS.description }}
             headingRef={form.thanksHeadingRef}
-          />
+          >
+            {thanksExtra?.(result?.kind === "success" ? result.bookingToken : undefined)}
+          </ThankYouPanel>
         ) : (
           <FormMessage id={`${id}-result`} title={message?.title}>
             {message ? (

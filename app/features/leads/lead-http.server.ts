@@ -176,7 +176,15 @@ export async function answerLeadApi(
       return { status: 409, body: { message: ERASED_PERSON_MESSAGE } };
     case "stored":
       // A flagged submission gets the same answer: nothing tells a bot it was caught.
-      return { status: 201, body: { id: result.id, message: "Demo request submitted successfully" } };
+      return {
+        status: 201,
+        body: {
+          id: result.id,
+          message: "Demo request submitted successfully",
+          // For the thank-you panel's time picker (issue 34): books a meeting for this lead, 24 hours.
+          bookingToken: await bookingTokenOf(context, result.id),
+        },
+      };
   }
 }
 
@@ -191,6 +199,20 @@ export function leadApiFailure(error: unknown): LeadApiAnswer {
   }
   console.error(error);
   return { status: 500, body: { message: "Unexpected Server Error" } };
+}
+
+/** The query parameter of a no-JavaScript success page that carries the booking token (issue 34). */
+export const BOOKING_PARAM = "booking";
+
+async function bookingTokenOf(context: Context, leadId: number): Promise<string> {
+  return (await leadsServices(context)).bookingToken(leadId);
+}
+
+/** `/demo?submitted=demo#demo-form` with `&booking=<token>` before the fragment. */
+function withBookingToken(location: string, token: string): string {
+  const [path, fragment] = location.split("#");
+  const joiner = path?.includes("?") ? "&" : "?";
+  return `${path}${joiner}${BOOKING_PARAM}=${encodeURIComponent(token)}${fragment === undefined ? "" : `#${fragment}`}`;
 }
 
 /** What a form's page renders after a failed no-JavaScript POST. */
@@ -258,6 +280,6 @@ export async function handleLeadFormAction(
     case "erased":
       return fail(409, ERASED_PERSON_MESSAGE);
     case "stored":
-      return redirect(successLocation, 303);
+      return redirect(withBookingToken(successLocation, await bookingTokenOf(context, result.id)), 303);
   }
 }

@@ -6,7 +6,8 @@ import { type FieldErrors, parseLeadSubmission } from "./lead-schema.ts";
 export const LEAD_API_PATH = "/api/demo-request";
 
 export type LeadOutcome =
-  | { kind: "success" }
+  /** Stored; `bookingToken` lets the thank-you panel book a meeting for this lead (issue 34). */
+  | { kind: "success"; bookingToken?: string }
   /** The shared schema refused the input before anything was sent. */
   | { kind: "invalid"; errors: FieldErrors }
   /** The server answered with a non-OK status. */
@@ -29,7 +30,12 @@ export async function sendLead(body: Record<string, unknown>): Promise<LeadOutco
   } catch (error) {
     return { kind: "network", message: error instanceof Error ? error.message : String(error) };
   }
-  if (response.ok) return { kind: "success" };
+  if (response.ok) {
+    const stored = (await response.json().catch(() => null)) as { bookingToken?: unknown } | null;
+    return typeof stored?.bookingToken === "string"
+      ? { kind: "success", bookingToken: stored.bookingToken }
+      : { kind: "success" };
+  }
 
   // The API answers JSON {message, errors}; a proxy in front of it may answer plain text or nothing.
   const text = await response.text().catch(() => "");

@@ -26,6 +26,11 @@ export type LeadsServices = {
    * to how many were settled.
    */
   settleAttributions(): Promise<number>;
+  /**
+   * A short-lived token that lets the person who just sent a request book a meeting without a second
+   * form (issue 34; owned by meetings): the thank-you panel's time picker sends it with the time.
+   */
+  bookingToken(leadId: number): string;
 };
 
 export const leadsServicesKey = createServiceKey<LeadsServices>("lead services");

@@ -1,4 +1,4 @@
-import type { Ref } from "react";
+import type { ReactNode, Ref } from "react";
 import { site } from "#app/lib/site/site.ts";
 
 // The one way the lead forms say thank you (issue 11): a panel above the cleared form that stays
@@ -59,6 +59,7 @@ export function ThankYouPanel({
   formId,
   confirmation,
   headingRef,
+  children,
 }: {
   audience: ThankYouAudience;
   /** The form's id: the panel's ids derive from it, and its status line keeps the form's result id. */
@@ -66,6 +67,8 @@ export function ThankYouPanel({
   confirmation: Confirmation;
   /** Where a script moves focus after a successful submission, so screen readers announce the panel. */
   headingRef?: Ref<HTMLHeadingElement>;
+  /** What the page adds after the confirmation: the time picker (issue 34). */
+  children?: ReactNode;
 }) {
   const headingId = `${formId}-thanks-title`;
   const contact = CONTACT[audience];
@@ -109,6 +112,8 @@ export function ThankYouPanel({
           </div>
         </div>
       </div>
+
+      {children}
 
       <div className="mt-6 grid gap-6 border-t border-green-200 pt-6 @xl:grid-cols-5">
         <div className="@xl:col-span-3">

@@ -195,6 +195,8 @@ export async function bookFromInput(
     const leadId = leadTokenLead(services.secret, input.leadToken, now);
     lead = leadId === null ? null : await services.leads.find(leadId);
     if (!lead) return invalid({ leadToken: BOOKING_MESSAGES.leadToken });
+    // The request was kept as spam; it got the same thank-you as any, so this gets the held answer.
+    if (lead.spam) return { status: 202, body: { message: BOOKING_MESSAGES.held } };
   } else {
     const missing: Record<string, string> = {};
     if (!input.fullName) missing.fullName = BOOKING_MESSAGES.name;

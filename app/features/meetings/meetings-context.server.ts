@@ -45,6 +45,8 @@ export type MeetingLead = {
   email: string;
   company: string;
   phone: string | null;
+  /** Held for review as spam: a booking with its token is answered as held and books nothing. */
+  spam: boolean;
 };
 
 export type MeetingLeads = {

@@ -7,6 +7,7 @@ import { bookFromInput } from "#app/features/meetings/booking-http.server.ts";
 import { activeType, bookingDays, requestedZone } from "#app/features/meetings/booking-page.server.ts";
 import { BOOKING_TYPES, isBookingPageType } from "#app/features/meetings/booking-types.ts";
 import { meetingServices } from "#app/features/meetings/meetings-context.server.ts";
+import { BOOKING_TOKEN_FIELD } from "#app/features/meetings/ui/booking-offer-form.tsx";
 import { TimeChoice, ZoneChoice } from "#app/features/meetings/ui/time-choice.tsx";
 import { readLimitedText } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
@@ -77,9 +78,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const values: Record<string, string> = {};
   for (const name of [...FIELDS, "start"]) values[name] = form.get(name) ?? "";
   const zone = requestedZone(new URL(`?tz=${encodeURIComponent(form.get("tz") ?? "")}`, url));
+  // From a thank-you panel's picker: the request just sent holds the contact (its booking token).
+  const leadToken = form.get(BOOKING_TOKEN_FIELD)?.slice(0, 100) || undefined;
   // What was left empty is said first, as the forms say it (nothing is stored either way).
   const missing: Record<string, string> = {};
-  for (const name of FIELDS) if (!values[name]?.trim()) missing[name] = LABELS[name].required;
+  if (!leadToken) for (const name of FIELDS) if (!values[name]?.trim()) missing[name] = LABELS[name].required;
   if (!values.start) missing.start = "Choose a time.";
   if (Object.keys(missing).length > 0)
     return data(
@@ -88,7 +91,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     );
   const services = await meetingServices(context);
   const answer = await bookFromInput(
-    { type: page.slug, ...values, start: values.start || "missing", timeZone: zone },
+    leadToken
+      ? { type: page.slug, start: values.start, timeZone: zone, leadToken }
+      : { type: page.slug, ...values, start: values.start || "missing", timeZone: zone },
     { headers: request.headers, host: url.host, protocol: url.protocol },
     context.get(clientAddressContext),
     services,

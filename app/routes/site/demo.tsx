@@ -2,10 +2,12 @@ import { Link } from "react-router";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
-import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
 import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
+import { bookingOfferFor } from "#app/features/meetings/booking-offer.server.ts";
+import BookingOffer from "#app/features/meetings/ui/booking-offer.tsx";
 import { Island } from "#app/islands/island.tsx";
+import { DemoFormWithBooking, ServerBookingOfferComponent } from "#app/islands/lead-forms-with-booking.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 import { site } from "#app/lib/site/site.ts";
 import type { Route } from "./+types/demo";
@@ -23,6 +25,12 @@ const FORM_ID = "demo-form";
 export const handle: DocumentHandle = { islands: ["demo-request-form"] };
 
 // The demo request form without JavaScript: a failure re-renders this page with the messages.
+// After a form sent without JavaScript: the times its thank-you panel offers (issue 34). The
+// prerendered page has no token, so nothing is looked up at build time.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { booking: await bookingOfferFor(request, context, "demo") };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   return handleLeadFormAction(request, context, "demo", `/demo?submitted=demo#${FORM_ID}`);
 }
@@ -56,7 +64,7 @@ const readMore = [
 
 const contactLink = "font-semibold text-brand underline underline-offset-2";
 
-export default function Demo() {
+export default function Demo({ loaderData }: Route.ComponentProps) {
   const { company } = site;
   const posted = usePostedLeadForm("demo");
   return (
@@ -79,11 +87,19 @@ export default function Demo() {
               Tell us who you are and a little about the contracts you manage, and we will contact you within
               one working day to find a time that suits you.
             </p>
-            <Island
-              name="demo-request-form"
-              component={DemoRequestForm}
-              props={{ variant: "page", id: FORM_ID, action: "/demo", posted }}
-            />
+            <ServerBookingOfferComponent value={BookingOffer}>
+              <Island
+                name="demo-request-form"
+                component={DemoFormWithBooking}
+                props={{
+                  variant: "page",
+                  id: FORM_ID,
+                  action: "/demo",
+                  posted,
+                  booking: loaderData?.booking,
+                }}
+              />
+            </ServerBookingOfferComponent>
           </div>
           <div className="flex flex-col gap-6 lg:col-span-2">
             <div className="rounded-xl bg-brand-soft p-8">

@@ -4,10 +4,12 @@ import { Section } from "#app/components/site/section.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { HeroProductVisual } from "#app/features/content/product-visuals/hero-visual.tsx";
-import { DemoRequestForm } from "#app/features/leads/demo-request-form.tsx";
 import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
+import { bookingOfferFor } from "#app/features/meetings/booking-offer.server.ts";
+import BookingOffer from "#app/features/meetings/ui/booking-offer.tsx";
 import { Island } from "#app/islands/island.tsx";
+import { DemoFormWithBooking, ServerBookingOfferComponent } from "#app/islands/lead-forms-with-booking.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 import { site } from "#app/lib/site/site.ts";
 import { stats } from "#app/lib/site/stats.ts";
@@ -25,6 +27,12 @@ const FORM_ID = "demo-request-form";
 export const handle: DocumentHandle = { islands: ["demo-request-form"] };
 
 // The demo request form without JavaScript (SPEC section 2: 'Get Started Today' holds the form).
+// After a form sent without JavaScript: the times its thank-you panel offers (issue 34). The
+// prerendered page has no token, so nothing is looked up at build time.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { booking: await bookingOfferFor(request, context, "demo") };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   return handleLeadFormAction(request, context, "demo", `/?submitted=demo#${FORM_ID}`);
 }
@@ -66,7 +74,7 @@ const highlights = [
   },
 ] as const;
 
-export default function Home() {
+export default function Home({ loaderData }: Route.ComponentProps) {
   const posted = usePostedLeadForm("demo");
   return (
     <>
@@ -172,11 +180,19 @@ export default function Home() {
         intro="Tell us a little about your business and the contracts you manage. A member of our team will contact you within one working day to arrange a demonstration."
       >
         <div className="max-w-4xl rounded-xl border border-line bg-white p-6 shadow-sm sm:p-8">
-          <Island
-            name="demo-request-form"
-            component={DemoRequestForm}
-            props={{ variant: "home", id: FORM_ID, action: "/?index", posted }}
-          />
+          <ServerBookingOfferComponent value={BookingOffer}>
+            <Island
+              name="demo-request-form"
+              component={DemoFormWithBooking}
+              props={{
+                variant: "home",
+                id: FORM_ID,
+                action: "/?index",
+                posted,
+                booking: loaderData?.booking,
+              }}
+            />
+          </ServerBookingOfferComponent>
         </div>
       </Section>
     </>

@@ -4,10 +4,15 @@ import { Section } from "#app/components/site/section.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { TERMS_DISCUSSED_DIRECTLY } from "#app/features/investor-deck/deck-content.ts";
-import { InvestorInterestForm } from "#app/features/leads/investor-interest-form.tsx";
 import { usePostedLeadForm } from "#app/features/leads/lead-form-posted.ts";
 import { handleLeadFormAction } from "#app/features/leads/lead-http.server.ts";
+import { bookingOfferFor } from "#app/features/meetings/booking-offer.server.ts";
+import BookingOffer from "#app/features/meetings/ui/booking-offer.tsx";
 import { Island } from "#app/islands/island.tsx";
+import {
+  InvestorFormWithBooking,
+  ServerBookingOfferComponent,
+} from "#app/islands/lead-forms-with-booking.tsx";
 import type { DocumentHandle } from "#app/lib/page-scripts.ts";
 import { site } from "#app/lib/site/site.ts";
 import { stats } from "#app/lib/site/stats.ts";
@@ -26,6 +31,12 @@ const FORM_ID = "investor-interest-form";
 export const handle: DocumentHandle = { islands: ["investor-interest-form"] };
 
 // The investor interest form without JavaScript: a failure re-renders this page with the messages.
+// After a form sent without JavaScript: the times its thank-you panel offers (issue 34). The
+// prerendered page has no token, so nothing is looked up at build time.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { booking: await bookingOfferFor(request, context, "investor") };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   return handleLeadFormAction(request, context, "investor", `/invest?submitted=investor#${FORM_ID}`);
 }
@@ -66,7 +77,7 @@ const useOfFunds = [
 
 const contactLink = "font-semibold text-brand underline underline-offset-2";
 
-export default function Invest() {
+export default function Invest({ loaderData }: Route.ComponentProps) {
   const posted = usePostedLeadForm("investor");
   const contact = site.investorContact;
   return (
@@ -136,11 +147,13 @@ export default function Invest() {
               Leave your details and {contact.name} will contact you shortly to arrange a conversation and
               share our materials.
             </p>
-            <Island
-              name="investor-interest-form"
-              component={InvestorInterestForm}
-              props={{ id: FORM_ID, action: "/invest", posted }}
-            />
+            <ServerBookingOfferComponent value={BookingOffer}>
+              <Island
+                name="investor-interest-form"
+                component={InvestorFormWithBooking}
+                props={{ id: FORM_ID, action: "/invest", posted, booking: loaderData?.booking }}
+              />
+            </ServerBookingOfferComponent>
           </div>
 
           <div className="flex flex-col gap-6">

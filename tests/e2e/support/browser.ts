@@ -61,6 +61,8 @@ export type PageOptions = {
   width?: number;
   height?: number;
   reducedMotion?: "reduce" | "no-preference";
+  /** The browser's time zone (IANA), as a visitor abroad has it; the machine's when not given. */
+  timezoneId?: string;
   /** Console errors matching these are expected (e.g. the browser's own 404 report on a 404 page). */
   allowConsoleErrors?: RegExp[];
   /**
@@ -101,6 +103,7 @@ export async function openPage(path: string, options: PageOptions = {}): Promise
     javaScriptEnabled: options.javaScript ?? true,
     viewport: { width: options.width ?? DESKTOP.width, height: options.height ?? DESKTOP.height },
     reducedMotion: options.reducedMotion ?? "reduce",
+    timezoneId: options.timezoneId,
   });
   const page = await context.newPage();
   if (options.stripScripts || options.renderAfter || options.rewrite) {
