@@ -195,6 +195,25 @@ describeEachDatabase("booking a meeting", (use) => {
     expect((await book({ type: "demo", start: "2026-12-09T12:30:00Z", leadToken: token })).status).toBe(400);
   });
 
+  it("books nothing with the token of a request kept as spam, and answers as for any held booking", async () => {
+    const stored = await services.leads.submit(
+      { requestType: "demo", ...CONTACT, email: "held@example.com" },
+      HEAD(),
+      "203.0.113.6",
+    );
+    if (stored.kind !== "stored") throw new Error(`not stored: ${stored.kind}`);
+    // Staff (or the spam verdict) kept it for review: its thank-you carried a token like any other.
+    await use().db.updateTable("leads").set({ isSpam: 1 }).where("id", "=", stored.leadId).execute();
+    const before = await counts();
+    const answer = await book({
+      type: "demo",
+      start: "2026-12-07T12:00:00Z",
+      leadToken: leadBookingToken(SECRET, stored.leadId, clock),
+    });
+    expect(answer).toMatchObject({ status: 202, body: { message: BOOKING_MESSAGES.held } });
+    expect(await counts()).toEqual(before);
+  });
+
   it("reschedules and cancels through the manage link, which a changed character or the meeting's end refuses", async () => {
     const booked = await book({ type: "investor", start: "2026-12-08T14:00:00Z", ...CONTACT });
     expect(booked.status).toBe(201);
