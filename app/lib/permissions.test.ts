@@ -20,7 +20,7 @@ describe("the permission table", () => {
     expect(allowed("admin")).toEqual([...PERMISSIONS]);
   });
 
-  it("gives sales the leads workspace and analytics, nothing of staff, keys, webhooks, log or audits", () => {
+  it("gives sales the leads workspace, analytics and their own availability, nothing of staff, keys, webhooks, log or audits", () => {
     expect(allowed("sales").sort()).toEqual(
       (
         [
@@ -30,6 +30,7 @@ describe("the permission table", () => {
           "leads.export",
           "leads.read",
           "leads.write",
+          "meetings.availability",
         ] satisfies Permission[]
       ).sort(),
     );
@@ -86,6 +87,8 @@ describe("sectionFor", () => {
     ["/admin/content/new", "content.publish"],
     ["/admin/content/12", "content.publish"],
     ["/admin/content/12/revisions", "content.publish"],
+    ["/admin/availability", "meetings.availability"],
+    ["/admin/meeting-types", "meetings.manage"],
   ])("%s needs %s", (path, permission) => {
     expect(sectionFor(path)?.permission).toBe(permission);
   });

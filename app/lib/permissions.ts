@@ -30,6 +30,10 @@ export const PERMISSIONS = [
   "people.dataRequests",
   /** Your own account: sessions, two-factor sign-in. */
   "account.self",
+  /** Your own availability for meetings (issue 34): the roles that host them. */
+  "meetings.availability",
+  /** Meeting types, and anyone's availability. */
+  "meetings.manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -40,6 +44,7 @@ const SALES: readonly Permission[] = [
   "leads.counts",
   "analytics.read",
   "account.self",
+  "meetings.availability",
 ];
 const MARKETING: readonly Permission[] = [
   "leads.counts",
@@ -64,8 +69,9 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
 
 /** What each role is for, as the staff page explains it next to the choice. */
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
-  admin: "Everything, including staff, API keys, webhooks, the access log and people's data requests.",
-  sales: "The leads: view, edit, notes, owner, bulk changes, export; and analytics.",
+  admin:
+    "Everything, including staff, API keys, webhooks, the access log, people's data requests and meeting types.",
+  sales: "The leads: view, edit, notes, owner, bulk changes, export; analytics; hosts meetings.",
   marketing: "Analytics, audits and the site's content; leads only as counts, never who.",
 };
 
@@ -117,6 +123,9 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/content/new", label: "New post", permission: "content.publish" },
   { path: "/admin/content/:id", label: "Post", permission: "content.publish" },
   { path: "/admin/content/:id/revisions", label: "Revisions", permission: "content.publish" },
+  // Issue 34: hosts' working hours, and the kinds of meeting prospects book.
+  { path: "/admin/availability", label: "Availability", permission: "meetings.availability" },
+  { path: "/admin/meeting-types", label: "Meeting types", permission: "meetings.manage" },
   { path: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { path: "/admin/api-keys", label: "API keys", permission: "apiKeys.manage" },
   { path: "/admin/webhooks", label: "Webhooks", permission: "webhooks.manage" },

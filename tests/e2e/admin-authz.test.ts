@@ -219,6 +219,49 @@ const NO_SECRET_JSON = /^(?![\s\S]*whsec_)\[/;
 const NO_SUCH_SESSION = "0123456789abcdef01234567";
 const ONE_TIME_SECRET = /"secret":"whsec_|data-testid="webhook-secret"[^>]*>whsec_/;
 
+/** A whole availability, as PUT /api/admin/availability takes it (issue 34). */
+const AVAILABILITY = {
+  timeZone: "Europe/London",
+  weeklyHours: {
+    mon: [{ start: "10:00", end: "16:00" }],
+    tue: [],
+    wed: [],
+    thu: [],
+    fri: [],
+    sat: [],
+    sun: [],
+  },
+  daysOff: [],
+  bufferBeforeMinutes: 0,
+  bufferAfterMinutes: 0,
+  minimumNoticeMinutes: 120,
+  horizonDays: 30,
+  maxPerDay: 6,
+};
+
+// Issue 34: the hosts' availability, read and changed by the server's rules (a caller without a
+// hosting role is refused; an admin's own here).
+const AVAILABILITY_ROWS: Row[] = [
+  apiRow(
+    "GET /api/admin/availability",
+    () => ({ method: "GET", path: "/api/admin/availability" }),
+    ok(200, { body: /^\{"userId":\d+,"username":"authz-admin","isDefault":/ }),
+  ),
+  apiRow(
+    "PUT /api/admin/availability",
+    () => ({ method: "PUT", path: "/api/admin/availability", json: AVAILABILITY }),
+    ok(200, { body: /"isDefault":false/ }),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/availability",
+    () => ({ method: "GET", path: "/admin/availability" }),
+    "%2Fadmin%2Favailability",
+    ok(200),
+  ),
+  dataRow("GET /admin/availability.data", () => "/admin/availability", ok(200)),
+];
+
 // Issue 10: the webhook calls and page, each refused to anyone but an admin.
 const WEBHOOK_ROWS: Row[] = [
   apiRow(
@@ -779,6 +822,7 @@ const ROWS: Row[] = [
     },
   },
   ...WEBHOOK_ROWS,
+  ...AVAILABILITY_ROWS,
 ];
 
 /** One character of a base64url token changed, still a well-formed token. */

@@ -13,6 +13,8 @@ describe("the back office's sections", () => {
       "Audits",
       "Watches",
       "Content",
+      "Availability",
+      "Meeting types",
       "Staff",
       "API keys",
       "Webhooks",

@@ -15,7 +15,9 @@ export type Permission =
   | "staff.manage"
   | "apiKeys.manage"
   | "webhooks.manage"
-  | "accessLog.read";
+  | "accessLog.read"
+  | "meetings.availability"
+  | "meetings.manage";
 
 export type NavItem = {
   label: string;
@@ -52,6 +54,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: "work",
     alsoCurrentFor: /^\/admin\/content\//,
   },
+  { label: "Availability", to: "/admin/availability", permission: "meetings.availability", group: "work" },
+  { label: "Meeting types", to: "/admin/meeting-types", permission: "meetings.manage", group: "admin" },
   { label: "Staff", to: "/admin/staff", permission: "staff.manage", group: "admin" },
   { label: "API keys", to: "/admin/api-keys", permission: "apiKeys.manage", group: "admin" },
   { label: "Webhooks", to: "/admin/webhooks", permission: "webhooks.manage", group: "admin" },
