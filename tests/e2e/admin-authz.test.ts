@@ -205,6 +205,7 @@ function dataRow(
 const CROSS_SITE_REFUSED: Answer = { status: [400, 403], leadData: false };
 
 let newStaffNumber = 0;
+let meetingTypeNumber = 0;
 let apiKeyNumber = 0;
 /** A list of API keys: names and prefixes, never a whole key. */
 const NO_KEY_JSON = /^(?![\s\S]*cbk_[A-Za-z0-9_-]{20})\[/;
@@ -260,6 +261,34 @@ const AVAILABILITY_ROWS: Row[] = [
     ok(200),
   ),
   dataRow("GET /admin/availability.data", () => "/admin/availability", ok(200)),
+  apiRow(
+    "GET /api/admin/meeting-types",
+    () => ({ method: "GET", path: "/api/admin/meeting-types" }),
+    ok(200, { body: /^\[\{"id":\d+,"slug":"demo","name":"Product demo"/ }),
+  ),
+  apiRow(
+    "POST /api/admin/meeting-types",
+    () => ({
+      method: "POST",
+      path: "/api/admin/meeting-types",
+      json: { slug: `authz-${++meetingTypeNumber}`, name: "Site visit", durationMinutes: 45, hostChoice: "round_robin" },
+    }),
+    ok(201, { body: /"name":"Site visit","durationMinutes":45/ }),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "PATCH /api/admin/meeting-types/:id",
+    () => ({ method: "PATCH", path: "/api/admin/meeting-types/1", json: { name: "Product demo" } }),
+    ok(200, { body: /^\{"id":1,"slug":"demo","name":"Product demo"/ }),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/meeting-types",
+    () => ({ method: "GET", path: "/admin/meeting-types" }),
+    "%2Fadmin%2Fmeeting-types",
+    ok(200),
+  ),
+  dataRow("GET /admin/meeting-types.data", () => "/admin/meeting-types", ok(200)),
 ];
 
 // Issue 10: the webhook calls and page, each refused to anyone but an admin.

@@ -33,7 +33,7 @@ const FRESH_SLOT_DAYS = 7;
 const FRESH_SLOT_COUNT = 12;
 
 export const BOOKING_MESSAGES = {
-  type: "Unknown meeting type: use demo or investor.",
+  type: "Unknown meeting type: use demo, investor or another meeting type's link name.",
   start: "start must be a time in ISO 8601, such as 2026-12-08T10:00:00Z, on a five-minute mark.",
   past: "That time has passed. Choose one of the times offered.",
   taken: "That time is no longer available. Please choose another.",
@@ -59,7 +59,9 @@ const oneLine = (max: number, message: string) =>
     .refine((value) => !breaksTextRule(value, "one-line-no-bidi"), message);
 
 const bookingSchema = z.object({
-  type: z.enum(["demo", "investor"], BOOKING_MESSAGES.type),
+  type: z
+    .string(BOOKING_MESSAGES.type)
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, BOOKING_MESSAGES.type),
   start: z.string(BOOKING_MESSAGES.start).max(40, BOOKING_MESSAGES.start),
   // The name goes into an invitation's ATTENDEE;CN= and a mail's To: display name: escaped there
   // too, but a name with ; or a line break is refused outright.

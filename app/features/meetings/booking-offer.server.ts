@@ -25,5 +25,11 @@ export async function bookingOfferFor(
   if (!meetingType) return null;
   const zone = requestedZone(url);
   const { days, limited } = await bookingDays(services, meetingType, zone, context.get(clientAddressContext));
-  return { token, zone, days, limited: limited?.message ?? null };
+  return {
+    token,
+    zone,
+    days,
+    durationMinutes: meetingType.durationMinutes,
+    limited: limited?.message ?? null,
+  };
 }

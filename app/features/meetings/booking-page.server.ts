@@ -1,6 +1,5 @@
 import { isTimeZone } from "#app/lib/time-zones.ts";
 import { DEFAULT_TIME_ZONE } from "./booking-profile.ts";
-import type { BookingPageType } from "./booking-types.ts";
 import { findMeetingType, findSlots, type MeetingType } from "./meeting-store.server.ts";
 import type { MeetingServices } from "./meetings-context.server.ts";
 import { groupByDay, type SlotDay } from "./slot-labels.ts";
@@ -45,7 +44,7 @@ export async function bookingDays(
   return { days: groupByDay(slots, zone, DAYS_SHOWN), limited: null };
 }
 
-export async function activeType(services: Pick<MeetingServices, "database">, slug: BookingPageType) {
+export async function activeType(services: Pick<MeetingServices, "database">, slug: string) {
   const type = await findMeetingType(services.database.db, slug);
   return type?.active ? type : null;
 }

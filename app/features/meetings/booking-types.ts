@@ -8,3 +8,11 @@ export type BookingPageType = keyof typeof BOOKING_TYPES;
 
 export const isBookingPageType = (value: string | undefined): value is BookingPageType =>
   value === "demo" || value === "investor";
+
+/** A meeting type's link name: the two above, or one an admin added (meeting-types-admin.server.ts). */
+export const isMeetingTypeSlug = (value: string | undefined): value is string =>
+  value !== undefined && /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/.test(value);
+
+/** The booking page's title for a type: the two known ones', else from its name. */
+export const bookingTitle = (slug: string, name: string) =>
+  isBookingPageType(slug) ? BOOKING_TYPES[slug].title : `Book a ${name.toLowerCase()}`;

@@ -14,14 +14,14 @@ export const SLOT_QUERIES_PER_LEAD = 6;
 export const DEFAULT_SLOT_DAYS = 7;
 
 export const SLOT_QUERY_MESSAGES = {
-  type: "Unknown meeting type: use demo or investor.",
+  type: "Unknown meeting type: use demo, investor or another meeting type's link name.",
   from: "from must be a date, YYYY-MM-DD.",
   days: `days must be a whole number from 1 to ${MAX_SLOT_DAYS}.`,
   timeZone: "timeZone must be a time zone such as Europe/London or America/New_York.",
 } as const;
 
-/** The public names of the meeting types, as the API and /book/* use them. */
-const TYPE_SLUGS: Record<string, string> = { demo: "demo", investor: "investor" };
+/** A meeting type's public name (`demo`, `investor`, or one an admin added), as the API and /book/* use it. */
+const TYPE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export type SlotQueryAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 
@@ -53,8 +53,8 @@ export async function answerSlotQuery(
   services: Pick<MeetingServices, "database" | "slotQueries" | "busyTimes" | "now">,
 ): Promise<SlotQueryAnswer> {
   const bad = (message: string): SlotQueryAnswer => ({ status: 400, body: { message } });
-  const slug = TYPE_SLUGS[query.get("type") ?? ""];
-  if (!slug) return bad(SLOT_QUERY_MESSAGES.type);
+  const slug = query.get("type") ?? "";
+  if (!TYPE_SLUG.test(slug)) return bad(SLOT_QUERY_MESSAGES.type);
   const timeZone = query.get("timeZone") ?? DEFAULT_TIME_ZONE;
   if (!isTimeZone(timeZone)) return bad(SLOT_QUERY_MESSAGES.timeZone);
   const daysText = query.get("days") ?? String(DEFAULT_SLOT_DAYS);
@@ -69,7 +69,8 @@ export async function answerSlotQuery(
   if (refused) return refused;
 
   const type = await findMeetingType(services.database.db, slug);
-  if (!type?.active)
+  if (!type) return bad(SLOT_QUERY_MESSAGES.type);
+  if (!type.active)
     return { status: 404, body: { message: "This meeting type is not offered at the moment." } };
   // Midnight of the first and the day after the last, in the visitor's zone (a zone whose midnight
   // the clocks skip starts at the first minute that exists).

@@ -5,7 +5,12 @@ import { Input } from "#app/components/ui/input.tsx";
 import { getMeta } from "#app/features/content/meta.ts";
 import { bookFromInput } from "#app/features/meetings/booking-http.server.ts";
 import { activeType, bookingDays, requestedZone } from "#app/features/meetings/booking-page.server.ts";
-import { BOOKING_TYPES, isBookingPageType } from "#app/features/meetings/booking-types.ts";
+import {
+  BOOKING_TYPES,
+  bookingTitle,
+  isBookingPageType,
+  isMeetingTypeSlug,
+} from "#app/features/meetings/booking-types.ts";
 import { meetingServices } from "#app/features/meetings/meetings-context.server.ts";
 import { BOOKING_TOKEN_FIELD } from "#app/features/meetings/ui/booking-offer-form.tsx";
 import { TimeChoice, ZoneChoice } from "#app/features/meetings/ui/time-choice.tsx";
@@ -39,11 +44,12 @@ const LABELS: Record<
   phone: { label: "Phone number", type: "tel", autoComplete: "tel", required: "Enter a valid phone number" },
 };
 
-export const meta: Route.MetaFunction = ({ params }) => {
-  const type = isBookingPageType(params.type) ? BOOKING_TYPES[params.type] : BOOKING_TYPES.demo;
+export const meta: Route.MetaFunction = ({ params, loaderData }) => {
+  const slug = isMeetingTypeSlug(params.type) ? params.type : "demo";
+  const title = loaderData?.title ?? (isBookingPageType(slug) ? BOOKING_TYPES[slug].title : "Book a meeting");
   return getMeta({
-    title: type.title,
-    path: `/book/${type.slug}`,
+    title,
+    path: `/book/${slug}`,
     description: "Choose a time that suits you and book it in one step; the invitation arrives by e-mail.",
   });
 };
@@ -54,13 +60,21 @@ async function pageData(
   url: URL,
   clientAddress: string,
 ) {
-  if (!isBookingPageType(slug)) throw data(null, { status: 404 });
+  if (!isMeetingTypeSlug(slug)) throw data(null, { status: 404 });
   const services = await meetingServices(context);
   const type = await activeType(services, slug);
   if (!type) throw data(null, { status: 404 });
   const zone = requestedZone(url);
   const { days, limited } = await bookingDays(services, type, zone, clientAddress);
-  return { slug, title: BOOKING_TYPES[slug].title, typeName: type.name, zone, days, limited };
+  return {
+    slug,
+    title: bookingTitle(slug, type.name),
+    typeName: type.name,
+    durationMinutes: type.durationMinutes,
+    zone,
+    days,
+    limited,
+  };
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -118,7 +132,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function Book({ loaderData, actionData }: Route.ComponentProps) {
-  const { slug, title, typeName, zone, days, limited } = loaderData;
+  const { slug, title, typeName, durationMinutes, zone, days, limited } = loaderData;
   const failure = actionData as (Failure & { accepted?: boolean }) | undefined;
   if (failure?.accepted)
     return (
@@ -136,7 +150,7 @@ export default function Book({ loaderData, actionData }: Route.ComponentProps) {
       <PageHero
         title={title}
         breadcrumb={[{ label: "Home", to: "/" }, { label: title }]}
-        intro={`A ${typeName.toLowerCase()} of 30 minutes, online, with a member of our team. Choose a time, tell us who you are, and the invitation arrives by e-mail.`}
+        intro={`A ${typeName.toLowerCase()} of ${durationMinutes} minutes, online, with a member of our team. Choose a time, tell us who you are, and the invitation arrives by e-mail.`}
       />
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-5">
         <div className="lg:col-span-3">

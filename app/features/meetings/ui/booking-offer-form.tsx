@@ -11,6 +11,8 @@ export type ServerBookingOffer = {
   token: string;
   zone: string;
   days: SlotDay[];
+  /** The type's length, as its page says it. */
+  durationMinutes: number;
   /** The slot queries' 429 message, when this address asked too often. */
   limited: string | null;
 };

@@ -18,14 +18,16 @@ const DAYS_SEARCHED = 21;
 
 type Booked = { start: string; end: string; hostName: string; manageUrl: string; zone: string };
 
-const HEADINGS: Record<BookingPageType, { title: string; text: string }> = {
+const HEADINGS: Record<BookingPageType, { title: string; text: (minutes: number) => string }> = {
   demo: {
     title: "Pick a time for your demo now",
-    text: "30 minutes online with a member of our team. Choose a time and it is booked: the invitation arrives by e-mail, and you can move or cancel it from there.",
+    text: (minutes) =>
+      `${minutes} minutes online with a member of our team. Choose a time and it is booked: the invitation arrives by e-mail, and you can move or cancel it from there.`,
   },
   investor: {
     title: "Book your investor call now",
-    text: "30 minutes by video call. Choose a time and it is booked: the invitation arrives by e-mail, and you can move or cancel it from there.",
+    text: (minutes) =>
+      `${minutes} minutes by video call. Choose a time and it is booked: the invitation arrives by e-mail, and you can move or cancel it from there.`,
   },
 };
 
@@ -78,6 +80,7 @@ export default function BookingOffer({
   const form = `${formId}-booking`;
   const [zone, setZone] = useState(initial?.zone ?? "Europe/London");
   const [days, setDays] = useState<SlotDay[] | null>(initial?.days ?? null);
+  const [minutes, setMinutes] = useState(initial?.durationMinutes ?? 30);
   const [message, setMessage] = useState<string | null>(initial?.limited ?? null);
   const [booking, setBooking] = useState(false);
   const [booked, setBooked] = useState<Booked | null>(null);
@@ -101,8 +104,13 @@ export default function BookingOffer({
     let cancelled = false;
     fetch(`/api/meetings/slots?${query}`)
       .then(async (response) => {
-        const body = (await response.json()) as { slots?: { start: string }[]; message?: string };
+        const body = (await response.json()) as {
+          slots?: { start: string; end: string }[];
+          message?: string;
+        };
         if (cancelled) return;
+        const first = body.slots?.[0];
+        if (first) setMinutes(Math.round((Date.parse(first.end) - Date.parse(first.start)) / 60_000));
         if (response.ok && body.slots) setDays(fromApi(body.slots, visitorZone));
         else setMessage(body.message ?? "The times could not be loaded. Please write to us to arrange one.");
       })
@@ -184,7 +192,7 @@ export default function BookingOffer({
       <h4 id={headingId} className="text-lg font-semibold text-ink">
         {heading.title}
       </h4>
-      <p className="mt-1 mb-4 leading-7 text-ink">{heading.text}</p>
+      <p className="mt-1 mb-4 leading-7 text-ink">{heading.text(minutes)}</p>
       <input type="hidden" form={form} name={BOOKING_TOKEN_FIELD} value={token} />
       <input type="hidden" form={form} name="submitted" value={type} />
       <div className="mb-5">
