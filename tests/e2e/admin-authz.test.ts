@@ -271,7 +271,12 @@ const AVAILABILITY_ROWS: Row[] = [
     () => ({
       method: "POST",
       path: "/api/admin/meeting-types",
-      json: { slug: `authz-${++meetingTypeNumber}`, name: "Site visit", durationMinutes: 45, hostChoice: "round_robin" },
+      json: {
+        slug: `authz-${++meetingTypeNumber}`,
+        name: "Site visit",
+        durationMinutes: 45,
+        hostChoice: "round_robin",
+      },
     }),
     ok(201, { body: /"name":"Site visit","durationMinutes":45/ }),
     { crossOrigin: ok(403) },
