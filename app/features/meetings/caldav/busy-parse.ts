@@ -18,13 +18,13 @@ export type BusyTime = number | { wall: string; zone: string | null };
 export type BusyPiece = { start: BusyTime; end: BusyTime };
 export type BusyParseResult = { ok: true; busy: BusyPiece[] } | { ok: false; error: string };
 
-export const OWN_UID_SUFFIX = "@clausebridge";
-
 export function busyParseKit(ICAL: typeof ICALModule) {
   /** Occurrences walked per recurring event before giving up on it (a FREQ=SECONDLY rule from 1970). */
-  const MAX_STEPS = 50_000;
+  const MAX_STEPS = 20_000;
   /** Busy times kept from one answer; more is an error rather than a silently partial calendar. */
   const MAX_PIECES = 20_000;
+  /** The UIDs this site gives its meetings (meeting-store.server.ts): the kit cannot see outside itself. */
+  const OWN_SUFFIX = "@clausebridge";
   /** Wall times are compared with instants by their UTC reading: a day either side covers any zone. */
   const SLACK_MS = 86_400_000 + 3_600_000;
 
@@ -92,6 +92,19 @@ export function busyParseKit(ICAL: typeof ICALModule) {
     return typeof time === "number" ? time : Date.parse(`${time.wall}:00Z`);
   }
 
+  /** Every component and property name an RFC 5545 name (letters, digits, dashes), all the way down. */
+  function wellFormed(jcal: unknown): boolean {
+    const name = /^[A-Za-z0-9-]+$/;
+    if (!Array.isArray(jcal) || typeof jcal[0] !== "string" || !name.test(jcal[0])) return false;
+    const properties: unknown = jcal[1];
+    const components: unknown = jcal[2];
+    if (!Array.isArray(properties) || !Array.isArray(components)) return false;
+    for (const property of properties)
+      if (!Array.isArray(property) || typeof property[0] !== "string" || !name.test(property[0]))
+        return false;
+    return components.every(wellFormed);
+  }
+
   function takesTime(component: Component): boolean {
     const transp = String(component.getFirstPropertyValue("transp") ?? "").toUpperCase();
     const status = String(component.getFirstPropertyValue("status") ?? "").toUpperCase();
@@ -113,7 +126,14 @@ export function busyParseKit(ICAL: typeof ICALModule) {
       for (const text of calendarDataTexts(xml)) {
         let calendar: Component;
         try {
-          calendar = new ICAL.Component(ICAL.parse(text));
+          // ical.js reads leniently (a line "this is not: a calendar" becomes a property named
+          // "this is not"); what a calendar server sends must be iCalendar to the letter.
+          const trimmed = text.trim();
+          if (!/^BEGIN:VCALENDAR\r?\n/i.test(trimmed) || !/\r?\nEND:VCALENDAR$/i.test(trimmed))
+            throw new Error("not a VCALENDAR");
+          const parsed = ICAL.parse(trimmed);
+          if (Array.isArray(parsed[0]) || !wellFormed(parsed)) throw new Error("malformed");
+          calendar = new ICAL.Component(parsed);
         } catch {
           throw new Error("The calendar returned an event that is not valid iCalendar.");
         }
@@ -122,7 +142,7 @@ export function busyParseKit(ICAL: typeof ICALModule) {
         const byUid = new Map<string, { master: Component | null; exceptions: Component[] }>();
         for (const event of events) {
           const uid = String(event.getFirstPropertyValue("uid") ?? "");
-          if (uid.toLowerCase().endsWith(OWN_UID_SUFFIX)) continue;
+          if (uid.toLowerCase().endsWith(OWN_SUFFIX)) continue;
           const key = uid || `#${byUid.size}`;
           const entry = byUid.get(key) ?? { master: null, exceptions: [] };
           if (event.hasProperty("recurrence-id")) entry.exceptions.push(event);
@@ -148,9 +168,20 @@ export function busyParseKit(ICAL: typeof ICALModule) {
             continue;
           }
           const iterator = event.iterator();
+          // An occurrence that ends before the window (and is not moved by an exception) is passed
+          // over without working out its details, the costly part.
+          const lengthMs = Math.max(
+            0,
+            roughly(timeOf(event.endDate, zone)) - roughly(timeOf(event.startDate, zone)),
+          );
+          const moved = new Set(
+            exceptions.map((exception) => String(exception.getFirstPropertyValue("recurrence-id"))),
+          );
           for (let step = 0; step < MAX_STEPS; step++) {
             const next = iterator.next();
             if (!next) break;
+            if (roughly(timeOf(next, zone)) + lengthMs < from - SLACK_MS && !moved.has(next.toString()))
+              continue;
             const details = event.getOccurrenceDetails(next);
             const start = timeOf(details.startDate, zone);
             if (roughly(start) > to + SLACK_MS) break;

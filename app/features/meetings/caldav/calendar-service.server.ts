@@ -19,7 +19,15 @@ import { createCalendarEventSender } from "./calendar-events.server.ts";
 // for the slot engine, the outbox sender that writes meetings into calendars, the background refresh,
 // and the three calls staff pages make (connect, disconnect, status).
 
-export const CALENDAR_TIMING = {
+export type CalendarTiming = {
+  refreshEveryMs: number;
+  backgroundEveryMs: number;
+  freshWithinMs: number;
+  waitMs: number;
+  requestTimeoutMs: number;
+};
+
+export const CALENDAR_TIMING: CalendarTiming = {
   /** Busy times older than this are read again (by the background work, or a slot query meeting them). */
   refreshEveryMs: 5 * 60_000,
   /** How often the background looks for calendars due a refresh. */
@@ -30,7 +38,7 @@ export const CALENDAR_TIMING = {
   waitMs: 3_000,
   /** One exchange's deadline (a refresh goes on in the background after waitMs). */
   requestTimeoutMs: 8_000,
-} as const;
+};
 
 export type CalendarServiceOptions = {
   db: Kysely<Database>;
@@ -41,7 +49,7 @@ export type CalendarServiceOptions = {
   publicUrl?: string;
   /** The organizer's address for a host without one (MAIL_FROM's). */
   fallbackAddress: string;
-  timing?: Partial<typeof CALENDAR_TIMING>;
+  timing?: Partial<CalendarTiming>;
   maxAnswerBytes?: number;
 };
 
