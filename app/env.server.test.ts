@@ -24,6 +24,7 @@ describe("parseEnv", () => {
       MAIL_FROM: "Clausebridge website <no-reply@localhost>",
       AUDIT_ALLOW_PRIVATE_TARGETS: false,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+      CALDAV_ALLOW_PRIVATE_TARGETS: false,
       AUDIT_MAX_RUNNING: 2,
       AUDIT_MAX_QUEUED: 4,
       WATCH_POLL_SECONDS: 30,
@@ -98,6 +99,21 @@ describe("parseEnv", () => {
     expect(parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "true" }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
     expect(() => parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" })).toThrowError(
       /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
+    );
+  });
+
+  it("reads the calendars' own private-target switch, independent of the others", () => {
+    expect(parseEnv({ CALDAV_ALLOW_PRIVATE_TARGETS: "true" })).toMatchObject({
+      CALDAV_ALLOW_PRIVATE_TARGETS: true,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+      AUDIT_ALLOW_PRIVATE_TARGETS: false,
+    });
+    expect(
+      parseEnv({ AUDIT_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" })
+        .CALDAV_ALLOW_PRIVATE_TARGETS,
+    ).toBe(false);
+    expect(() => parseEnv({ CALDAV_ALLOW_PRIVATE_TARGETS: "yes" })).toThrowError(
+      /CALDAV_ALLOW_PRIVATE_TARGETS must be true or false/,
     );
   });
 

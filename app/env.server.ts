@@ -85,6 +85,15 @@ const EnvSchema = z
       .default("false")
       .transform((value) => value === "true"),
     /**
+     * Lets the hosts' CalDAV calendars (issue 34) be reached at private, loopback and link-local
+     * addresses (a Radicale or Nextcloud on the intranet, tests). Off: public addresses only. Cloud
+     * metadata stays refused either way.
+     */
+    CALDAV_ALLOW_PRIVATE_TARGETS: z
+      .enum(["true", "false"], "CALDAV_ALLOW_PRIVATE_TARGETS must be true or false")
+      .default("false")
+      .transform((value) => value === "true"),
+    /**
      * Cookieless page-view counting (issue 12, ADR 014): `on` counts public page views on the server,
      * `off` counts nothing.
      */

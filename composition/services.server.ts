@@ -72,6 +72,9 @@ import {
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
 import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-context.server.ts";
+import { CALENDAR_EVENT } from "#app/features/meetings/caldav/calendar-connections.server.ts";
+import { queueCalendarEvent } from "#app/features/meetings/caldav/calendar-events.server.ts";
+import { createCalendarService } from "#app/features/meetings/caldav/calendar-service.server.ts";
 import { leadBookingToken } from "#app/features/meetings/manage-link.server.ts";
 import {
   createMeetingEmailSender,
@@ -346,6 +349,14 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     await posts.importContent(contentFilesForImport());
     await reportHstsPreloadList(database, env);
     reportRetentionSettings(env);
+    // The hosts' CalDAV calendars (issue 34): busy times for the slots, meetings written as events.
+    const calendars = createCalendarService({
+      db: database.db,
+      secret,
+      network: { allowPrivate: env.CALDAV_ALLOW_PRIVATE_TARGETS },
+      publicUrl: env.PUBLIC_URL,
+      fallbackAddress: /<([^>]+)>/.exec(env.MAIL_FROM)?.[1] ?? env.MAIL_FROM.trim(),
+    });
     const inFlight = createInFlightTracker();
     let outboxWorker: OutboxWorker | undefined;
     const leads: LeadService = {
@@ -369,6 +380,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           db: database.db,
           allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
         }),
+        [CALENDAR_EVENT]: calendars.eventSender,
       };
       let transport: MailTransport | undefined;
       if (env.SMTP_URL) {
@@ -470,6 +482,8 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       void rollup.run();
       void purge.run();
       const outbox = startOutbox();
+      // Busy times read again a little before the slot queries would find them stale.
+      const calendarRefresh = calendars.startBackground(logError);
       publishedSite.start();
       // Watches (issue 25): each instance looks for due ones; a watch's lease picks the one that runs it.
       const watchScheduler = createWatchScheduler({
@@ -492,6 +506,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           await purge.stop();
           await compacting;
           await outbox.stop();
+          await calendarRefresh.stop();
           await watchesStopped;
         },
       };
@@ -607,13 +622,16 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       provide<MeetingServices>(meetingServicesKey, {
         database,
         slotQueries,
-        // CalDAV busy times arrive with the calendars (issue 34, a later step): none until then.
-        busyTimes: async () => [],
+        busyTimes: calendars.busyTimes,
+        busyTimesBeforeBooking: calendars.busyTimesBeforeBooking,
+        calendars,
         now: () => Date.now(),
         secret,
         publicUrl: env.PUBLIC_URL,
         leads: createMeetingLeads(database.db, leads),
-        onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
+        // Its e-mails and its host's calendar event, queued in the change's own transaction.
+        onMeetingChange: async (trx, change) =>
+          (await queueMeetingEmails(trx, change)) + (await queueCalendarEvent(trx, change)),
         meetingChanged: notifyOutbox,
       }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),

@@ -33,6 +33,7 @@ import * as watches030 from "./migrations/030-watches.ts";
 import * as codeFailures031 from "./migrations/031-code-failures.ts";
 import * as leadCountsPerSession032 from "./migrations/032-lead-counts-per-session.ts";
 import * as meetings033 from "./migrations/033-meetings.ts";
+import * as calendarConnections034 from "./migrations/034-calendar-connections.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   "031-code-failures": codeFailures031,
   "032-lead-counts-per-session": leadCountsPerSession032,
   "033-meetings": meetings033,
+  "034-calendar-connections": calendarConnections034,
 };
 
 export class MigrationError extends Error {}

@@ -714,6 +714,39 @@ export interface MeetingBlocksTable {
   meetingId: number;
 }
 
+/** A host's CalDAV calendar (migration 034, features/meetings/caldav). */
+export interface CalendarConnectionsTable {
+  userId: number;
+  /** The calendar collection's URL. */
+  url: string;
+  username: string;
+  /** The app password, sealed (lib/sealed-secret.server.ts). */
+  passwordSealed: string;
+  connectedAt: string;
+  /** The last refresh started (by any instance). */
+  attemptedAt: string | null;
+  /** The last refresh that read the calendar. */
+  refreshedAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+}
+
+/** A busy time read from a host's calendar, ISO 8601 UTC; replaced at each refresh. */
+export interface CalendarBusyTable {
+  hostId: number;
+  startAt: string;
+  endAt: string;
+}
+
+/** Where a meeting was written: its host's calendar, the resource's URL. */
+export interface CalendarEventsTable {
+  meetingId: number;
+  hostId: number;
+  href: string;
+  etag: string | null;
+  writtenAt: string;
+}
+
 export interface Database {
   appSettings: AppSettingsTable;
   leads: LeadsTable;
@@ -764,4 +797,7 @@ export interface Database {
   meetingTypes: MeetingTypesTable;
   meetings: MeetingsTable;
   meetingBlocks: MeetingBlocksTable;
+  calendarConnections: CalendarConnectionsTable;
+  calendarBusy: CalendarBusyTable;
+  calendarEvents: CalendarEventsTable;
 }

@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
+import { deriveSecretKey, openSecret, sealSecret } from "#app/lib/sealed-secret.server.ts";
 
 // The arithmetic of two-factor sign-in (RFC 6238 TOTP, ADR 017): secrets, codes, the enrolment QR
 // code and recovery codes. Nothing here touches the database; two-factor-store.server.ts does.
@@ -23,7 +24,7 @@ export const TOTP_CODE_PATTERN = /^\d{6}$/;
 
 /** Keys for the two jobs the app secret does here, derived apart so neither reveals the other. */
 export function twoFactorKeys(appSecret: string) {
-  const derive = (info: string) => Buffer.from(hkdfSync("sha256", appSecret, "clausebridge-2fa", info, 32));
+  const derive = (info: string) => deriveSecretKey(appSecret, "clausebridge-2fa", info);
   return { encryption: derive("totp-secret-encryption"), recovery: derive("recovery-code-hmac") };
 }
 export type TwoFactorKeys = ReturnType<typeof twoFactorKeys>;
@@ -33,22 +34,13 @@ export function newTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-/** AES-256-GCM, so a changed row fails to open rather than yielding another secret. */
+/** AES-256-GCM (app/lib/sealed-secret.server.ts), so a changed row fails to open rather than yielding another secret. */
 export function encryptSecret(base32: string, keys: TwoFactorKeys): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keys.encryption, iv);
-  const body = Buffer.concat([cipher.update(base32, "utf8"), cipher.final()]);
-  return ["v1", iv, body, cipher.getAuthTag()]
-    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
-    .join(".");
+  return sealSecret(base32, keys.encryption);
 }
 
 export function decryptSecret(stored: string, keys: TwoFactorKeys): string {
-  const [version, iv, body, tag] = stored.split(".");
-  if (version !== "v1" || !iv || !body || !tag) throw new Error("unreadable two-factor secret");
-  const decipher = createDecipheriv("aes-256-gcm", keys.encryption, Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  return openSecret(stored, keys.encryption, "two-factor secret");
 }
 
 function totp(base32: string, username = "") {

@@ -122,6 +122,9 @@ const changeHook =
   (trx, change) =>
     services.onMeetingChange(trx, { ...change, origin: origin(head, services.publicUrl) });
 
+/** The calendars' busy times as a booking or a move confirms them: read again when not just read. */
+const beforeBooking = (services: MeetingServices) => services.busyTimesBeforeBooking ?? services.busyTimes;
+
 async function freshSlots(services: MeetingServices, type: MeetingType, from: number) {
   const now = services.now();
   const start = Math.max(now, Math.min(from, now + 60 * 24 * 60 * MINUTE_MS) - 24 * 60 * MINUTE_MS);
@@ -213,7 +216,7 @@ export async function bookFromInput(
     services.database.db,
     type,
     { from: start, to: start + MINUTE_MS, now },
-    services.busyTimes,
+    beforeBooking(services),
   );
   if (!open.hostsAt.get(start)?.length) return taken(services, type, start);
 
@@ -257,7 +260,7 @@ export async function bookFromInput(
       source: input.leadToken ? "form" : via,
       now,
     },
-    services.busyTimes,
+    beforeBooking(services),
     changeHook(services, head),
   );
   // The lead is kept: a retry with its token books without storing it twice.
@@ -352,7 +355,7 @@ export async function rescheduleTo(
     type,
     start,
     now,
-    services.busyTimes,
+    beforeBooking(services),
     changeHook(services, head),
   );
   if (outcome.kind === "taken") return taken(services, type, start);

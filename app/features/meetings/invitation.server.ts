@@ -9,7 +9,8 @@ import ICAL from "ical.js";
 export type InvitationPerson = { name: string; email: string };
 
 export type Invitation = {
-  method: "REQUEST" | "CANCEL";
+  /** null: the event as a calendar stores it (CalDAV), no METHOD, and the server told not to invite anyone. */
+  method: "REQUEST" | "CANCEL" | null;
   uid: string;
   sequence: number;
   start: number;
@@ -24,7 +25,12 @@ export type Invitation = {
 
 const utc = (instant: number) => ICAL.Time.fromJSDate(new Date(instant), true);
 
-function person(name: "organizer" | "attendee", who: InvitationPerson, attendee: boolean): ICAL.Property {
+function person(
+  name: "organizer" | "attendee",
+  who: InvitationPerson,
+  attendee: boolean,
+  stored: boolean,
+): ICAL.Property {
   const property = new ICAL.Property(name);
   // A display name has no line breaks or quotes to carry; ical.js would encode them, we drop them.
   property.setParameter(
@@ -39,17 +45,20 @@ function person(name: "organizer" | "attendee", who: InvitationPerson, attendee:
     property.setParameter("partstat", "NEEDS-ACTION");
     property.setParameter("rsvp", "TRUE");
   }
+  // RFC 6638 §7.1: a CalDAV server that schedules (iCloud, Google, Nextcloud) would otherwise e-mail
+  // its own invitation on top of ours.
+  if (stored) property.setParameter("schedule-agent", "CLIENT");
   property.setValue(`mailto:${who.email}`);
   return property;
 }
 
-/** The iCalendar text of one invitation or cancellation. */
+/** The iCalendar text of one invitation or cancellation, or (method null) of the event a calendar stores. */
 export function invitationText(invitation: Invitation): string {
   const calendar = new ICAL.Component(["vcalendar", [], []]);
   calendar.updatePropertyWithValue("prodid", "-//Clausebridge//Meetings//EN");
   calendar.updatePropertyWithValue("version", "2.0");
   calendar.updatePropertyWithValue("calscale", "GREGORIAN");
-  calendar.updatePropertyWithValue("method", invitation.method);
+  if (invitation.method) calendar.updatePropertyWithValue("method", invitation.method);
   const event = new ICAL.Component("vevent");
   event.updatePropertyWithValue("uid", invitation.uid);
   event.updatePropertyWithValue("sequence", invitation.sequence);
@@ -60,8 +69,9 @@ export function invitationText(invitation: Invitation): string {
   event.updatePropertyWithValue("description", invitation.description);
   event.updatePropertyWithValue("status", invitation.method === "CANCEL" ? "CANCELLED" : "CONFIRMED");
   event.updatePropertyWithValue("transp", "OPAQUE");
-  event.addProperty(person("organizer", invitation.organizer, false));
-  event.addProperty(person("attendee", invitation.attendee, true));
+  const stored = invitation.method === null;
+  event.addProperty(person("organizer", invitation.organizer, false, stored));
+  event.addProperty(person("attendee", invitation.attendee, true, stored));
   calendar.addSubcomponent(event);
   return calendar.toString();
 }

@@ -4,6 +4,7 @@ import type { AppDatabase } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import type { RateLimitDecision } from "#app/lib/rate-limit.server.ts";
 import { createServiceKey, servicesOf } from "#app/lib/service-context.server.ts";
+import type { CalendarService } from "./caldav/calendar-service.server.ts";
 import type { BusyTimes, MeetingChange } from "./meeting-store.server.ts";
 
 /** What the booking pages and the meetings API need (issue 34). */
@@ -11,8 +12,12 @@ export type MeetingServices = {
   database: AppDatabase;
   /** The public slot queries' limit per client address, in the database like the forms' (all instances share it). */
   slotQueries: { hit(key: string): Promise<RateLimitDecision> };
-  /** Busy times from the hosts' calendars, from the cache. */
+  /** Busy times from the hosts' calendars, from the cache (read again within seconds when a few minutes old). */
   busyTimes: BusyTimes;
+  /** The same, read again from the calendars (within seconds) before a booking or a move is confirmed. */
+  busyTimesBeforeBooking?: BusyTimes;
+  /** The hosts' CalDAV calendars: connect, disconnect and status for staff pages (caldav/). */
+  calendars?: Pick<CalendarService, "connect" | "disconnect" | "status" | "refresh">;
   now(): number;
   /** Signs manage links and lead tokens (APP_SECRET or the one kept in the database). */
   secret: string;
