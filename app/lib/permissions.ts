@@ -106,6 +106,8 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
   { path: "/admin/search", label: "Search", permission: "leads.read" },
+  // Issue 34: booked meetings with their leads (the attendee's details: the leads' permission).
+  { path: "/admin/meetings", label: "Meetings", permission: "leads.read" },
   { path: "/admin/people", label: "People", permission: "people.dataRequests" },
   { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
   { path: "/admin/audit", label: "Audits", permission: "audits.use" },
