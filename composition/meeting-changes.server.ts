@@ -64,7 +64,6 @@ export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: Lead
       change.event === "rescheduled" && change.previousStart !== undefined
         ? new Date(change.previousStart).toISOString()
         : null;
-    await onLead(trx, meeting, change.event, null, occurredAt, previousStart);
     const data: MeetingWebhookData = {
       id: meeting.id,
       type: meeting.type,
@@ -77,6 +76,8 @@ export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: Lead
       ...(previousStart ? { previousStart } : {}),
     };
     await queueEventData(trx, { type: `meeting.${change.event}`, data: { meeting: data }, occurredAt });
+    // After the meeting's own event: a lead.updated for the owner it gave the lead follows it.
+    await onLead(trx, meeting, change.event, null, occurredAt, previousStart);
   }
 
   /** An outcome staff recorded (the Meetings page and PATCH /api/admin/meetings/:id). */
