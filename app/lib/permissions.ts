@@ -65,7 +65,7 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
 /** What each role is for, as the staff page explains it next to the choice. */
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
   admin: "Everything, including staff, API keys, webhooks, the access log and people's data requests.",
-  sales: "The leads: view, edit, notes, owner, bulk changes, export; and analytics.",
+  sales: "The leads: view, edit, notes, owner, bulk changes, export; their meetings; and analytics.",
   marketing: "Analytics, audits and the site's content; leads only as counts, never who.",
 };
 

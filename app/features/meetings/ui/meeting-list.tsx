@@ -166,7 +166,7 @@ function MeetingRow({ meeting, back }: { meeting: MeetingRowData; back: string }
           <span className="break-all text-ink-muted">{meeting.email}</span>
         </p>
         <p className="text-sm text-ink-muted">
-          Host <span className="font-semibold text-ink">{meeting.hostName}</span> · their time zone{" "}
+          Host <span className="font-semibold text-ink">{meeting.hostName}</span> · the attendee's zone:{" "}
           {meeting.timeZone}
         </p>
       </div>
