@@ -135,15 +135,11 @@ export function MeetingStatusBadge({ status }: { status: StaffMeeting["status"] 
 
 /** One meeting: when, what, with whom (linking to the lead), its host, and its outcome buttons. */
 function MeetingRow({ meeting, back }: { meeting: MeetingRowData; back: string }) {
-  const headingId = `meeting-${meeting.id}-when`;
   return (
-    <li
-      aria-labelledby={headingId}
-      className="grid gap-3 p-4 sm:grid-cols-[1fr_auto] sm:items-center sm:px-6"
-    >
+    <li className="grid gap-3 p-4 sm:grid-cols-[1fr_auto] sm:items-center sm:px-6">
       <div className="grid min-w-0 gap-1">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <span id={headingId} className="font-semibold">
+          <span className="font-semibold">
             <time dateTime={meeting.start}>{formatDateTime(meeting.start)}</time>
             {"–"}
             <time dateTime={meeting.end}>{formatTime(meeting.end)}</time>
