@@ -76,11 +76,11 @@ import { CALENDAR_EVENT } from "#app/features/meetings/caldav/calendar-connectio
 import { queueCalendarEvent } from "#app/features/meetings/caldav/calendar-events.server.ts";
 import { createCalendarService } from "#app/features/meetings/caldav/calendar-service.server.ts";
 import { leadBookingToken } from "#app/features/meetings/manage-link.server.ts";
+import { createMeetingEmailSender, MEETING_EMAIL } from "#app/features/meetings/meeting-email.server.ts";
 import {
-  createMeetingEmailSender,
-  MEETING_EMAIL,
-  queueMeetingEmails,
-} from "#app/features/meetings/meeting-email.server.ts";
+  type MeetingStaffServices,
+  meetingStaffServicesKey,
+} from "#app/features/meetings/meeting-staff-context.server.ts";
 import { type MeetingServices, meetingServicesKey } from "#app/features/meetings/meetings-context.server.ts";
 import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.ts";
 import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
@@ -119,6 +119,7 @@ import {
   type ServiceKey,
 } from "#app/lib/service-context.server.ts";
 import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.server.ts";
+import { createMeetingChangeHooks } from "./meeting-changes.server.ts";
 import { createMeetingLeads } from "./meeting-leads.server.ts";
 import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
@@ -589,6 +590,8 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       sink: alertSink,
       owner: `${process.pid}-${randomBytes(6).toString("hex")}`,
     });
+    // A meeting's change and a recorded outcome reach the lead's timeline, its owner and the webhooks.
+    const meetingHooks = createMeetingChangeHooks({ onLeadChange });
     // Each feature gets what it declared it needs, no more (issue 23): the guard the signed-in
     // person, leads their services and a way to settle attributions (owned by analytics), and so on.
     const provided: ProvidedServices = [
@@ -629,10 +632,18 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         secret,
         publicUrl: env.PUBLIC_URL,
         leads: createMeetingLeads(database.db, leads),
-        // Its e-mails and its host's calendar event, queued in the change's own transaction.
-        onMeetingChange: async (trx, change) =>
-          (await queueMeetingEmails(trx, change)) + (await queueCalendarEvent(trx, change)),
+        // Its e-mails, the lead's timeline and webhooks, and its host's calendar event, queued in the
+        // change's own transaction.
+        onMeetingChange: async (trx, change) => {
+          await meetingHooks.onMeetingChange(trx, change);
+          await queueCalendarEvent(trx, change);
+        },
         meetingChanged: notifyOutbox,
+      }),
+      provide<MeetingStaffServices>(meetingStaffServicesKey, {
+        database,
+        now: () => Date.now(),
+        onMeetingOutcome: meetingHooks.onMeetingOutcome,
       }),
       provide<AnalyticsServices>(analyticsServicesKey, { database, env, leadAttribution }),
       provide<MediaServices>(mediaServicesKey, { media }),

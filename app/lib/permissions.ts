@@ -71,7 +71,8 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
   admin:
     "Everything, including staff, API keys, webhooks, the access log, people's data requests and meeting types.",
-  sales: "The leads: view, edit, notes, owner, bulk changes, export; analytics; hosts meetings.",
+  sales:
+    "The leads: view, edit, notes, owner, bulk changes, export; their meetings and availability; and analytics.",
   marketing: "Analytics, audits and the site's content; leads only as counts, never who.",
 };
 
@@ -112,6 +113,8 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
   { path: "/admin/search", label: "Search", permission: "leads.read" },
+  // Issue 34: booked meetings with their leads (the attendee's details: the leads' permission).
+  { path: "/admin/meetings", label: "Meetings", permission: "leads.read" },
   { path: "/admin/people", label: "People", permission: "people.dataRequests" },
   { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
   { path: "/admin/audit", label: "Audits", permission: "audits.use" },

@@ -96,12 +96,13 @@ type Row = {
   name: string;
   /**
    * `subject`: a lead's id, or for "user-disable" rows a staff account's; `webhookId` for webhook rows,
-   * `apiKeyId` for API-key rows.
+   * `apiKeyId` for API-key rows, `meetingId` for meeting rows (the lead's meeting).
    */
   request(
     subject: number,
     webhookId: number,
     apiKeyId: number,
+    meetingId: number,
   ): { method: string; path: string; json?: unknown; form?: Record<string, string> };
   /**
    * What a successful call changes: checked when allowed, checked unchanged when refused. "lead" is
@@ -115,7 +116,8 @@ type Row = {
     | "user-disable"
     | "webhooks"
     | "lead"
-    | "api-keys";
+    | "api-keys"
+    | "meeting";
   expect: Record<Who, Answer>;
   /** The call never looks at the session (an expired one is then left for the pruning to delete). */
   ignoresSession?: boolean;
@@ -380,6 +382,45 @@ const WEBHOOK_ROWS: Row[] = [
     "%2Fadmin%2Fwebhooks",
     { status: [302], location: /^\/admin\/webhooks\?notice=deleted$/ },
     { changes: "webhooks", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+];
+
+// Issue 34: booked meetings carry the attendee's name, email and company (a lead's data). The
+// shared meeting is upcoming, with the shared lead's details; a row that records an outcome gets a
+// meeting of its own that has started, on a lead of its own.
+const MEETING_ROWS: Row[] = [
+  apiRow(
+    "GET /api/admin/meetings",
+    () => ({ method: "GET", path: "/api/admin/meetings" }),
+    ok(200, { leadData: true }),
+  ),
+  apiRow(
+    "PATCH /api/admin/meetings/:id",
+    (_lead, _webhook, _key, meetingId) => ({
+      method: "PATCH",
+      path: `/api/admin/meetings/${meetingId}`,
+      json: { outcome: "held" },
+    }),
+    ok(200, { leadData: true, body: /"status":"held"/ }),
+    { changes: "meeting", crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/meetings",
+    () => ({ method: "GET", path: "/admin/meetings" }),
+    "%2Fadmin%2Fmeetings",
+    ok(200, { leadData: true, body: /<h1[^>]*>Meetings<\/h1>/ }),
+  ),
+  dataRow("GET /admin/meetings.data", () => "/admin/meetings"),
+  pageRow(
+    "POST /admin/meetings (outcome form)",
+    (_lead, _webhook, _key, meetingId) => ({
+      method: "POST",
+      path: "/admin/meetings",
+      form: { intent: "outcome", id: String(meetingId), outcome: "no_show" },
+    }),
+    "%2Fadmin%2Fmeetings",
+    { status: [302], location: /^\/admin\/meetings\?notice=no_show$/ },
+    { changes: "meeting", crossOrigin: CROSS_SITE_REFUSED },
   ),
 ];
 
@@ -857,6 +898,7 @@ const ROWS: Row[] = [
   },
   ...WEBHOOK_ROWS,
   ...AVAILABILITY_ROWS,
+  ...MEETING_ROWS,
 ];
 
 /** One character of a base64url token changed, still a well-formed token. */
@@ -871,12 +913,14 @@ for (const kind of ["sqlite", "postgres"] as const) {
     let target: Target;
     let sharedLead: number;
     let sharedWebhook: number;
+    let sharedMeeting: number;
 
     beforeAll(async () => {
       if (!available) return;
       target = await startTarget(kind);
       sharedLead = await addLead();
       sharedWebhook = await addWebhook();
+      sharedMeeting = await addMeeting(sharedLead, 26);
     }, 60_000);
     afterAll(async () => {
       await target?.cleanup();
@@ -918,6 +962,44 @@ for (const kind of ["sqlite", "postgres"] as const) {
         .executeTakeFirstOrThrow();
       return Number(row.id);
     }
+    /** A demo of the lead's, hosted by the admin, starting `hoursAhead` from now (negative: started). */
+    async function addMeeting(leadId: number, hoursAhead: number): Promise<number> {
+      const type = await db()
+        .selectFrom("meetingTypes")
+        .select("id")
+        .where("slug", "=", "demo")
+        .executeTakeFirstOrThrow();
+      const start = new Date(Math.floor((Date.now() + hoursAhead * 3_600_000) / 300_000) * 300_000);
+      const now = new Date().toISOString();
+      const row = await db()
+        .insertInto("meetings")
+        .values({
+          typeId: type.id,
+          hostId: target.adminId,
+          leadId,
+          status: "booked",
+          startAt: start.toISOString(),
+          endAt: new Date(start.getTime() + 30 * 60_000).toISOString(),
+          uid: `authz-${randomBytes(8).toString("hex")}@clausebridge`,
+          fullName: "Leaky Leadperson",
+          email: "leaky.leadperson@secret-lead.example",
+          company: "Confidential Builds Ltd",
+          phone: null,
+          timeZone: "Europe/London",
+          source: "api",
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    const meetingState = async (id: number) =>
+      (await db()
+        .selectFrom("meetings")
+        .select(["status", "updatedAt"])
+        .where("id", "=", id)
+        .executeTakeFirst()) ?? null;
     const webhookState = async () => ({
       webhooks: await db().selectFrom("webhooks").select(["id", "secret"]).orderBy("id").execute(),
       deliveries: (await db().selectFrom("webhookDeliveries").select("id").execute()).length,
@@ -1050,9 +1132,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
         for (const who of WHO) {
           it(`${row.name} — ${who}`, async () => {
             const leadId =
-              row.changes === "status" || row.changes === "delete" || row.changes === "lead"
+              row.changes === "status" ||
+              row.changes === "delete" ||
+              row.changes === "lead" ||
+              row.changes === "meeting"
                 ? await addLead()
                 : sharedLead;
+            const meetingId = row.changes === "meeting" ? await addMeeting(leadId, -2) : sharedMeeting;
             const apiKeyId = await addApiKey();
             // Webhooks are capped per installation: start each such call from the shared one alone.
             if (row.changes === "webhooks") {
@@ -1066,7 +1152,9 @@ for (const kind of ["sqlite", "postgres"] as const) {
               row.changes === "user-disable" ? staffId : leadId,
               webhookId,
               apiKeyId,
+              meetingId,
             );
+            const meetingBefore = await meetingState(meetingId);
             const apiKeysBefore = await apiKeyState();
             const before = await leadState(leadId);
             const staffBefore = await staffState(staffId);
@@ -1107,11 +1195,14 @@ for (const kind of ["sqlite", "postgres"] as const) {
               expect(after.history).toBe(before.history + 1);
             } else if (row.changes === "delete" && allowed) {
               expect(after).toEqual({ lead: undefined, history: 0, notes: 0, events: 0 });
-            } else if (row.changes === "lead" && allowed) {
+            } else if ((row.changes === "lead" || row.changes === "meeting") && allowed) {
               expect(after).not.toEqual(before);
             } else {
               expect(after, "a refused call changed the lead").toEqual(before);
             }
+            const meetingAfter = await meetingState(meetingId);
+            if (row.changes === "meeting" && allowed) expect(meetingAfter).not.toEqual(meetingBefore);
+            else expect(meetingAfter, "a refused call changed the meeting").toEqual(meetingBefore);
             const staffAfter = await staffState(staffId);
             if (row.changes === "user-create" && allowed) {
               expect(staffAfter.users).toBe(staffBefore.users + 1);

@@ -165,6 +165,7 @@ function pages(): { path: string; signedIn: boolean }[] {
     "/admin/account",
     "/admin/people?email=priya.raman%40example.com",
     "/admin/search?q=Priya",
+    "/admin/meetings",
     "/admin/content",
     "/admin/content/new",
     `/admin/content/${ids.post}`,

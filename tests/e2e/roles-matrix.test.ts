@@ -116,6 +116,8 @@ const ROWS: Row[] = [
   page("/admin/leads/new", LEADS),
   page("/admin/leads/import", LEADS),
   page("/admin/search", LEADS),
+  // Issue 34: booked meetings, with the attendee's details (the leads' roles).
+  page("/admin/meetings", LEADS),
   // The content studio's pages (issue 24); post 1 is the first imported from content/ at start-up.
   page("/admin/content", CONTENT),
   page("/admin/content/new", CONTENT),
@@ -136,6 +138,7 @@ const ROWS: Row[] = [
   post("/admin/webhooks", { intent: "delete", id: String(NO_SUCH_ID) }, ADMIN),
   post("/admin/account", { intent: "end", handle: NO_SUCH_SESSION }, ALL),
   post("/admin/leads/new", { fullName: "" }, LEADS),
+  post("/admin/meetings", { intent: "outcome", id: String(NO_SUCH_ID), outcome: "held" }, LEADS),
   // The studio's forms: a post without a title, a save on a revision that never was, a time that
   // is no time, a preview, a restore of a revision that does not exist.
   post("/admin/content/new", { intent: "save", title: "" }, CONTENT),
@@ -160,6 +163,8 @@ const ROWS: Row[] = [
   api("POST", "/api/admin/leads", LEADS, { status: 400 }, { fullName: "" }),
   api("POST", "/api/admin/leads/import", LEADS, PASSES, {}),
   api("GET", "/api/admin/search?q=okafor", LEADS, { status: 200 }),
+  api("GET", "/api/admin/meetings?when=past", LEADS, { status: 200 }),
+  api("PATCH", `/api/admin/meetings/${NO_SUCH_ID}`, LEADS, { status: 404 }, { outcome: "held" }),
   api("GET", "/api/admin/analytics", ALL, { status: 200 }),
   api("GET", "/api/admin/security-audits", AUDITS, { status: 200 }),
   api("POST", "/api/admin/security-audit", AUDITS, { status: 400 }, { url: "" }),

@@ -8,6 +8,7 @@ describe("the back office's sections", () => {
       visibleNavItems({ username: "sam", roleLabel: "Admin", permissions: all }).map((item) => item.label),
     ).toEqual([
       "Leads",
+      "Meetings",
       "People",
       "Analytics",
       "Audits",
@@ -37,7 +38,7 @@ describe("the back office's sections", () => {
         roleLabel: "Sales",
         permissions: ["leads.read", "leads.write", "leads.export", "leads.counts", "analytics.read"],
       }).map((item) => item.label),
-    ).toEqual(["Leads", "Analytics"]);
+    ).toEqual(["Leads", "Meetings", "Analytics"]);
   });
 
   it("mark the current one: a lead belongs to Leads, the spam view is its own, search is none", () => {
@@ -52,5 +53,6 @@ describe("the back office's sections", () => {
     expect(currentNavTarget("/admin/content/new", "")).toBe("/admin/content");
     expect(currentNavTarget("/admin/content/12/revisions", "")).toBe("/admin/content");
     expect(currentNavTarget("/admin/watches/3", "?run=7")).toBe("/admin/watches");
+    expect(currentNavTarget("/admin/meetings", "?when=past")).toBe("/admin/meetings");
   });
 });

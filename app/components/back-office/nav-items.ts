@@ -37,6 +37,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: "work",
     alsoCurrentFor: /^\/admin\/leads\//,
   },
+  { label: "Meetings", to: "/admin/meetings", permission: "leads.read", group: "work" },
   { label: "People", to: "/admin/people", permission: "people.dataRequests", group: "work" },
   { label: "Analytics", to: "/admin/analytics", permission: "analytics.read", group: "work" },
   { label: "Audits", to: "/admin/audit", permission: "audits.use", group: "work" },

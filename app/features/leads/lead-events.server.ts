@@ -25,7 +25,16 @@ export type LeadEventType =
   /** A CSV import merged a row into it: detail `{ importId, fileName, fields }` (the fields it changed). */
   | "merged_from_import"
   /** "Undo this import" put its fields back: detail `{ importId, fileName }`. */
-  | "import_reverted";
+  | "import_reverted"
+  /**
+   * Issue 34, the lead's meetings: booked, moved, cancelled, and the outcome staff recorded. Detail
+   * `{ meetingId, meetingType, start, end, host }`, and `previousStart` for a move.
+   */
+  | "meeting_booked"
+  | "meeting_rescheduled"
+  | "meeting_cancelled"
+  | "meeting_held"
+  | "meeting_no_show";
 
 export type Actor = { id: number; username: string };
 

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { LeadEventType } from "./lead-events.server.ts";
+import type { LeadMeetingChange } from "./lead-meetings.server.ts";
 import type { Lead } from "./lead-repository.server.ts";
 import { isStaffSource, STAFF_SOURCES } from "./lead-sources.ts";
 
@@ -19,6 +20,22 @@ export type TimelineEntry =
       actor: string | null;
       from: string | null;
       to: string | null;
+      /** "meeting": the host of the meeting booked while the lead had no owner. */
+      reason: "meeting" | null;
+    }
+  /** Issue 34: a meeting booked, moved, cancelled, held or missed; its time, type and host. */
+  | {
+      kind: "meeting";
+      change: LeadMeetingChange;
+      id: string;
+      at: string;
+      actor: string | null;
+      meetingId: number;
+      meetingType: string;
+      start: string;
+      end: string;
+      host: string;
+      previousStart: string | null;
     }
   | { kind: "spam_held"; id: string; at: string; actor: null; score: number; reasons: string[] }
   | { kind: "marked_spam" | "marked_not_spam"; id: string; at: string; actor: string | null }
@@ -123,6 +140,25 @@ export async function leadTimeline(
           actor: row.actorName,
           from: text(detail.from),
           to: text(detail.to),
+          reason: detail.reason === "meeting" ? "meeting" : null,
+        });
+        break;
+      case "meeting_booked":
+      case "meeting_rescheduled":
+      case "meeting_cancelled":
+      case "meeting_held":
+      case "meeting_no_show":
+        entries.push({
+          ...base,
+          kind: "meeting",
+          change: row.type.slice("meeting_".length) as LeadMeetingChange,
+          actor: row.actorName,
+          meetingId: Number(detail.meetingId) || 0,
+          meetingType: text(detail.meetingType) ?? "Meeting",
+          start: text(detail.start) ?? "",
+          end: text(detail.end) ?? "",
+          host: text(detail.host) ?? "",
+          previousStart: text(detail.previousStart),
         });
         break;
       case "spam_held":

@@ -238,6 +238,8 @@ export type MeetingChange = {
   event: "booked" | "rescheduled" | "cancelled";
   meetingId: number;
   occurredAt: number;
+  /** A move's former start (the lead's timeline and the webhook say where it was). */
+  previousStart?: number;
 };
 /**
  * Called inside the transaction that changes a meeting, so what it queues (e-mails, webhook
@@ -541,7 +543,12 @@ export async function rescheduleMeeting(
         if (Number(moved.numUpdatedRows) === 0) throw new BlockTaken();
         await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meeting.id).execute();
         await holdBlocks(trx, meeting.id, host, start, end);
-        await onChange(trx, { event: "rescheduled", meetingId: meeting.id, occurredAt: now });
+        await onChange(trx, {
+          event: "rescheduled",
+          meetingId: meeting.id,
+          occurredAt: now,
+          previousStart: meeting.start,
+        });
       });
       return { kind: "booked", meeting: { id: meeting.id, uid: meeting.uid, start, end, host } };
     } catch (error) {

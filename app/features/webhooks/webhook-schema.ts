@@ -10,6 +10,9 @@ export const WEBHOOK_EVENTS = [
   "lead.spam_changed",
   "lead.deleted",
   "audit.alert",
+  "meeting.booked",
+  "meeting.rescheduled",
+  "meeting.cancelled",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -19,6 +22,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "lead.spam_changed": "A lead is marked as spam or not spam",
   "lead.deleted": "A lead is erased",
   "audit.alert": "A watched site gets worse, or recovers (website audits)",
+  "meeting.booked": "A meeting is booked",
+  "meeting.rescheduled": "A meeting is moved to another time",
+  "meeting.cancelled": "A meeting is cancelled",
 };
 
 /** What "Send test event" can send: a ping, or a lead.created with a sample lead marked as a test. */

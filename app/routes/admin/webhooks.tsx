@@ -93,9 +93,10 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
         title="Webhooks"
         description={
           <>
-            Send each new or changed lead to another system (a CRM, a chat, an automation) as a signed JSON
-            POST, following Standard Webhooks. Failed deliveries are retried with backoff for about four
-            hours. How a receiver verifies the signature is in the README, "Webhooks".
+            Send each new or changed lead, and each booked, moved or cancelled meeting, to another system (a
+            CRM, a chat, an automation) as a signed JSON POST, following Standard Webhooks. Failed deliveries
+            are retried with backoff for about four hours. How a receiver verifies the signature is in the
+            README, "Webhooks".
           </>
         }
       />

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { SectionCard } from "#app/components/back-office/section-card.tsx";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { staffSourceLabel } from "../lead-sources.ts";
 import type { TimelineEntry } from "../lead-timeline.server.ts";
 import { formatDay } from "./lead-age.ts";
@@ -70,6 +71,12 @@ function describe(entry: TimelineEntry): ReactNode {
         </>
       );
     case "owner_changed":
+      if (entry.reason === "meeting" && entry.to)
+        return (
+          <>
+            Assigned to <strong className="font-semibold">{entry.to}</strong>, who hosts its meeting
+          </>
+        );
       return entry.to ? (
         <>
           {who(entry.actor)} assigned it to <strong className="font-semibold">{entry.to}</strong>
@@ -80,6 +87,8 @@ function describe(entry: TimelineEntry): ReactNode {
           {who(entry.actor)} unassigned it{entry.from ? ` (was ${entry.from})` : ""}
         </>
       );
+    case "meeting":
+      return <MeetingLine entry={entry} who={who} />;
     case "spam_held":
       return (
         <>
@@ -120,6 +129,33 @@ function describe(entry: TimelineEntry): ReactNode {
         </>
       );
   }
+}
+
+const MEETING_HEADLINES: Record<Extract<TimelineEntry, { kind: "meeting" }>["change"], string> = {
+  booked: "Meeting booked",
+  rescheduled: "Meeting rescheduled",
+  cancelled: "Meeting cancelled",
+  held: "Meeting held",
+  no_show: "Meeting: no-show",
+};
+
+/** "Meeting booked: Product demo with ada, Dec 8, 2026, 10:00 AM (UK time)", and who recorded an outcome. */
+function MeetingLine({
+  entry,
+  who,
+}: {
+  entry: Extract<TimelineEntry, { kind: "meeting" }>;
+  who: (actor: string | null) => ReactNode;
+}) {
+  const outcome = entry.change === "held" || entry.change === "no_show";
+  return (
+    <>
+      <strong className="font-semibold">{MEETING_HEADLINES[entry.change]}</strong>: {entry.meetingType} with{" "}
+      {entry.host}, <time dateTime={entry.start}>{formatDateTime(entry.start)}</time>
+      {entry.previousStart ? <> (was {formatDateTime(entry.previousStart)})</> : null}
+      {outcome && entry.actor ? <> — recorded by {who(entry.actor)}</> : null}
+    </>
+  );
 }
 
 /** Everything that happened to the lead, newest first, each with when (already formatted) and who. */
