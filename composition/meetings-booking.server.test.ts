@@ -21,6 +21,7 @@ import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-wo
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { mimePart, startTestSmtp, type TestSmtp } from "#app/lib/testing/test-smtp.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
+import { parseWithPythonIcalendar } from "../tests/support/python-icalendar.ts";
 import { createMeetingLeads } from "./meeting-leads.server.ts";
 
 // Issue 34: POST /api/meetings and the manage link's calls, with the real lead service behind them.
@@ -316,7 +317,12 @@ describeEachDatabase("a booking's e-mails", (use) => {
     if (!part) throw new Error("no text/calendar part");
     const event = new ICAL.Component(ICAL.parse(part.content)).getFirstSubcomponent("vevent");
     if (!event) throw new Error("no VEVENT");
-    return { contentType: part.contentType, calendar: ICAL.Component.fromString(part.content), event };
+    return {
+      contentType: part.contentType,
+      text: part.content,
+      calendar: ICAL.Component.fromString(part.content),
+      event,
+    };
   };
 
   it("invites the prospect and the host, then updates and cancels the same event", async () => {
@@ -356,6 +362,22 @@ describeEachDatabase("a booking's e-mails", (use) => {
     expect(attendee?.getFirstValue()).toBe("mailto:amara@okafor-build.co.uk");
     expect(attendee?.getParameter("cn")).toBe("Amara Okafor");
     expect(invitationOf(toHost).event.getFirstPropertyValue("uid")).toBe(uid);
+    // The same invitation read by Python's icalendar, as a calendar built on it would.
+    expect(await parseWithPythonIcalendar(invited.text)).toEqual({
+      method: "REQUEST",
+      events: [
+        expect.objectContaining({
+          uid,
+          sequence: 0,
+          start: "2026-12-08T10:00:00Z",
+          end: "2026-12-08T10:30:00Z",
+          organizer: "mailto:ada@clausebridge.test",
+          attendees: [
+            expect.objectContaining({ address: "mailto:amara@okafor-build.co.uk", cn: "Amara Okafor" }),
+          ],
+        }),
+      ],
+    });
 
     const moved = await answerReschedule(token, HEAD(), bytes({ start: "2026-12-09T14:30:00Z" }), services);
     expect(moved.status).toBe(200);
@@ -368,6 +390,11 @@ describeEachDatabase("a booking's e-mails", (use) => {
     expect(update.event.getFirstPropertyValue("uid")).toBe(uid);
     expect(update.event.getFirstPropertyValue("sequence")).toBe(1);
     expect(String(update.event.getFirstPropertyValue("dtstart"))).toBe("2026-12-09T14:30:00Z");
+    expect((await parseWithPythonIcalendar(update.text)).events[0]).toMatchObject({
+      uid,
+      sequence: 1,
+      start: "2026-12-09T14:30:00Z",
+    });
 
     expect((await answerCancel(token, HEAD(), services)).status).toBe(200);
     const cancellations = await deliver(4);
@@ -380,5 +407,9 @@ describeEachDatabase("a booking's e-mails", (use) => {
     expect(cancel.event.getFirstPropertyValue("status")).toBe("CANCELLED");
     expect(cancel.event.getFirstPropertyValue("sequence")).toBe(2);
     expect(cancel.event.getFirstPropertyValue("uid")).toBe(uid);
+    expect(await parseWithPythonIcalendar(cancel.text)).toMatchObject({
+      method: "CANCEL",
+      events: [{ uid, sequence: 2, status: "CANCELLED" }],
+    });
   });
 });
