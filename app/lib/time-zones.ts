@@ -41,18 +41,32 @@ export function isTimeZone(zone: unknown): zone is string {
   }
 }
 
+/**
+ * Wall times already read, by zone and minute. Intl's formatToParts is most of a slot query's CPU
+ * (issue 34's bench), and the same meetings and working days are read at every query; the answer
+ * for a minute never changes. Bounded: the map starts again past its size.
+ */
+const wallTimes = new Map<string, WallTime>();
+const MAX_REMEMBERED_WALL_TIMES = 50_000;
+
 /** The wall time in `zone` at `instant` (milliseconds), to the minute. */
 export function wallTimeAt(instant: number, zone: string): WallTime {
+  const key = `${zone} ${Math.floor(instant / MINUTE_MS)}`;
+  const known = wallTimes.get(key);
+  if (known) return known;
   const parts: Record<string, number> = {};
   for (const part of formatFor(zone).formatToParts(new Date(instant)))
     if (part.type !== "literal") parts[part.type] = Number(part.value);
-  return {
+  const wall: WallTime = Object.freeze({
     year: parts.year ?? 0,
     month: parts.month ?? 0,
     day: parts.day ?? 0,
     hour: parts.hour ?? 0,
     minute: parts.minute ?? 0,
-  };
+  });
+  if (wallTimes.size >= MAX_REMEMBERED_WALL_TIMES) wallTimes.clear();
+  wallTimes.set(key, wall);
+  return wall;
 }
 
 /** How far `zone` is ahead of UTC at `instant`, in milliseconds. */

@@ -111,8 +111,16 @@ export function openSlots(query: SlotQuery): Interval[] {
       if (startMinutes === null || endMinutes === null) continue;
       const rangeEnd = rangeEndInstant(date, endMinutes, zone);
       if (rangeEnd === null) continue;
+      // NOTE: turning a wall time into an instant asks Intl several times (most of a slot query's
+      // CPU, issue 34's bench). When the range's two ends are as far apart as its wall times, the
+      // clocks do not change inside it, and every start is the first one plus whole steps.
+      const rangeStart = instantOf(date, startMinutes, zone);
+      const steady = rangeStart !== null && rangeEnd - rangeStart === (endMinutes - startMinutes) * MINUTE_MS;
       for (let minutes = startMinutes; minutes < endMinutes; minutes += step / MINUTE_MS) {
-        const start = instantOf(date, minutes, zone);
+        const start =
+          steady && rangeStart !== null
+            ? rangeStart + (minutes - startMinutes) * MINUTE_MS
+            : instantOf(date, minutes, zone);
         if (start === null || seen.has(start)) continue; // the spring gap; the autumn's hour again
         const end = start + duration;
         if (end > rangeEnd) break;
