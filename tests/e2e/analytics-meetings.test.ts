@@ -222,6 +222,11 @@ describe("meetings in the analytics report (issue 34)", () => {
       await expectNoA11yViolations(page);
       await region(page, "Meetings").scrollIntoViewIfNeeded();
       await screenshot(page, `analytics-meetings-${width}`);
+      await region(page, "Meetings by channel").scrollIntoViewIfNeeded();
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({
+          path: join(process.env.SCREENSHOT_DIR, `analytics-meetings-tables-${width}.png`),
+        });
       await close();
     }
   });

@@ -589,8 +589,8 @@ type MeetingGroup = {
 /**
  * Meetings booked in the period (created then), not cancelled since, whose lead is not held as spam:
  * counted by their lead's channel and campaign, and the median time from the lead to the booking.
- * The meetings are a few a day per host (each host's daily maximum), so reading the period's rows of
- * `meetings` (no index on created_at) costs little; both reads answer with a handful of rows.
+ * There is no index on `meetings.created_at`: both reads scan the table, which grows by at most each
+ * host's daily maximum a day (thousands of rows a year, not millions); each answers a handful of rows.
  */
 async function readMeetings(
   db: Kysely<Database>,
