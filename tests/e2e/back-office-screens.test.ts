@@ -331,7 +331,7 @@ describe("the analytics funnel when leads outnumber the visitors who saw a form"
     const { page, close } = await open("/admin/analytics", DESKTOP.width);
     const funnel = page.getByRole("region", { name: "Funnel" });
     const steps = funnel.getByRole("listitem");
-    await expect(steps.count()).resolves.toBe(4);
+    await expect(steps.count()).resolves.toBe(5);
     const leads = steps.nth(2);
     await expect(leads.innerText()).resolves.toMatch(/^Sent a request[\s\S]*6 · 100% of the step before/);
     const widths = await steps.evaluateAll((items) =>
@@ -341,8 +341,9 @@ describe("the analytics funnel when leads outnumber the visitors who saw a form"
         return bar && track ? Math.round((bar.offsetWidth / track.offsetWidth) * 100) : -1;
       }),
     );
-    // Visitors 2 (the whole), 1 of them saw a form (50 %), 6 leads (capped: 100 %), none qualified.
-    expect(widths).toEqual([100, 50, 100, 0]);
+    // Visitors 2 (the whole), 1 of them saw a form (50 %), 6 leads (capped: 100 %), no meeting
+    // booked, none qualified (a share of the leads).
+    expect(widths).toEqual([100, 50, 100, 0, 0]);
     await close();
   });
 });

@@ -168,7 +168,13 @@ describeEachDatabase("the analytics report", (use) => {
     expect(report.outsideLeads).toBe(1);
     expect(report.outsideSources).toEqual([{ origin: "api_key", source: "API key “HubSpot”", leads: 1 }]);
     // A, C, D and E viewed /, /demo or /invest; B only /features and a 404.
-    expect(report.funnel).toEqual({ visitors: 5, formPageVisitors: 4, leads: 2, qualified: 1 });
+    expect(report.funnel).toEqual({
+      visitors: 5,
+      formPageVisitors: 4,
+      leads: 2,
+      bookedMeeting: 0,
+      qualified: 1,
+    });
 
     expect(report.series).toHaveLength(37);
     expect(report.series[0]).toEqual({ start: "2026-10-20", visitors: 2, pageviews: 4, leads: 1 });
@@ -421,7 +427,13 @@ describeEachDatabase("leads from outside the website in the analytics report (is
     // in any table; no imported, hand-added or key lead is "Unknown".
     expect(after.channels.find((row) => row.channel === "Unknown")?.leads).toBe(1);
     expect(after.channels.find((row) => row.channel === "Direct")?.leads).toBe(1);
-    expect(after.funnel).toEqual({ visitors: 9, formPageVisitors: 9, leads: 2, qualified: 0 });
+    expect(after.funnel).toEqual({
+      visitors: 9,
+      formPageVisitors: 9,
+      leads: 2,
+      bookedMeeting: 0,
+      qualified: 0,
+    });
     expect(after.series.reduce((sum, point) => sum + point.leads, 0)).toBe(2);
     expect(after.pages).toEqual(before.pages);
     expect(after.entryPages).toEqual(before.entryPages);

@@ -8,6 +8,8 @@ import type {
   AnalyticsReport,
   Granularity,
   Headline,
+  MeetingCounts,
+  MeetingsReport,
   OutsideSourceRow,
   SeriesPoint,
   WithLeads,
@@ -35,6 +37,13 @@ import { type DailyTotal, firstRawDay, readDailyTotals } from "./rollup.server.t
 //   API keys also as `apiLeads`) and in no rate, table, series or funnel.
 // - Conversion rate: those leads divided by visitors, capped at 1 (a visitor who opted out of
 //   counting can still send a lead), 0 when there were no visitors (the page shows "—").
+// - Meetings (issue 34): the funnel's "booked a meeting" step is the period's website leads that have
+//   a meeting, booked whenever (as "qualified" is their status today), not cancelled since: booked,
+//   held or no-show; a meeting cancelled later does not count. The meetings tables and the median
+//   count the meetings booked in the period (their created_at; a reschedule keeps it), not cancelled
+//   since, whose lead is not held as spam, by their lead's channel and campaign (a lead erased since:
+//   Unknown). The median time from request to meeting runs from the lead's created_at to the
+//   meeting's, computed in SQL (one row back, on both databases).
 
 export type ReportOptions = {
   from: string;
@@ -70,7 +79,17 @@ export async function buildAnalyticsReport(
   const state = await readRollupState(db, to);
   const rawFrom = state.latest !== null && state.latest >= from ? addDays(state.latest, 1) : from;
   const readsRaw = rawFrom <= to;
-  const [rolledPart, visits, paths, leads, leadSeries, hourlyViews, previousHeadline] = await Promise.all([
+  const [
+    rolledPart,
+    visits,
+    paths,
+    leads,
+    leadSeries,
+    hourlyViews,
+    previousHeadline,
+    bookedMeeting,
+    meetings,
+  ] = await Promise.all([
     readRolledPart(db, from, rawFrom, state.version),
     readsRaw ? readRawVisits(db, rawFrom, to) : [],
     readsRaw ? readRawPaths(db, rawFrom, to) : [],
@@ -79,6 +98,8 @@ export async function buildAnalyticsReport(
     // An hour-by-hour day reads its raw views even once counted (they are kept ANALYTICS_RAW_DAYS).
     granularity === "hour" ? readHourlyViews(db, from) : Promise.resolve([]),
     readHeadline(db, previous.from, previous.to),
+    readLeadsWithMeeting(db, from, to),
+    readMeetings(db, from, to, limit),
   ]);
   // The raw days' totals from their visitors' groups (a visitor id lives one day).
   const rawTotals = new Map<string, DailyTotal>();
@@ -233,7 +254,8 @@ export async function buildAnalyticsReport(
       (row) => row.path,
       "views",
     ),
-    funnel: { visitors, formPageVisitors, leads: websiteLeads, qualified },
+    funnel: { visitors, formPageVisitors, leads: websiteLeads, bookedMeeting, qualified },
+    meetings,
     previous: previousHeadline,
   };
 }
@@ -545,6 +567,95 @@ async function readLeadSeries(db: Kysely<Database>, from: string, to: string, gr
       and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}
     group by ${bucket}`.execute(db);
   return rows;
+}
+
+/** The period's website leads (not spam) with a meeting not cancelled, booked whenever: the funnel's step. */
+async function readLeadsWithMeeting(db: Kysely<Database>, from: string, to: string): Promise<number> {
+  const { rows } = await sql<{ leads: unknown }>`select count(*) as leads from leads l
+    where l.is_spam = 0 and ${isWebsiteLeadSql("l")}
+      and l.created_at >= ${startOf(from)} and l.created_at < ${endOf(to)}
+      and exists (select 1 from meetings m where m.lead_id = l.id and m.status <> 'cancelled')`.execute(db);
+  return num(rows[0]?.leads);
+}
+
+type MeetingGroup = {
+  channel: string | null;
+  linking: string | null;
+  campaign: string | null;
+  status: string;
+  meetings: unknown;
+};
+
+/**
+ * Meetings booked in the period (created then), not cancelled since, whose lead is not held as spam:
+ * counted by their lead's channel and campaign, and the median time from the lead to the booking.
+ * There is no index on `meetings.created_at`: both reads scan the table, which grows by at most each
+ * host's daily maximum a day (thousands of rows a year, not millions); each answers a handful of rows.
+ */
+async function readMeetings(
+  db: Kysely<Database>,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<MeetingsReport> {
+  const counted = sql`m.created_at >= ${startOf(from)} and m.created_at < ${endOf(to)}
+    and m.status <> 'cancelled'`;
+  // Seconds from the lead to the meeting: the columns are ISO 8601 UTC text on both databases.
+  const seconds = isPostgres(db)
+    ? sql`extract(epoch from (cast(m.created_at as timestamptz) - cast(l.created_at as timestamptz)))`
+    : sql`(julianday(m.created_at) - julianday(l.created_at)) * 86400`;
+  const [{ rows: groups }, { rows: medians }] = await Promise.all([
+    sql<MeetingGroup>`select a.channel as channel, a.status as linking, a.utm_campaign as campaign,
+        m.status as status, count(*) as meetings
+      from meetings m
+        left join leads l on l.id = m.lead_id
+        left join lead_attributions a on a.lead_id = l.id
+      where ${counted} and (l.id is null or l.is_spam = 0)
+      group by a.channel, a.status, a.utm_campaign, m.status`.execute(db),
+    // The median in SQL, the same on both: the middle row (or the two middle rows' mean) by rank.
+    sql<{ median: unknown; meetings: unknown }>`select avg(seconds) as median, max(total) as meetings
+      from (
+        select seconds, row_number() over (order by seconds) as place, count(*) over () as total
+        from (select ${seconds} as seconds from meetings m join leads l on l.id = m.lead_id
+          where ${counted} and l.is_spam = 0) as times
+      ) as ranked
+      where place in ((total + 1) / 2, (total + 2) / 2)`.execute(db),
+  ]);
+  const totals: MeetingCounts = { meetings: 0, held: 0, noShow: 0 };
+  const byChannel = new Map<string, MeetingCounts>();
+  const byCampaign = new Map<string, MeetingCounts>();
+  const add = (entry: MeetingCounts, status: string, count: number) => {
+    entry.meetings += count;
+    if (status === "held") entry.held += count;
+    if (status === "no_show") entry.noShow += count;
+    return entry;
+  };
+  const entryOf = (map: Map<string, MeetingCounts>, key: string) => {
+    const entry = map.get(key) ?? { meetings: 0, held: 0, noShow: 0 };
+    map.set(key, entry);
+    return entry;
+  };
+  for (const group of groups) {
+    const count = num(group.meetings);
+    add(totals, group.status, count);
+    const channel = group.linking === "pending" ? PENDING_CHANNEL : (group.channel ?? "Unknown");
+    add(entryOf(byChannel, channel), group.status, count);
+    if (group.campaign !== null) add(entryOf(byCampaign, group.campaign), group.status, count);
+  }
+  const rows = <K extends string>(key: K, map: Map<string, MeetingCounts>) =>
+    [...map]
+      .map(([value, counts]) => ({ [key]: value, ...counts }) as Record<K, string> & MeetingCounts)
+      .sort((a, b) => b.meetings - a.meetings || b.held - a.held || (a[key] < b[key] ? -1 : 1))
+      .slice(0, limit);
+  const median = medians[0];
+  const over = num(median?.meetings);
+  return {
+    ...totals,
+    byChannel: rows("channel", byChannel),
+    byCampaign: rows("campaign", byCampaign),
+    requestToMeeting:
+      over > 0 ? { medianSeconds: Math.max(0, Math.round(num(median?.median))), meetings: over } : null,
+  };
 }
 
 /** One raw day's views and distinct visitors per hour. */

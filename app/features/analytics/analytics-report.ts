@@ -24,6 +24,24 @@ export type BrowserRow = { browser: string; visitors: number; views: number };
 export type NotFoundRow = { path: string; views: number; visitors: number };
 
 /**
+ * Meetings booked in the period (issue 34) by their lead's channel or campaign: `meetings` those not
+ * cancelled since (booked, held or no-show), `held` and `noShow` of them the ones staff marked so.
+ */
+export type MeetingCounts = { meetings: number; held: number; noShow: number };
+export type MeetingChannelRow = { channel: string } & MeetingCounts;
+export type MeetingCampaignRow = { campaign: string } & MeetingCounts;
+
+export type MeetingsReport = MeetingCounts & {
+  byChannel: MeetingChannelRow[];
+  byCampaign: MeetingCampaignRow[];
+  /**
+   * The median time from the lead's arrival (its request) to the booking of its meeting, over the
+   * period's meetings that have a lead (`meetings` of them); null when there are none.
+   */
+  requestToMeeting: { medianSeconds: number; meetings: number } | null;
+};
+
+/**
  * Leads that did not come through the website, by how they came in (issue 32): an API key (by its
  * name), added by staff, imported (each with where staff said it came from). Never a conversion.
  */
@@ -67,9 +85,13 @@ export type AnalyticsReport = Headline & {
     /** Visitors who viewed a page with a form (/, /demo, /invest). */
     formPageVisitors: number;
     leads: number;
-    /** Of those leads, the ones now qualified or customer. */
+    /** Of those leads, the ones with a meeting booked (whenever) and not cancelled: booked, held or no-show. */
+    bookedMeeting: number;
+    /** Of those leads (not only those with a meeting), the ones now qualified or customer. */
     qualified: number;
   };
+  /** Meetings booked in the period (issue 34). */
+  meetings: MeetingsReport;
   /** `outsideLeads` by source, the most first. */
   outsideSources: OutsideSourceRow[];
   /** The period of the same length just before. */

@@ -7,6 +7,9 @@ import type {
   CampaignRow,
   ChannelRow,
   EntryPageRow,
+  MeetingCampaignRow,
+  MeetingChannelRow,
+  MeetingCounts,
   NotFoundRow,
   OutsideSourceRow,
   PageRow,
@@ -14,6 +17,7 @@ import type {
 } from "#app/features/analytics/analytics-report.ts";
 import { Funnel } from "#app/features/analytics/ui/funnel.tsx";
 import { HeadlineFigures } from "#app/features/analytics/ui/headline-figures.tsx";
+import { MeetingsSummary } from "#app/features/analytics/ui/meetings-summary.tsx";
 import { PeriodPicker } from "#app/features/analytics/ui/period-picker.tsx";
 import { formatCount, formatRange, formatRate } from "#app/features/analytics/ui/report-format.ts";
 import { type Column, ReportTable } from "#app/features/analytics/ui/report-table.tsx";
@@ -47,6 +51,13 @@ const visitorsColumns = <
   { label: "Views", cell: (row) => count(row.views) },
   { label: "Leads", cell: (row) => count(row.leads) },
   { label: "Conversion", cell: (row) => formatRate(row.conversionRate) },
+];
+
+const meetingColumns = <T extends MeetingCounts>(first: Column<T>): Column<T>[] => [
+  first,
+  { label: "Meetings", cell: (row) => count(row.meetings) },
+  { label: "Held", cell: (row) => count(row.held) },
+  { label: "No-show", cell: (row) => count(row.noShow) },
 ];
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
@@ -123,6 +134,25 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
             { label: "Leads", cell: (row) => count(row.leads) },
           ]}
           empty="Every lead of this period came through the website."
+        />
+        <MeetingsSummary meetings={report.meetings} />
+        <ReportTable<MeetingChannelRow>
+          id="meetings-channels-heading"
+          title="Meetings by channel"
+          description="Meetings booked in this period, by their lead's channel."
+          rows={report.meetings.byChannel}
+          rowKey={(row) => row.channel}
+          columns={meetingColumns({ label: "Channel", cell: (row) => row.channel })}
+          empty="No meeting was booked in this period."
+        />
+        <ReportTable<MeetingCampaignRow>
+          id="meetings-campaigns-heading"
+          title="Meetings by campaign"
+          description="Meetings booked in this period, by their lead's utm_campaign."
+          rows={report.meetings.byCampaign}
+          rowKey={(row) => row.campaign}
+          columns={meetingColumns({ label: "Campaign", cell: (row) => row.campaign })}
+          empty="No meeting of this period came from a lead with a utm_campaign."
         />
         <ReportTable<PageRow>
           id="pages-heading"

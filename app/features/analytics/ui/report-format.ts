@@ -18,16 +18,37 @@ export function formatRate(value: number | null): string {
 }
 
 /**
- * Each funnel step's share of the step before, as its label and its bar show it: the first step is
- * the whole (1, or 0 when empty), a step after an empty one has none (null), and no share is above 1, though a step
- * can count more than the one before (leads sent through the API have no page view).
+ * Each funnel step's share of the step it follows (`of[index]`, the step before unless said), as its
+ * label and its bar show it: the first step is the whole (1, or 0 when empty), a step after an empty
+ * one has none (null), and no share is above 1, though a step can count more than the one before
+ * (leads sent through the API have no page view).
  */
-export function stepShares(values: readonly number[]): (number | null)[] {
+export function stepShares(
+  values: readonly number[],
+  of: readonly (number | undefined)[] = [],
+): (number | null)[] {
   return values.map((value, index) => {
     if (index === 0) return value > 0 ? 1 : 0;
-    const before = values[index - 1] ?? 0;
+    const before = values[of[index] ?? index - 1] ?? 0;
     return before > 0 ? Math.min(1, value / before) : null;
   });
+}
+
+/**
+ * A wait as a person says it: "under 1 min", "4 min", "2 h 10 min", "3 h", then days to one
+ * decimal, "1.5 days", "1 day", "12 days". Minutes are rounded, so 59.6 minutes is "1 h".
+ */
+export function formatWait(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 1) return "under 1 min";
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 24 * 60) {
+    const hours = Math.floor(minutes / 60);
+    const rest = minutes % 60;
+    return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  }
+  const days = Math.round((seconds / 86_400) * 10) / 10;
+  return days === 1 ? "1 day" : `${days.toLocaleString("en-GB", { maximumFractionDigits: 1 })} days`;
 }
 
 /** "Nov 25, 2026" for YYYY-MM-DD, as every back-office date (lib/format-date.ts). */
