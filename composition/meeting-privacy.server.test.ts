@@ -208,7 +208,8 @@ describeEachDatabase("a person's meetings when they are erased or anonymised", (
     expect(erased).toBeGreaterThan(0);
     expect(woken).toBe(1);
 
-    const cleared = { fullName: "", email: "", company: "", phone: null };
+    // Their leads are gone, and their meetings no longer point at them.
+    const cleared = { fullName: "", email: "", company: "", phone: null, leadId: null };
     expect(await meeting(past.id)).toMatchObject({ ...cleared, status: "booked" });
     expect(await meeting(future.id)).toMatchObject({ ...cleared, status: "cancelled" });
     expect((await meeting(future.id)).attendeeErasedAt).not.toBeNull();

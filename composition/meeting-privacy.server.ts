@@ -16,7 +16,7 @@ export function eraseMeetingsOfPerson(
 ) {
   return eraseMeetingAttendee(
     trx,
-    { leadIds: person.leadIds, email: person.email, now: person.now.getTime() },
+    { leadIds: person.leadIds, email: person.email, now: person.now.getTime(), detachLeads: true },
     onMeetingErased,
   );
 }

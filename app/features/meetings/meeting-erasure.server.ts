@@ -23,12 +23,14 @@ export type MeetingErasure = {
   /** Their e-mail: meetings whose lead is gone already are matched on it (trimmed, case-folded). */
   email?: string;
   now: number;
+  /** The leads are being deleted (an erasure): the meetings stop pointing at them. */
+  detachLeads?: boolean;
 };
 
 /** Cancels the person's future meetings and clears their data from all of them. How many of each. */
 export async function eraseMeetingAttendee(
   trx: Trx,
-  { leadIds, email, now }: MeetingErasure,
+  { leadIds, email, now, detachLeads = false }: MeetingErasure,
   onCancelled: MeetingChangeHook,
 ): Promise<{ cancelled: number; scrubbed: number }> {
   const key = email?.trim().toLowerCase();
@@ -54,7 +56,15 @@ export async function eraseMeetingAttendee(
       if (await cancelMeetingIn(trx, meeting.id, now, onCancelled)) cancelled++;
   await trx
     .updateTable("meetings")
-    .set({ fullName: "", email: "", company: "", phone: null, attendeeErasedAt: nowIso, updatedAt: nowIso })
+    .set({
+      fullName: "",
+      email: "",
+      company: "",
+      phone: null,
+      attendeeErasedAt: nowIso,
+      updatedAt: nowIso,
+      ...(detachLeads ? { leadId: null } : {}),
+    })
     .where("id", "in", ids)
     .execute();
   // Out of the hosts' calendars: queued only for a meeting written into one (or whose host has one).
