@@ -56,7 +56,7 @@ export function retentionCategories(db: Kysely<Database>, env: RetentionEnv): Pu
     {
       // Their meetings' attendee details go with them (meeting-privacy.server.ts).
       key: "leadsAnonymised",
-      label: `leads without activity for ${months} months (anonymised, with their meetings' attendee details)`,
+      label: `leads without activity for ${months} months (anonymised)`,
       count: (now) => countLeadsToAnonymise(db, monthsBefore(now, months)),
       purge: ({ now, limit, assertHeld }) =>
         anonymiseExpiredLeads({
