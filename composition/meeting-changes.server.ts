@@ -4,7 +4,7 @@ import { type LeadMeetingChange, recordLeadMeeting } from "#app/features/leads/l
 import type { LeadChangeHook } from "#app/features/leads/lead-service.server.ts";
 import { queueMeetingEmails } from "#app/features/meetings/meeting-email.server.ts";
 import { findStaffMeeting, type MeetingOutcomeHook } from "#app/features/meetings/meeting-staff.server.ts";
-import type { MeetingChange } from "#app/features/meetings/meeting-store.server.ts";
+import type { MeetingChange, MeetingChangeHook } from "#app/features/meetings/meeting-store.server.ts";
 import { queueEventData } from "#app/features/webhooks/webhook-store.server.ts";
 
 // What follows a meeting's change (issue 34), in the change's own transaction so it is stored with
@@ -23,6 +23,38 @@ export type MeetingWebhookData = {
   hostName: string;
   leadId: number | null;
   previousStart?: string;
+};
+
+/** The meeting.* webhooks of a change (the meeting and its lead's id, no attendee details). */
+async function queueMeetingWebhook(
+  trx: Transaction<Database>,
+  meeting: NonNullable<Awaited<ReturnType<typeof findStaffMeeting>>>,
+  event: MeetingChange["event"],
+  occurredAt: Date,
+  previousStart: string | null,
+) {
+  const data: MeetingWebhookData = {
+    id: meeting.id,
+    type: meeting.type,
+    typeName: meeting.typeName,
+    start: meeting.start,
+    end: meeting.end,
+    status: meeting.status,
+    hostName: meeting.hostName,
+    leadId: meeting.leadId,
+    ...(previousStart ? { previousStart } : {}),
+  };
+  await queueEventData(trx, { type: `meeting.${event}`, data: { meeting: data }, occurredAt });
+}
+
+/**
+ * A meeting cancelled because its attendee is erased, or their lead anonymised (meeting-privacy):
+ * its meeting.cancelled webhooks, and no e-mail (nothing goes to an erased person; the host sees it
+ * leave their calendar and the Meetings page) nor entry on a lead that is going.
+ */
+export const onMeetingErased: MeetingChangeHook = async (trx, change) => {
+  const meeting = await findStaffMeeting(trx, change.meetingId);
+  if (meeting) await queueMeetingWebhook(trx, meeting, change.event, new Date(change.occurredAt), null);
 };
 
 export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: LeadChangeHook }) {
@@ -64,18 +96,7 @@ export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: Lead
       change.event === "rescheduled" && change.previousStart !== undefined
         ? new Date(change.previousStart).toISOString()
         : null;
-    const data: MeetingWebhookData = {
-      id: meeting.id,
-      type: meeting.type,
-      typeName: meeting.typeName,
-      start: meeting.start,
-      end: meeting.end,
-      status: meeting.status,
-      hostName: meeting.hostName,
-      leadId: meeting.leadId,
-      ...(previousStart ? { previousStart } : {}),
-    };
-    await queueEventData(trx, { type: `meeting.${change.event}`, data: { meeting: data }, occurredAt });
+    await queueMeetingWebhook(trx, meeting, change.event, occurredAt, previousStart);
     // After the meeting's own event: a lead.updated for the owner it gave the lead follows it.
     await onLead(trx, meeting, change.event, null, occurredAt, previousStart);
   }

@@ -236,6 +236,7 @@ describeEachDatabase("meetings for staff", (use) => {
       email: expect.stringMatching(/@okafor-build\.co\.uk$/),
       timeZone: "Europe/London",
       leadId: third.leadId,
+      erased: false,
     });
     // A meeting in progress (11:00–11:30) has started: it is past, where its outcome is recorded.
     expect((await list({ when: "past" })).meetings.map((meeting) => meeting.id)).toEqual([

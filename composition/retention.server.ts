@@ -18,6 +18,7 @@ import { countSent, deleteSent } from "#app/lib/outbox/outbox.server.ts";
 import type { PurgeCategory } from "#app/lib/purge.server.ts";
 import { countExpiredRateLimits, pruneRateLimits } from "#app/lib/rate-limit.server.ts";
 import { PUBLISHED_RETENTION } from "#app/lib/site/retention-periods.ts";
+import { anonymiseMeetingsOfLeads } from "./meeting-privacy.server.ts";
 
 // What the retention purge removes (issue 13; docs/operations.md "Retention"), in the order it runs:
 // each category from the feature that owns the data, with the period the environment sets. The
@@ -53,11 +54,19 @@ export function retentionCategories(db: Kysely<Database>, env: RetentionEnv): Pu
         deleteExpiredSpam({ db, cutoff: daysBefore(now, spamDays), now, limit, assertHeld }),
     },
     {
+      // Their meetings' attendee details go with them (meeting-privacy.server.ts).
       key: "leadsAnonymised",
       label: `leads without activity for ${months} months (anonymised)`,
       count: (now) => countLeadsToAnonymise(db, monthsBefore(now, months)),
       purge: ({ now, limit, assertHeld }) =>
-        anonymiseExpiredLeads({ db, cutoff: monthsBefore(now, months), now, limit, assertHeld }),
+        anonymiseExpiredLeads({
+          db,
+          cutoff: monthsBefore(now, months),
+          now,
+          limit,
+          assertHeld,
+          alsoAnonymise: anonymiseMeetingsOfLeads,
+        }),
     },
     {
       key: "outboxSent",

@@ -77,6 +77,7 @@ import { queueCalendarEvent } from "#app/features/meetings/caldav/calendar-event
 import { createCalendarService } from "#app/features/meetings/caldav/calendar-service.server.ts";
 import { leadBookingToken } from "#app/features/meetings/manage-link.server.ts";
 import { createMeetingEmailSender, MEETING_EMAIL } from "#app/features/meetings/meeting-email.server.ts";
+import { queueDueReminders, REMINDER_SWEEP_MS } from "#app/features/meetings/meeting-reminders.server.ts";
 import {
   type MeetingStaffServices,
   meetingStaffServicesKey,
@@ -478,6 +479,19 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         );
       }, LEAD_COUNTS_COMPACT_MS);
       compactCounts.unref();
+      // Meeting reminders (issue 34), 24 hours and one hour before: every instance sweeps each minute,
+      // each reminder's claim lets one of them queue it. One pass at a time, awaited at stop.
+      let sweeping: Promise<unknown> = Promise.resolve();
+      const reminders = setInterval(() => {
+        sweeping = sweeping.then(() =>
+          queueDueReminders(database.db, { now: Date.now(), publicUrl: env.PUBLIC_URL })
+            .then((queued) => {
+              if (queued > 0) notifyOutbox();
+            })
+            .catch((error: Error) => logError(`Queueing meeting reminders failed: ${error.message}`)),
+        );
+      }, REMINDER_SWEEP_MS);
+      reminders.unref();
       // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
       settleAttributions();
       void rollup.run();
@@ -498,6 +512,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         async stop() {
           clearInterval(prune);
           clearInterval(compactCounts);
+          clearInterval(reminders);
           publishedSite.stop();
           // A watch run in progress finishes beside the rest of the shutdown; one that outlasts the
           // server's grace period is abandoned and retried elsewhere once its lease runs out.
@@ -506,6 +521,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           await rollup.stop();
           await purge.stop();
           await compacting;
+          await sweeping;
           await outbox.stop();
           await calendarRefresh.stop();
           await watchesStopped;
@@ -612,7 +628,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       }),
       provide<PeopleServices>(peopleServicesKey, {
         database,
-        leads: createPeopleLeads(database.db, secret, leadAdmin),
+        leads: createPeopleLeads(database.db, secret, leadAdmin, notifyOutbox),
       }),
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
       provide<WatchServices>(watchServicesKey, {

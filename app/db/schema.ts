@@ -705,6 +705,15 @@ export interface MeetingsTable {
   createdAt: string;
   updatedAt: string;
   cancelledAt: string | null;
+  /** When the meeting got its current time: booked, or last moved (migration 036). */
+  scheduledAt: Generated<string>;
+  /** When the 24-hour and the one-hour reminder were queued; a move clears both. */
+  dayReminderAt: string | null;
+  hourReminderAt: string | null;
+  /** The site's address its e-mails linked to, for the reminders when PUBLIC_URL is unset. */
+  linksOrigin: string | null;
+  /** When the attendee's personal data was cleared (erasure, or retention). */
+  attendeeErasedAt: string | null;
 }
 
 /** One five-minute block a meeting (with its buffer) holds; (hostId, blockStart) is unique. */

@@ -277,6 +277,54 @@ describe("the Meetings page", () => {
     }
   });
 
+  it("shows an erased person's meetings without their details, the one to come cancelled", {
+    timeout: 60_000,
+  }, async () => {
+    const name = `Erased Person ${RUN}`;
+    const past = await insertPastMeeting(name, SALES);
+    const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${RUN}@example.com`;
+    const upcoming = await bookDemo(name, email);
+    // The person asks to be erased (Issue 13's erasure, which now covers their meetings).
+    const erased = await api(
+      `/api/admin/people?email=${encodeURIComponent(email)}&reason=Asked`,
+      adminSession,
+      {
+        method: "DELETE",
+        headers: { Origin: baseUrl },
+      },
+    );
+    expect(erased.status).toBe(204);
+
+    const listed = async (when: string) =>
+      (await (await api(`/api/admin/meetings?when=${when}&pageSize=500`, adminSession)).json()) as {
+        id: number;
+      }[];
+    const cleared = { fullName: "", company: "", email: "", leadId: null, erased: true };
+    expect((await listed("upcoming")).find((meeting) => meeting.id === upcoming.id)).toMatchObject({
+      ...cleared,
+      status: "cancelled",
+    });
+    expect((await listed("past")).find((meeting) => meeting.id === past.meetingId)).toMatchObject({
+      ...cleared,
+      status: "booked",
+    });
+
+    for (const [label, size] of [
+      ["1280", {}],
+      ["375", MOBILE],
+    ] as const) {
+      const { page, close } = await openSignedIn(
+        "/admin/meetings?when=past&host=me",
+        { ...size, allowConsoleErrors: FAILED_LOAD },
+        salesSession,
+      );
+      await page.getByText("Attendee's details erased").first().waitFor(WAIT);
+      expect(await readText(page.getByRole("main"))).not.toContain(name);
+      await page.screenshot({ path: `.ci-artifacts/meetings-erased-${label}.png`, fullPage: true });
+      await close();
+    }
+  });
+
   it("is not offered to marketing, and sends them home", async () => {
     const response = await api("/admin/meetings", marketingSession, { redirect: "manual" });
     expect(response.status).toBe(302);

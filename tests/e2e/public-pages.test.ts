@@ -270,6 +270,17 @@ const ROUTES: RouteCase[] = [
       expect(text).toMatch(/spam filter holds back: deleted 30 days/);
       expect(text).toMatch(/erase all of it together/);
       expect(text).toMatch(/suppression record: a keyed code made from your email address/);
+      // Issue 34: what a booked meeting keeps, where it goes (invitations, reminders, the host's own
+      // calendar) and how long it stays.
+      await expectVisible(
+        page,
+        main.getByRole("heading", { level: 2, name: /^booking a meeting with us$/i }),
+      );
+      expect(text).toMatch(/your time zone, so that we show and send you the time of the meeting in it/);
+      expect(text).toMatch(/reminder 24 hours and one hour before the meeting/);
+      expect(text).toMatch(/we write the meeting into that calendar/);
+      expect(text).toMatch(/Meetings you book with us: with your enquiry/);
+      expect(text).toMatch(/An erasure also covers the meetings you booked with us/);
       const changes = page.getByRole("region", { name: /changes to this policy/i });
       for (const change of privacyPolicyChanges) {
         await expectVisible(

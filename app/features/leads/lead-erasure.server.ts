@@ -92,6 +92,14 @@ export type ErasePerson = {
   clientAddress: string | null;
   secret: string;
   now?: Date;
+  /**
+   * What else is held on the person (their meetings: issue 34), erased in the same transaction
+   * before their leads go (the composition root wires it; the leads feature knows no meetings).
+   */
+  alsoErase?: (
+    trx: Transaction<Database>,
+    person: { email: string; leadIds: number[]; now: Date },
+  ) => Promise<unknown>;
 };
 
 /**
@@ -103,10 +111,11 @@ export type ErasePerson = {
 export async function erasePerson(
   db: Kysely<Database>,
   eraseLead: (trx: Transaction<Database>, leadId: number, now: Date) => Promise<boolean>,
-  { email, reason, actor, clientAddress, secret, now = new Date() }: ErasePerson,
+  { email, reason, actor, clientAddress, secret, now = new Date(), alsoErase }: ErasePerson,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const ids = await leadIdsOf(trx, email);
+    await alsoErase?.(trx, { email, leadIds: ids, now });
     for (const id of ids) await eraseLead(trx, id, now);
     if (ids.length > 0) await trx.deleteFrom("accessLog").where("leadId", "in", ids).execute();
     const key = suppressionKey(secret, email);

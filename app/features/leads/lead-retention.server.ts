@@ -73,15 +73,28 @@ export type BatchOptions = {
   assertHeld: (trx: Trx) => Promise<void>;
 };
 
+/**
+ * What else names the people of leads being anonymised (their meetings: issue 34), cleared in the
+ * same transaction (the composition root wires it; the leads feature knows no meetings).
+ */
+export type AlsoAnonymise = (trx: Trx, leadIds: number[], now: Date) => Promise<unknown>;
+
 /** Anonymises up to `limit` expired leads; how many it did (fewer than `limit`: none are left). */
-export async function anonymiseExpiredLeads({ db, cutoff, now, limit, assertHeld }: BatchOptions) {
+export async function anonymiseExpiredLeads({
+  db,
+  cutoff,
+  now,
+  limit,
+  assertHeld,
+  alsoAnonymise,
+}: BatchOptions & { alsoAnonymise?: AlsoAnonymise }) {
   // Chosen by a read (a reader thread on SQLite), written by id: the write holds nothing for long.
   const rows = await expiredLeads(db, cutoff).select("id").orderBy("id").limit(limit).execute();
   const ids = rows.map((row) => Number(row.id));
   if (ids.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
     await assertHeld(trx);
-    return anonymiseLeads(trx, ids, cutoff, now);
+    return anonymiseLeads(trx, ids, cutoff, now, alsoAnonymise);
   });
 }
 
@@ -89,7 +102,13 @@ export async function anonymiseExpiredLeads({ db, cutoff, now, limit, assertHeld
  * Clears what identifies the person on these leads (still expired, not yet anonymised: a note added
  * since the read keeps a lead) and marks them anonymised. How many were.
  */
-export async function anonymiseLeads(trx: Trx, ids: number[], cutoff: Date, now: Date): Promise<number> {
+export async function anonymiseLeads(
+  trx: Trx,
+  ids: number[],
+  cutoff: Date,
+  now: Date,
+  alsoAnonymise?: AlsoAnonymise,
+): Promise<number> {
   const timestamp = now.toISOString();
   const done = await stillExpired(
     trx,
@@ -123,6 +142,7 @@ export async function anonymiseLeads(trx: Trx, ids: number[], cutoff: Date, now:
     .set({ referrerPath: null, utmTerm: null, utmContent: null, visitorId: null })
     .where("leadId", "in", done)
     .execute();
+  await alsoAnonymise?.(trx, done, now);
   return done.length;
 }
 

@@ -45,6 +45,8 @@ export type StaffMeeting = {
   timeZone: string;
   /** Null once the lead was erased. */
   leadId: number | null;
+  /** The attendee's name, e-mail, company and phone were cleared (their erasure, or retention). */
+  erased: boolean;
 };
 
 function meetingRows(db: Db | Transaction<Database>) {
@@ -66,6 +68,7 @@ function meetingRows(db: Db | Transaction<Database>) {
       "meetings.email",
       "meetings.timeZone",
       "meetings.leadId",
+      "meetings.attendeeErasedAt",
     ]);
 }
 
@@ -85,6 +88,7 @@ const toStaffMeeting = (row: MeetingRow): StaffMeeting => ({
   email: row.email,
   timeZone: row.timeZone,
   leadId: row.leadId === null ? null : Number(row.leadId),
+  erased: row.attendeeErasedAt !== null,
 });
 
 /** One page of meetings and how many match in all. */

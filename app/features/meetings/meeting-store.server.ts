@@ -364,6 +364,7 @@ export async function bookMeeting(
             source: request.source,
             createdAt: now,
             updatedAt: now,
+            scheduledAt: now,
           })
           .returning("id")
           .executeTakeFirstOrThrow();
@@ -394,23 +395,31 @@ export async function cancelMeeting(
   now: number,
   onChange: MeetingChangeHook = noHook,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable("meetings")
-      .set((eb) => ({
-        status: "cancelled",
-        cancelledAt: new Date(now).toISOString(),
-        updatedAt: new Date(now).toISOString(),
-        sequence: eb("sequence", "+", 1),
-      }))
-      .where("id", "=", meetingId)
-      .where("status", "=", "booked")
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meetingId).execute();
-    await onChange(trx, { event: "cancelled", meetingId, occurredAt: now });
-    return true;
-  });
+  return db.transaction().execute((trx) => cancelMeetingIn(trx, meetingId, now, onChange));
+}
+
+/** cancelMeeting in a transaction already open (a person's erasure cancels their meetings in its own). */
+export async function cancelMeetingIn(
+  trx: Transaction<Database>,
+  meetingId: number,
+  now: number,
+  onChange: MeetingChangeHook = noHook,
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable("meetings")
+    .set((eb) => ({
+      status: "cancelled",
+      cancelledAt: new Date(now).toISOString(),
+      updatedAt: new Date(now).toISOString(),
+      sequence: eb("sequence", "+", 1),
+    }))
+    .where("id", "=", meetingId)
+    .where("status", "=", "booked")
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await trx.deleteFrom("meetingBlocks").where("meetingId", "=", meetingId).execute();
+  await onChange(trx, { event: "cancelled", meetingId, occurredAt: now });
+  return true;
 }
 
 /** Whether the lead has a booked meeting of the type that has not ended. */
@@ -444,6 +453,8 @@ export type MeetingRecord = {
   uid: string;
   sequence: number;
   attendee: Attendee;
+  /** The attendee's personal data was cleared (their erasure, or retention): nothing goes to them. */
+  erased: boolean;
 };
 
 export async function findMeeting(db: Db, id: number): Promise<MeetingRecord | null> {
@@ -468,6 +479,7 @@ export async function findMeeting(db: Db, id: number): Promise<MeetingRecord | n
       "meetings.company",
       "meetings.phone",
       "meetings.timeZone",
+      "meetings.attendeeErasedAt",
     ])
     .where("meetings.id", "=", id)
     .executeTakeFirst();
@@ -491,6 +503,7 @@ export async function findMeeting(db: Db, id: number): Promise<MeetingRecord | n
       phone: row.phone,
       timeZone: row.timeZone,
     },
+    erased: row.attendeeErasedAt !== null,
   };
 }
 
@@ -536,6 +549,10 @@ export async function rescheduleMeeting(
             endAt: new Date(end).toISOString(),
             updatedAt: new Date(now).toISOString(),
             sequence: eb("sequence", "+", 1),
+            // The new time gets its own reminders; none are left for the old one.
+            scheduledAt: new Date(now).toISOString(),
+            dayReminderAt: null,
+            hourReminderAt: null,
           }))
           .where("id", "=", meeting.id)
           .where("status", "=", "booked")

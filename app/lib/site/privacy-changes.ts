@@ -31,6 +31,13 @@ export const privacyPolicyChanges: readonly PolicyChange[] = [
       "Explained that, so one connection cannot inflate our figures, each server keeps in memory only, for the current day, a one-way hash of your IP address made with that day’s salt and how many visitors and page views came from it.",
     ],
   },
+  {
+    date: "2026-11-29",
+    changes: [
+      "Added “Booking a meeting with us”: what we keep when you book a demonstration or an investor call, the invitation and reminders we email to you and to the host, and that the meeting is written into the host’s own work calendar.",
+      "Set out how long we keep meetings (with the enquiry, anonymised with it) and that an erasure cancels your meetings still to come and removes your details from all of them.",
+    ],
+  },
 ];
 
 /** The date of the latest change (or of the first version): what is stored with each lead. */

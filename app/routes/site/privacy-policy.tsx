@@ -29,6 +29,7 @@ const sections = [
   { id: "data-we-collect", title: "Personal data we collect" },
   { id: "how-we-collect", title: "How we collect your personal data" },
   { id: "analytics", title: "Website analytics" },
+  { id: "meetings", title: "Booking a meeting with us" },
   { id: "how-we-use", title: "How and why we use your personal data" },
   { id: "marketing", title: "Marketing" },
   { id: "sharing", title: "Who we share your personal data with" },
@@ -150,6 +151,10 @@ export default function PrivacyPolicy() {
                 <strong>Correspondence</strong>: records of our emails, calls and meetings with you.
               </li>
               <li>
+                <strong>Meeting bookings</strong>: if you book a demonstration or an investor call on our
+                website, the details described under <a href="#meetings">Booking a meeting with us</a>.
+              </li>
+              <li>
                 <strong>Marketing preferences</strong>: whether you have asked not to receive marketing from
                 us.
               </li>
@@ -250,6 +255,49 @@ export default function PrivacyPolicy() {
             </p>
           </PolicySection>
 
+          <PolicySection id="meetings">
+            <p>
+              You can book a product demonstration or an investor call with a member of our team on our
+              website. When you do, we keep:
+            </p>
+            <ul>
+              <li>
+                your name, email address, company and telephone number, which you give us when you book;
+              </li>
+              <li>your time zone, so that we show and send you the time of the meeting in it;</li>
+              <li>
+                the meeting itself: its type, its date and time, the member of our team hosting it, whether it
+                was moved or cancelled and, afterwards, whether it took place.
+              </li>
+            </ul>
+            <p>
+              A booking is also kept as an enquiry, like a form sent on our website, and we use it to hold the
+              meeting and to respond to your interest in our services, relying on the same lawful bases (see{" "}
+              <a href="#how-we-use">How and why we use your personal data</a>).
+            </p>
+            <p>
+              We email an invitation for the meeting (which your calendar can add) to you and to the member of
+              our team hosting it, with your name, company, email address and telephone number in the host’s
+              copy, and we email you both again if the meeting is moved or cancelled. We also email you both a
+              reminder 24 hours and one hour before the meeting (each only if the meeting was booked at least
+              that long ahead). Each email to you holds a private link with which you can move or cancel the
+              meeting.
+            </p>
+            <p>
+              If the host has connected their own work calendar to our website (a calendar service they use
+              that supports the CalDAV standard), we write the meeting into that calendar, with your name,
+              company, email address, telephone number and a link to your enquiry for our staff, and update or
+              remove it when the meeting is moved or cancelled. From that calendar we read only the times the
+              host is busy, so that we do not offer you a time they cannot make.
+            </p>
+            <p>
+              Your meetings are kept with your enquiry and anonymised with it (see{" "}
+              <a href="#retention">How long we keep your personal data</a>). If you ask us to erase your data,
+              we cancel your meetings still to come without emailing you again, and we remove your details
+              from all your meetings and take them out of our hosts’ calendars.
+            </p>
+          </PolicySection>
+
           <PolicySection id="how-we-use">
             <p>
               Data protection law only allows us to use personal data where we have a lawful basis for doing
@@ -328,6 +376,11 @@ export default function PrivacyPolicy() {
                 instructions, under a written contract that requires them to keep it secure and confidential.
               </li>
               <li>
+                <strong>The calendar service a member of our team uses for work</strong>, when they host a
+                meeting you book and have connected their calendar to our website (see{" "}
+                <a href="#meetings">Booking a meeting with us</a>).
+              </li>
+              <li>
                 <strong>Professional advisers</strong>, such as our lawyers, accountants and insurers, where
                 they need it to advise us.
               </li>
@@ -358,6 +411,12 @@ export default function PrivacyPolicy() {
                 enquiry: your name, contact details, company, message and our notes about it are deleted, and
                 only an anonymous record remains (its type, date, status and how the visit came to our
                 website), which we use for statistics and which cannot identify you.
+              </li>
+              <li>
+                <strong>Meetings you book with us</strong>: with your enquiry. When the enquiry is anonymised,
+                your name, email address, company and telephone number are removed from your meetings, which
+                are taken out of our hosts’ calendars; only the meeting’s type, time, host and whether it took
+                place remain.
               </li>
               <li>
                 <strong>Submissions our spam filter holds back</strong>: deleted {kept.spamDays} days after
@@ -438,6 +497,12 @@ export default function PrivacyPolicy() {
               the address if it reaches us again. If you later contact us again through the forms on our own
               website, we take that as your new choice to get in touch and handle it like any new enquiry; if
               one of our connected business systems sends us your details again, we refuse them.
+            </p>
+            <p>
+              An erasure also covers the meetings you booked with us: those still to come are cancelled
+              (without a further email to you), all of them are taken out of our hosts’ calendars, and your
+              name, email address, company and telephone number are removed from all of them, past ones
+              included.
             </p>
             <p>
               To exercise any of these rights, contact us using the details below. We do not usually charge a

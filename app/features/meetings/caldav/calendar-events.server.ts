@@ -22,8 +22,8 @@ import {
 // backoff), never in the booking's transaction or its answer. The row names the meeting, not its
 // text: a send makes the calendar match the meeting as it is then. A booked meeting is PUT as
 // `<collection>/<uid>.ics` (the invitation's text without METHOD, the same UID and SEQUENCE); a
-// cancelled one is DELETEd; a meeting moved to another host leaves the old host's calendar and goes
-// into the new one's. `calendar_events` remembers where each went.
+// cancelled one, or one whose attendee was erased, is DELETEd; a meeting moved to another host leaves
+// the old host's calendar and goes into the new one's. `calendar_events` remembers where each went.
 
 /**
  * In the transaction of a meeting's change: queues its calendar write when its host has a calendar,
@@ -104,9 +104,11 @@ export function createCalendarEventSender(
       .selectAll()
       .where("meetingId", "=", meetingId)
       .executeTakeFirst();
-    const connection = meeting.status === "cancelled" ? null : await connectionOf(deps, meeting.hostId);
+    // A cancelled meeting, or one whose attendee was erased (past ones too), is in no calendar.
+    const connection =
+      meeting.status === "cancelled" || meeting.erased ? null : await connectionOf(deps, meeting.hostId);
 
-    // Out of a calendar it should no longer be in (cancelled, or moved to another host).
+    // Out of a calendar it should no longer be in (cancelled, erased, or moved to another host).
     if (written && (!connection || written.hostId !== meeting.hostId)) {
       const old = await connectionOf(deps, written.hostId);
       if (old) {

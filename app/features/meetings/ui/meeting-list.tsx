@@ -13,6 +13,8 @@ export type MeetingsView = { when: "upcoming" | "past"; host: string; status: st
 export type MeetingRowData = StaffMeeting & { awaitsOutcome: boolean };
 
 const PATH = "/admin/meetings";
+/** In place of an attendee whose details were cleared (their erasure, or retention). */
+export const ERASED_ATTENDEE = "Attendee's details erased";
 
 export function meetingsHref(view: MeetingsView, page?: number): string {
   const params = new URLSearchParams();
@@ -148,7 +150,9 @@ function MeetingRow({ meeting, back }: { meeting: MeetingRowData; back: string }
           <MeetingStatusBadge status={meeting.status} />
         </p>
         <p className="min-w-0 break-words">
-          {meeting.leadId !== null ? (
+          {meeting.erased ? (
+            <span className="text-ink-muted">{ERASED_ATTENDEE}</span>
+          ) : meeting.leadId !== null ? (
             <Link
               to={`/admin/leads/${meeting.leadId}`}
               className="font-semibold text-brand underline underline-offset-2"
@@ -158,8 +162,12 @@ function MeetingRow({ meeting, back }: { meeting: MeetingRowData; back: string }
           ) : (
             <span className="font-semibold">{meeting.fullName}</span>
           )}
-          <span className="text-ink-muted"> · {meeting.company} · </span>
-          <span className="break-all text-ink-muted">{meeting.email}</span>
+          {meeting.erased ? null : (
+            <>
+              <span className="text-ink-muted"> · {meeting.company} · </span>
+              <span className="break-all text-ink-muted">{meeting.email}</span>
+            </>
+          )}
         </p>
         <p className="text-sm text-ink-muted">
           Host <span className="font-semibold text-ink">{meeting.hostName}</span> · the attendee's zone:{" "}
@@ -170,7 +178,7 @@ function MeetingRow({ meeting, back }: { meeting: MeetingRowData; back: string }
         <Form
           method="post"
           className="flex flex-wrap gap-2"
-          aria-label={`Outcome of ${meeting.fullName}'s meeting`}
+          aria-label={meeting.erased ? "Outcome of the meeting" : `Outcome of ${meeting.fullName}'s meeting`}
         >
           <input type="hidden" name="intent" value="outcome" />
           <input type="hidden" name="id" value={meeting.id} />
