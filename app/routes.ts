@@ -110,6 +110,7 @@ export default [
   route("api/admin/analytics", "routes/api/admin/analytics.ts"),
   route("api/admin/sessions/:id", "routes/api/admin/session.ts"),
   route("api/admin/availability", "routes/api/admin/availability.ts"),
+  route("api/admin/availability/calendar", "routes/api/admin/availability-calendar.ts"),
   route("api/admin/meeting-types", "routes/api/admin/meeting-types.ts"),
   route("api/admin/meeting-types/:id", "routes/api/admin/meeting-type.ts"),
   route("api/admin/webhooks", "routes/api/admin/webhooks.ts"),

@@ -80,7 +80,12 @@ export async function feedHost(db: Db, secret: string, fileName: string): Promis
 }
 
 /** The iCalendar text of `hostId`'s feed at `now`; `origin` for the lead links in descriptions ("" for none). */
-export async function feedCalendar(db: Db, hostId: number, origin: string, now = Date.now()): Promise<string> {
+export async function feedCalendar(
+  db: Db,
+  hostId: number,
+  origin: string,
+  now = Date.now(),
+): Promise<string> {
   const host = await db
     .selectFrom("users")
     .select(["username", "email"])
