@@ -268,7 +268,9 @@ const AVAILABILITY_ROWS: Row[] = [
   apiRow(
     "GET /api/admin/availability/calendar",
     () => ({ method: "GET", path: "/api/admin/availability/calendar" }),
-    ok(200, { body: /^\{"userId":\d+,"calendar":null,"feedUrl":"http:\/\/[^"]+\/meetings\/feed\/\d+\.0\.[\w-]{22}\.ics"\}$/ }),
+    ok(200, {
+      body: /^\{"userId":\d+,"calendar":null,"feedUrl":"http:\/\/[^"]+\/meetings\/feed\/\d+\.0\.[\w-]{22}\.ics"\}$/,
+    }),
   ),
   apiRow(
     "PUT /api/admin/availability/calendar",
