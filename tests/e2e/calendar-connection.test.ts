@@ -202,7 +202,7 @@ it("downloads the host's feed with their booked meeting, and a reset makes the o
 
   const { page, close } = await open("/admin/availability", person.session);
   const feed = section(page, "Calendar feed");
-  const first = await feed.getByLabel("Feed link").inputValue();
+  const first = await feed.getByTestId("feed-url").innerText();
   expect(first).toMatch(new RegExp(`^${server.url}/meetings/feed/${person.id}\\.0\\.[\\w-]{22}\\.ics$`));
   const answer = await fetch(first);
   expect(answer.status).toBe(200);
@@ -216,7 +216,7 @@ it("downloads the host's feed with their booked meeting, and a reset makes the o
 
   await feed.getByRole("button", { name: "Reset feed link" }).click();
   await page.getByText("The feed link is new: the old one no longer works.").waitFor();
-  const second = await feed.getByLabel("Feed link").inputValue();
+  const second = await feed.getByTestId("feed-url").innerText();
   expect(second).not.toBe(first);
   const old = await fetch(first);
   expect(old.status).toBe(404);
@@ -288,26 +288,39 @@ it("looks right at 1280 and 375 px", { timeout: 120_000 }, async () => {
   const person = await salesperson("cal-screens-sales");
   radicale.addUser("screens", APP_PASSWORD);
   const calendarUrl = await radicale.makeCalendar("screens", APP_PASSWORD, "work");
+  /** The page whole, and the calendar and feed sections on their own (to look at them closely). */
+  const shoot = async (page: Page, name: string, width: number) => {
+    await page.screenshot({ path: `.ci-artifacts/${name}-${width}.png`, fullPage: true });
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("main *")]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((element) => `${element.tagName}#${element.id}.${element.className}`.slice(0, 120)),
+    );
+    expect(wide, "elements past the window's right edge").toEqual([]);
+    await section(page, "Your calendar").screenshot({ path: `.ci-artifacts/${name}-section-${width}.png` });
+    await section(page, "Calendar feed").screenshot({ path: `.ci-artifacts/${name}-feed-${width}.png` });
+  };
   for (const width of [1280, 375]) {
     const { page, close } = await open("/admin/availability", person.session, { width });
-    await page.screenshot({ path: `.ci-artifacts/calendar-connect-${width}.png`, fullPage: true });
-    if (width === 1280) {
-      const calendar = section(page, "Your calendar");
-      await calendar.getByLabel("Calendar URL").fill(calendarUrl);
-      await calendar.getByLabel("User name").fill("screens");
-      await calendar.getByLabel("App password").fill(APP_PASSWORD);
-      await calendar.getByRole("button", { name: "Connect calendar" }).click();
-      await page.getByText("Calendar connected.").waitFor();
-      await calendar.getByRole("button", { name: "Refresh now" }).click();
-      await page.getByText("Calendar read just now.").waitFor();
-      radicale.addUser("screens", "revoked-app-password");
-      await calendar.getByRole("button", { name: "Refresh now" }).click();
-      await page.getByText("The calendar could not be read").waitFor();
-    }
-    await section(page, "Your calendar").scrollIntoViewIfNeeded();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBe(0);
-    await page.screenshot({ path: `.ci-artifacts/calendar-connected-${width}.png`, fullPage: true });
+    await shoot(page, "calendar-connect", width);
+    await close();
+  }
+  const { page, close } = await open("/admin/availability", person.session);
+  const calendar = section(page, "Your calendar");
+  await calendar.getByLabel("Calendar URL").fill(calendarUrl);
+  await calendar.getByLabel("User name").fill("screens");
+  await calendar.getByLabel("App password").fill(APP_PASSWORD);
+  await calendar.getByRole("button", { name: "Connect calendar" }).click();
+  await page.getByText("Calendar connected.").waitFor();
+  await calendar.getByRole("button", { name: "Refresh now" }).click();
+  await page.getByText("Calendar read just now.").waitFor();
+  radicale.addUser("screens", "revoked-app-password");
+  await calendar.getByRole("button", { name: "Refresh now" }).click();
+  await page.getByText("The calendar could not be read").waitFor();
+  await close();
+  for (const width of [1280, 375]) {
+    const { page, close } = await open("/admin/availability", person.session, { width });
+    await shoot(page, "calendar-connected", width);
     await close();
   }
   const admin = await signIn(server.url, ADMIN.username, ADMIN.password);
@@ -315,8 +328,15 @@ it("looks right at 1280 and 375 px", { timeout: 120_000 }, async () => {
     const staff = await open("/admin/staff", admin, { width });
     expect(await staff.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
     await staff.page.screenshot({ path: `.ci-artifacts/staff-email-${width}.png`, fullPage: true });
+    await staff.page
+      .getByRole("listitem")
+      .filter({ has: staff.page.getByText("cal-screens-sales", { exact: true }) })
+      .screenshot({ path: `.ci-artifacts/staff-email-row-${width}.png` });
     await staff.close();
     const account = await open("/admin/account", admin, { width });
+    expect(await account.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(
+      0,
+    );
     await account.page.screenshot({ path: `.ci-artifacts/account-email-${width}.png`, fullPage: true });
     await account.close();
   }

@@ -23,7 +23,8 @@ export function calendarProblem(
   const subject = own ? "Your calendar" : "This calendar";
   if (!status.lastError.startsWith(READING))
     return `${subject} reported a problem${at}: ${sentence(status.lastError)}`;
-  const reason = sentence(status.lastError.slice(READING.length));
+  // A failure described by the calendar code itself reads better without the generic wrapper.
+  const reason = sentence(status.lastError.slice(READING.length).replace(/^Request failed: (?=[A-Z])/, ""));
   const meanwhile = status.refreshedAt
     ? `Times are offered from what was read at ${when(status.refreshedAt, now)}.`
     : `Nothing has been read from it yet: times are offered from ${own ? "your" : "the"} hours and meetings alone.`;

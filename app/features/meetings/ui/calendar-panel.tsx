@@ -112,7 +112,7 @@ export function CalendarPanel({
       ) : (
         <Form method="post" className="grid max-w-2xl gap-4">
           <Hidden intent="calendar-connect" userId={userId} />
-          <p className="text-sm leading-6 text-ink-muted">
+          <p className="text-sm leading-6 [overflow-wrap:anywhere] text-ink-muted">
             Use an app password, not {own ? "your" : "the"} account's own password. iCloud: appleid.apple.com,
             Sign-In and Security, App-Specific Passwords; the URL is https://caldav.icloud.com/ followed by
             the calendar's path. Fastmail: Settings, Privacy &amp; Security, Integrations (app password); the
@@ -203,16 +203,18 @@ export function FeedPanel({ userId, own, feedUrl }: { userId: number; own: boole
           with the link can read it: keep it to yourself, and reset it if it got out.
         </p>
       </div>
-      <label htmlFor="feed-url" className="font-semibold">
-        Feed link
-      </label>
-      <Input
-        id="feed-url"
-        readOnly
-        value={feedUrl}
-        className="font-mono text-sm"
-        onFocus={(event) => event.currentTarget.select()}
-      />
+      <div className="grid gap-1.5">
+        <p className="font-semibold">
+          Feed link
+        </p>
+        {/* Text, not an input: all of it shows on a phone, and one click selects it whole. */}
+        <code
+          data-testid="feed-url"
+          className="block rounded-md border border-line bg-surface-muted px-3 py-2.5 font-mono text-sm break-all select-all"
+        >
+          {feedUrl}
+        </code>
+      </div>
       <Form method="post">
         <Hidden intent="feed-reset" userId={userId} />
         <Button type="submit" variant="outline" aria-busy={pending || undefined}>
