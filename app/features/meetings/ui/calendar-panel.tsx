@@ -204,9 +204,7 @@ export function FeedPanel({ userId, own, feedUrl }: { userId: number; own: boole
         </p>
       </div>
       <div className="grid gap-1.5">
-        <p className="font-semibold">
-          Feed link
-        </p>
+        <p className="font-semibold">Feed link</p>
         {/* Text, not an input: all of it shows on a phone, and one click selects it whole. */}
         <code
           data-testid="feed-url"
