@@ -341,3 +341,62 @@ it("looks right at 1280 and 375 px", { timeout: 120_000 }, async () => {
     await account.close();
   }
 });
+
+it("keeps the calendar API to the person and admins, same-site and bounded", {
+  timeout: 120_000,
+}, async () => {
+  const sam = await salesperson("cal-api-sam");
+  const kim = await salesperson("cal-api-kim");
+  const admin = await signIn(server.url, ADMIN.username, ADMIN.password);
+  radicale.addUser("api-kim", APP_PASSWORD);
+  const calendarUrl = await radicale.makeCalendar("api-kim", APP_PASSWORD, "work");
+  const call = async (
+    session: string,
+    method: string,
+    query: string,
+    body?: unknown,
+    origin = server.url,
+  ) => {
+    const response = await fetch(`${server.url}/api/admin/availability/calendar${query}`, {
+      method,
+      headers: { Cookie: session, "Content-Type": "application/json", Origin: origin },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const connect = { url: calendarUrl, username: "api-kim", password: APP_PASSWORD };
+
+  // A salesperson may not see or change a colleague's calendar.
+  expect((await call(sam.session, "GET", `?userId=${kim.id}`)).status).toBe(403);
+  expect((await call(sam.session, "PUT", `?userId=${kim.id}`, connect)).status).toBe(403);
+  expect((await call(sam.session, "DELETE", `?userId=${kim.id}`)).status).toBe(403);
+  expect((await call(sam.session, "GET", "?userId=abc")).status).toBe(400);
+
+  // Cross-site and oversized bodies are refused before anything is stored.
+  expect((await call(kim.session, "PUT", "", connect, "https://evil.example")).status).toBe(403);
+  expect((await call(kim.session, "PUT", "", { ...connect, password: "x".repeat(9000) })).status).toBe(413);
+  expect((await call(kim.session, "GET", "")).body).toMatchObject({ userId: kim.id, calendar: null });
+
+  // An admin connects it for them; the answer never holds the password.
+  const connected = await call(admin, "PUT", `?userId=${kim.id}`, connect);
+  expect(connected.status).toBe(200);
+  expect(connected.body).toMatchObject({
+    userId: kim.id,
+    calendar: { url: calendarUrl, username: "api-kim" },
+  });
+  expect(JSON.stringify(connected.body)).not.toContain(APP_PASSWORD);
+  const own = await call(kim.session, "GET", "");
+  expect(own.body).toMatchObject({ calendar: { url: calendarUrl, lastError: null } });
+  expect(own.body.feedUrl).toMatch(new RegExp(`/meetings/feed/${kim.id}\\.0\\.[\\w-]{22}\\.ics$`));
+
+  const wrong = await call(kim.session, "PUT", "", { ...connect, password: "wrong-app-password" });
+  expect(wrong).toEqual({
+    status: 400,
+    body: {
+      message: "The calendar refused this user name and app password.",
+      errors: { password: "The calendar refused this user name and app password." },
+    },
+  });
+  expect((await call(kim.session, "DELETE", "")).body).toEqual({ userId: kim.id, disconnected: true });
+  expect((await call(kim.session, "DELETE", "")).body).toEqual({ userId: kim.id, disconnected: false });
+});
