@@ -60,6 +60,8 @@ export default [
   route("demo-request", "routes/site/demo-request-redirect.ts"),
   route("investor-deck-pdf", "routes/site/investor-deck-pdf.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
+  // A host's private iCalendar feed of their meetings (issue 34): the signed link is the only key.
+  route("meetings/feed/:file", "routes/site/meeting-feed.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("rss.xml", "routes/seo/rss.ts"),
   // The content studio's images (issue 24): public, immutable, addressed by their bytes' hash.
@@ -108,6 +110,7 @@ export default [
   route("api/admin/analytics", "routes/api/admin/analytics.ts"),
   route("api/admin/sessions/:id", "routes/api/admin/session.ts"),
   route("api/admin/availability", "routes/api/admin/availability.ts"),
+  route("api/admin/availability/calendar", "routes/api/admin/availability-calendar.ts"),
   route("api/admin/meeting-types", "routes/api/admin/meeting-types.ts"),
   route("api/admin/meeting-types/:id", "routes/api/admin/meeting-type.ts"),
   route("api/admin/webhooks", "routes/api/admin/webhooks.ts"),

@@ -34,6 +34,7 @@ import * as codeFailures031 from "./migrations/031-code-failures.ts";
 import * as leadCountsPerSession032 from "./migrations/032-lead-counts-per-session.ts";
 import * as meetings033 from "./migrations/033-meetings.ts";
 import * as calendarConnections034 from "./migrations/034-calendar-connections.ts";
+import * as meetingFeeds035 from "./migrations/035-meeting-feeds.ts";
 import * as meetingReminders036 from "./migrations/036-meeting-reminders.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   "032-lead-counts-per-session": leadCountsPerSession032,
   "033-meetings": meetings033,
   "034-calendar-connections": calendarConnections034,
+  "035-meeting-feeds": meetingFeeds035,
   "036-meeting-reminders": meetingReminders036,
 };
 

@@ -740,6 +740,13 @@ export interface CalendarConnectionsTable {
   lastErrorAt: string | null;
 }
 
+/** A host's private iCalendar feed (migration 035): links are signed with `version`; a reset adds one. */
+export interface MeetingFeedsTable {
+  userId: number;
+  version: number;
+  resetAt: string;
+}
+
 /** A busy time read from a host's calendar, ISO 8601 UTC; replaced at each refresh. */
 export interface CalendarBusyTable {
   hostId: number;
@@ -809,4 +816,5 @@ export interface Database {
   calendarConnections: CalendarConnectionsTable;
   calendarBusy: CalendarBusyTable;
   calendarEvents: CalendarEventsTable;
+  meetingFeeds: MeetingFeedsTable;
 }

@@ -263,6 +263,31 @@ const AVAILABILITY_ROWS: Row[] = [
     ok(200),
   ),
   dataRow("GET /admin/availability.data", () => "/admin/availability", ok(200)),
+  // The host's CalDAV calendar (issue 34): a loopback address is refused by the outbound policy
+  // before any connection, so the PUT answers 400 with what is wrong and stores nothing.
+  apiRow(
+    "GET /api/admin/availability/calendar",
+    () => ({ method: "GET", path: "/api/admin/availability/calendar" }),
+    ok(200, {
+      body: /^\{"userId":\d+,"calendar":null,"feedUrl":"http:\/\/[^"]+\/meetings\/feed\/\d+\.0\.[\w-]{22}\.ics"\}$/,
+    }),
+  ),
+  apiRow(
+    "PUT /api/admin/availability/calendar",
+    () => ({
+      method: "PUT",
+      path: "/api/admin/availability/calendar",
+      json: { url: "https://127.0.0.1:9/calendars/authz/", username: "authz", password: "app-password" },
+    }),
+    ok(400, { body: /^\{"message":"[^"]*loopback[^"]*","errors":\{"url":/ }),
+    { crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "DELETE /api/admin/availability/calendar",
+    () => ({ method: "DELETE", path: "/api/admin/availability/calendar" }),
+    ok(200, { body: /^\{"userId":\d+,"disconnected":false\}$/ }),
+    { crossOrigin: ok(403) },
+  ),
   apiRow(
     "GET /api/admin/meeting-types",
     () => ({ method: "GET", path: "/api/admin/meeting-types" }),

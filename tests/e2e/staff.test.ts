@@ -497,6 +497,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
             disabled: false,
             passwordSet: true,
             twoFactor: false,
+            email: null,
             lastSignInAt: null,
             createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           },

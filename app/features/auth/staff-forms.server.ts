@@ -7,10 +7,12 @@ import {
   type SetPasswordLink,
   StaffChangeError,
   setStaffDisabled,
+  setStaffEmail,
   setStaffPassword,
   setStaffRole,
   signOutEverywhere,
 } from "./staff.server.ts";
+import { checkStaffEmail } from "./staff-email.ts";
 import type { StaffActor } from "./staff-events.server.ts";
 import { parseStaffId, RoleSchema, setPasswordUrl } from "./staff-http.server.ts";
 import { PASSWORDS_DIFFER } from "./staff-messages.ts";
@@ -28,9 +30,11 @@ export type StaffNotice =
   | "role"
   | "signed-out"
   | "two-factor-reset"
-  | "code-step-reopened";
+  | "code-step-reopened"
+  | "email";
 const NOTICES: readonly StaffNotice[] = [
   "created",
+  "email",
   "role",
   "disabled",
   "enabled",
@@ -59,8 +63,8 @@ export type StaffFormOutcome =
       form: "create" | "row";
       id?: number;
       message: string;
-      errors?: Partial<Record<"username" | "password" | "confirm" | "role", string>>;
-      values?: { username: string; method: string; role: string };
+      errors?: Partial<Record<"username" | "password" | "confirm" | "role" | "email", string>>;
+      values?: { username: string; method: string; role: string; email?: string };
     };
 
 const field = (form: URLSearchParams, name: string) => form.get(name) ?? "";
@@ -88,6 +92,7 @@ async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParam
   const username = field(form, "username").trim();
   const method = field(form, "method") === "password" ? "password" : "link";
   const role = RoleSchema.safeParse(form.get("role") ?? "admin");
+  const rawEmail = field(form, "email").slice(0, 1000);
   const refuse = (
     message: string,
     errors: NonNullable<Extract<StaffFormOutcome, { kind: "refused" }>["errors"]>,
@@ -98,7 +103,7 @@ async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParam
       form: "create",
       message,
       errors,
-      values: { username, method, role: role.success ? role.data : "admin" },
+      values: { username, method, role: role.success ? role.data : "admin", email: rawEmail },
     }) as const;
   if (!role.success) return refuse("Choose a role.", { role: "Choose a role." });
   if (!username) return refuse("Please enter a username.", { username: "Please enter a username." });
@@ -106,6 +111,8 @@ async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParam
     const message = "The username must be 3 to 64 letters, digits or . _ @ - characters.";
     return refuse(message, { username: message });
   }
+  const email = checkStaffEmail(rawEmail);
+  if (!email.ok) return refuse(email.message, { email: email.message });
   let password: string | undefined;
   if (method === "password") {
     const checked = readNewPassword(form);
@@ -113,7 +120,11 @@ async function create(db: Kysely<Database>, base: LinkBase, form: URLSearchParam
     password = checked.password;
   }
   try {
-    const { member, link } = await createStaffMember(db, { username, password, role: role.data }, actor);
+    const { member, link } = await createStaffMember(
+      db,
+      { username, password, role: role.data, email: email.email },
+      actor,
+    );
     if (link) return { kind: "link", link: shown(base, member.id, member.username, link, true) } as const;
     return { kind: "done", notice: "created", id: member.id } as const;
   } catch (error) {
@@ -139,7 +150,7 @@ export async function runStaffForm(
   const refuse = (
     status: 400 | 404 | 409,
     message: string,
-    errors?: { password?: string; confirm?: string },
+    errors?: { password?: string; confirm?: string; email?: string },
   ) => ({ kind: "refused", status, form: "row", id: id ?? undefined, message, errors }) as const;
   if (id === null) return refuse(404, "No such staff account.");
   try {
@@ -163,6 +174,12 @@ export async function runStaffForm(
         if (!role.success) return refuse(400, "Choose a role.");
         await setStaffRole(db, { id, role: role.data, actor });
         return { kind: "done", notice: "role", id };
+      }
+      case "email": {
+        const email = checkStaffEmail(field(form, "email"));
+        if (!email.ok) return refuse(400, email.message, { email: email.message });
+        await setStaffEmail(db, { id, email: email.email });
+        return { kind: "done", notice: "email", id };
       }
       case "sign-out": {
         await signOutEverywhere(db, { id, actor });

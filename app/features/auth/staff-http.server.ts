@@ -14,9 +14,11 @@ import {
   StaffChangeError,
   type StaffMember,
   setStaffDisabled,
+  setStaffEmail,
   setStaffPassword,
   setStaffRole,
 } from "./staff.server.ts";
+import { checkStaffEmail } from "./staff-email.ts";
 import { setPasswordPath } from "./staff-paths.ts";
 import { passwordProblem, UserInputError } from "./users.server.ts";
 
@@ -43,6 +45,14 @@ export const PasswordSchema = z
     if (problem) context.addIssue({ code: "custom", message: problem });
   });
 
+/** A staff account's e-mail address (staff-email.ts): null or "" clears it. */
+export const StaffEmailSchema = z.unknown().transform((value, context) => {
+  const checked = checkStaffEmail(value);
+  if (checked.ok) return checked.email;
+  context.addIssue({ code: "custom", message: checked.message });
+  return z.NEVER;
+});
+
 /** A staff role (permissions.ts), with the message the API and the staff page answer. */
 export const RoleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}.` });
 
@@ -52,6 +62,8 @@ const CreateSchema = z.object({
   password: PasswordSchema.nullish(),
   // Absent: an admin, as every account was before roles.
   role: RoleSchema.optional(),
+  // Absent or null: none (meeting invitations then come from MAIL_FROM's address).
+  email: StaffEmailSchema.optional(),
 });
 
 const PatchSchema = z
@@ -59,10 +71,16 @@ const PatchSchema = z
     disabled: z.boolean({ error: "disabled must be true or false." }).optional(),
     password: PasswordSchema.optional(),
     role: RoleSchema.optional(),
+    email: StaffEmailSchema.optional(),
   })
-  .refine((body) => body.disabled !== undefined || body.password !== undefined || body.role !== undefined, {
-    error: "Send role, disabled, password, or several of them.",
-  });
+  .refine(
+    (body) =>
+      body.disabled !== undefined ||
+      body.password !== undefined ||
+      body.role !== undefined ||
+      body.email !== undefined,
+    { error: "Send role, disabled, password, email, or several of them." },
+  );
 
 /** GET /api/admin/users (and the API's answers): the account as SPEC section 3 names it, plus its state. */
 export function staffJson(member: StaffMember) {
@@ -74,6 +92,7 @@ export function staffJson(member: StaffMember) {
     disabled: member.disabled,
     passwordSet: member.passwordSet,
     twoFactor: member.twoFactor,
+    email: member.email,
     lastSignInAt: member.lastSignInAt,
     createdAt: member.createdAt,
   };
@@ -121,7 +140,7 @@ export async function handleListStaff(request: Request, context: Context): Promi
 }
 
 /**
- * POST /api/admin/users { username, password, role }: 201 with the new account (role admin unless
+ * POST /api/admin/users { username, password, role, email }: 201 with the new account (role admin unless
  * given). Without a password, the answer
  * also carries `setPasswordUrl` and `setPasswordExpiresAt`: a one-time link, shown only here.
  */
@@ -136,7 +155,12 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
   try {
     const { member, link } = await createStaffMember(
       database.db,
-      { username: parsed.data.username, password: parsed.data.password ?? undefined, role: parsed.data.role },
+      {
+        username: parsed.data.username,
+        password: parsed.data.password ?? undefined,
+        role: parsed.data.role,
+        email: parsed.data.email ?? null,
+      },
       actor,
     );
     const extra = link
@@ -152,7 +176,7 @@ export async function handleCreateStaff(request: Request, context: Context): Pro
 }
 
 /**
- * PATCH /api/admin/users/:id { role, disabled, password }: any of them. 409 when it would leave no
+ * PATCH /api/admin/users/:id { role, disabled, password, email }: any of them. 409 when it would leave no
  * enabled admin who can sign in (nothing is changed then); 404 for an unknown account. A new password signs the account out
  * everywhere (one's own: every other session).
  */
@@ -166,11 +190,12 @@ export async function handlePatchStaff(request: Request, context: Context, rawId
   const id = parseStaffId(rawId);
   if (id === null) return Response.json({ message: NOT_FOUND_MESSAGE }, { status: 404 });
   const { database } = await authServices(context);
-  const { role, disabled, password } = parsed.data;
+  const { role, disabled, password, email } = parsed.data;
   try {
     // The role and the state first: when one is refused (409), the password is not changed either.
     let member = role === undefined ? undefined : await setStaffRole(database.db, { id, role, actor });
     if (disabled !== undefined) member = await setStaffDisabled(database.db, { id, disabled, actor });
+    if (email !== undefined) member = await setStaffEmail(database.db, { id, email });
     if (password !== undefined) {
       member = await setStaffPassword(database.db, {
         id,

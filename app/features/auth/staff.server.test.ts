@@ -81,6 +81,7 @@ describeEachDatabase("staff accounts", (use) => {
       disabled: false,
       passwordSet: true,
       twoFactor: false,
+      email: null,
       lastSignInAt: null,
       createdAt: later(HOUR).toISOString(),
     });

@@ -5,6 +5,7 @@ import type { Database, UsersTable } from "#app/db/schema.ts";
 import { isAdminRole, type Role } from "#app/lib/permissions.ts";
 import { hashPassword } from "./password.server.ts";
 import { endUserSessions, hashToken } from "./sessions.server.ts";
+import { checkStaffEmail } from "./staff-email.ts";
 import { recordStaffEvent, type StaffAction, type StaffActor } from "./staff-events.server.ts";
 import { LINK_GONE_MESSAGE } from "./staff-messages.ts";
 import {
@@ -40,6 +41,8 @@ export type StaffMember = {
   passwordSet: boolean;
   /** Two-factor sign-in is on (issue 13). */
   twoFactor: boolean;
+  /** Where meeting invitations for this account go (issue 34); null: none set. */
+  email: string | null;
   lastSignInAt: string | null;
   createdAt: string;
 };
@@ -76,6 +79,7 @@ const MEMBER_COLUMNS = [
   "lastSignInAt",
   "createdAt",
   "totpEnabledAt",
+  "email",
 ] as const;
 
 type MemberRow = Pick<Selectable<UsersTable>, (typeof MEMBER_COLUMNS)[number]>;
@@ -90,6 +94,7 @@ function toMember(row: MemberRow): StaffMember {
     disabled: Boolean(row.disabled),
     passwordSet: row.passwordHash !== NO_PASSWORD,
     twoFactor: row.totpEnabledAt !== null,
+    email: row.email,
     lastSignInAt: row.lastSignInAt,
     createdAt: row.createdAt,
   };
@@ -171,11 +176,13 @@ function checkedPassword(password: string): string {
  */
 export async function createStaffMember(
   db: Kysely<Database>,
-  input: { username: string; password?: string; role?: Role },
+  input: { username: string; password?: string; role?: Role; email?: string | null },
   actor: StaffActor,
   now = new Date(),
 ): Promise<{ member: StaffMember; link?: SetPasswordLink }> {
   const name = checkUsername(input.username);
+  const email = checkStaffEmail(input.email);
+  if (!email.ok) throw new UserInputError(email.message);
   const password = input.password === undefined ? undefined : checkedPassword(input.password);
   const existing = await findUserByUsername(db, name);
   if (existing) throw new UserInputError(duplicateUsernameMessage(existing.username));
@@ -191,6 +198,7 @@ export async function createStaffMember(
           usernameKey: usernameKey(name),
           passwordHash,
           ...roleColumns(input.role ?? "admin"),
+          email: email.email,
           createdAt: timestamp,
           updatedAt: timestamp,
         })
@@ -263,6 +271,28 @@ export async function setStaffRole(
     await recordStaffEvent(trx, id, "role_changed", actor, now, { from: member.role ?? "none", to: role });
     return { ...member, role, isAdmin: isAdminRole(role) };
   });
+}
+
+/**
+ * Sets (or, with null or "", clears) the account's e-mail address (issue 34): meeting invitations go
+ * to it. UserInputError for anything but one address (staff-email.ts). The same address again is no
+ * change.
+ */
+export async function setStaffEmail(
+  db: Kysely<Database>,
+  { id, email }: { id: number; email: unknown },
+  now = new Date(),
+): Promise<StaffMember> {
+  const checked = checkStaffEmail(email);
+  if (!checked.ok) throw new UserInputError(checked.message);
+  const member = await requireMember(db, id);
+  if (member.email === checked.email) return member;
+  await db
+    .updateTable("users")
+    .set({ email: checked.email, updatedAt: now.toISOString() })
+    .where("id", "=", id)
+    .execute();
+  return { ...member, email: checked.email };
 }
 
 /**

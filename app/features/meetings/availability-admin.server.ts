@@ -34,6 +34,25 @@ export function mayManageAvailability(actor: StaffUser, userId: number): boolean
   return actor.id === userId && can(actor.role, "meetings.availability");
 }
 
+/**
+ * The host `userId` when `actor` may manage their calendar and feed (the availability rule): their
+ * own, or anyone's for an admin; not-found for an account that hosts no meetings.
+ */
+export async function manageableHost(
+  db: Db,
+  actor: StaffUser,
+  userId: number,
+): Promise<{ id: number; username: string } | { kind: "not-found" | "forbidden" }> {
+  if (!mayManageAvailability(actor, userId)) return { kind: "forbidden" };
+  const row = await db
+    .selectFrom("users")
+    .select(["id", "username", "role"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!row || !HOST_ROLES.includes(row.role as Role)) return { kind: "not-found" };
+  return { id: row.id, username: row.username };
+}
+
 /** The accounts that host meetings, for an admin's choice of whose availability to open. */
 export async function listHostAccounts(db: Db): Promise<{ id: number; username: string }[]> {
   return db

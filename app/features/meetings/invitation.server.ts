@@ -52,13 +52,8 @@ function person(
   return property;
 }
 
-/** The iCalendar text of one invitation or cancellation, or (method null) of the event a calendar stores. */
-export function invitationText(invitation: Invitation): string {
-  const calendar = new ICAL.Component(["vcalendar", [], []]);
-  calendar.updatePropertyWithValue("prodid", "-//Clausebridge//Meetings//EN");
-  calendar.updatePropertyWithValue("version", "2.0");
-  calendar.updatePropertyWithValue("calscale", "GREGORIAN");
-  if (invitation.method) calendar.updatePropertyWithValue("method", invitation.method);
+/** The VEVENT of one invitation (the event a calendar stores when `method` is null). */
+export function invitationEvent(invitation: Invitation): ICAL.Component {
   const event = new ICAL.Component("vevent");
   event.updatePropertyWithValue("uid", invitation.uid);
   event.updatePropertyWithValue("sequence", invitation.sequence);
@@ -72,6 +67,26 @@ export function invitationText(invitation: Invitation): string {
   const stored = invitation.method === null;
   event.addProperty(person("organizer", invitation.organizer, false, stored));
   event.addProperty(person("attendee", invitation.attendee, true, stored));
-  calendar.addSubcomponent(event);
+  return event;
+}
+
+/** A VCALENDAR holding `events`, with METHOD when given and the extra calendar properties (a feed's name). */
+export function calendarText(
+  events: ICAL.Component[],
+  method: Invitation["method"] = null,
+  properties: Record<string, string> = {},
+): string {
+  const calendar = new ICAL.Component(["vcalendar", [], []]);
+  calendar.updatePropertyWithValue("prodid", "-//Clausebridge//Meetings//EN");
+  calendar.updatePropertyWithValue("version", "2.0");
+  calendar.updatePropertyWithValue("calscale", "GREGORIAN");
+  if (method) calendar.updatePropertyWithValue("method", method);
+  for (const [name, value] of Object.entries(properties)) calendar.updatePropertyWithValue(name, value);
+  for (const event of events) calendar.addSubcomponent(event);
   return calendar.toString();
+}
+
+/** The iCalendar text of one invitation or cancellation, or (method null) of the event a calendar stores. */
+export function invitationText(invitation: Invitation): string {
+  return calendarText([invitationEvent(invitation)], invitation.method);
 }

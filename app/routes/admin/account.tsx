@@ -2,12 +2,16 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { authServices } from "#app/features/auth/auth-context.server.ts";
 import { INVALID_CODE, tooManyLoginsMessage } from "#app/features/auth/auth-http.server.ts";
 import { readSessionToken } from "#app/features/auth/cookies.server.ts";
 import { HASHING_BUSY_MESSAGE } from "#app/features/auth/hashing-queue.server.ts";
 import { MAX_PASSWORD_LENGTH } from "#app/features/auth/password.server.ts";
 import { safeAdminNext } from "#app/features/auth/safe-admin-next.ts";
+import { findStaffMember, setStaffEmail } from "#app/features/auth/staff.server.ts";
+import { checkStaffEmail } from "#app/features/auth/staff-email.ts";
 import { TwoFactorError } from "#app/features/auth/two-factor-store.server.ts";
 import { DISMISS_CODE_NOTICE_INTENT } from "#app/features/auth/ui/code-failure-notice.tsx";
 import {
@@ -34,6 +38,7 @@ const NOTICES = {
   ended: "That session has ended: the device using it is signed out.",
   "ended-others": "Every other session has ended. Only this one is still signed in.",
   "2fa-off": "Two-factor sign-in is off: signing in asks for your password only.",
+  email: "Your e-mail address is saved: invitations to meetings you host go there.",
 } as const;
 
 /** Passwords have at least 12 characters; a 6-digit code or a recovery code (10 + a dash) fewer. */
@@ -42,15 +47,17 @@ type Notice = keyof typeof NOTICES;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
-  const { auth } = await authServices(context);
-  const [sessions, status, enrolment] = await Promise.all([
+  const { auth, database } = await authServices(context);
+  const [sessions, status, enrolment, member] = await Promise.all([
     auth.sessions(user.id, readSessionToken(request)),
     auth.twoFactor.status(user.id),
     auth.twoFactor.enrolment(user),
+    findStaffMember(database.db, user.id),
   ]);
   const notice = new URL(request.url).searchParams.get("notice");
   return {
     username: user.username,
+    email: member?.email ?? null,
     twoFactor: {
       enabled: status.enabled,
       since: status.enabledAt ? formatDateTime(status.enabledAt) : null,
@@ -71,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = adminUser(context);
   const form = await readForm(request);
-  const { auth } = await authServices(context);
+  const { auth, database } = await authServices(context);
   const token = readSessionToken(request);
   const clientAddress = context.get(clientAddressContext);
   const code = (form.get("code") ?? "").slice(0, 64);
@@ -97,6 +104,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse(kind, tooManyLoginsMessage(outcome.throttled), 429);
   };
   switch (form.get("intent")) {
+    case "email": {
+      const email = checkStaffEmail(form.get("email") ?? "");
+      if (!email.ok)
+        return data(
+          { email: { message: email.message, value: (form.get("email") ?? "").slice(0, 1000) } },
+          { status: 400 },
+        );
+      await setStaffEmail(database.db, { id: user.id, email: email.email });
+      throw redirect(`${ACCOUNT_PATH}?notice=email`);
+    }
     case DISMISS_CODE_NOTICE_INTENT: {
       await auth.dismissCodeFailureNotices(user.id);
       throw redirect(safeAdminNext(form.get("next")));
@@ -155,7 +172,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { username, sessions, notice, twoFactor } = loaderData;
+  const { username, email, sessions, notice, twoFactor } = loaderData;
+  const emailResult = actionData && "email" in actionData ? actionData.email : undefined;
   const twoFactorResult = actionData && "twoFactor" in actionData ? actionData.twoFactor : undefined;
   const sessionMessage = actionData && "message" in actionData ? actionData.message : undefined;
   const navigation = useNavigation();
@@ -169,6 +187,45 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 
       {sessionMessage ? <Banner tone="error">{sessionMessage}</Banner> : null}
       {notice && !actionData ? <Banner tone="success">{notice}</Banner> : null}
+
+      <section
+        id="email"
+        aria-labelledby="email-heading"
+        className="grid gap-4 rounded-xl border border-line bg-white p-4 shadow-sm sm:p-6"
+      >
+        <div>
+          <h2 id="email-heading" className="text-2xl font-bold tracking-tight">
+            Your e-mail address
+          </h2>
+          <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
+            Invitations to meetings you host, and their changes, are sent here. Leave it empty to receive
+            none.
+          </p>
+        </div>
+        <Form method="post" className="flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="email" />
+          <Field
+            id="account-email"
+            name="email"
+            label="E-mail address"
+            error={emailResult?.message}
+            className="min-w-0 flex-1 basis-72"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                defaultValue={emailResult?.value ?? email ?? ""}
+              />
+            )}
+          </Field>
+          <Button type="submit" variant="outline" aria-busy={pendingIntent === "email" || undefined}>
+            {pendingIntent === "email" ? "Saving..." : "Save e-mail address"}
+          </Button>
+        </Form>
+      </section>
 
       <section
         id="two-factor"

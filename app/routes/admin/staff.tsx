@@ -59,6 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       disabled: member.disabled,
       passwordSet: member.passwordSet,
       twoFactor: member.twoFactor,
+      email: member.email,
       codeStepClosed: closed.has(member.id),
       lastSignIn: member.lastSignInAt ? formatDateTime(member.lastSignInAt) : null,
       added: formatDay(member.createdAt),
@@ -100,6 +101,7 @@ const NOTICE_TEXT: Record<StaffNotice, (name: string) => string> = {
   role: (name) => `${name} has a new role: it holds from their next click.`,
   "two-factor-reset": (name) =>
     `Two-factor sign-in for ${name} is reset: they sign in with their password and set it up again.`,
+  email: (name) => `The e-mail address of ${name} is saved: meeting invitations for them go there.`,
   "code-step-reopened": (name) =>
     `The code step for ${name} is open again: browsers they have not signed in from may enter codes today.`,
 };

@@ -49,7 +49,11 @@ export function CreateStaffForm({ pageResult }: { pageResult?: StaffActionData }
       {link ? <SetPasswordLinkPanel key={link.url} link={link} /> : null}
       <fetcher.Form ref={form} method="post" action={STAFF_PATH} className="grid gap-5">
         <input type="hidden" name="intent" value="create" />
-        {refusal && !refusal.errors?.username && !refusal.errors?.password && !refusal.errors?.confirm ? (
+        {refusal &&
+        !refusal.errors?.username &&
+        !refusal.errors?.password &&
+        !refusal.errors?.confirm &&
+        !refusal.errors?.email ? (
           <Banner tone="error">{refusal.message}</Banner>
         ) : null}
         <Field
@@ -92,6 +96,23 @@ export function CreateStaffForm({ pageResult }: { pageResult?: StaffActionData }
                 </option>
               ))}
             </NativeSelect>
+          )}
+        </Field>
+        <Field
+          id="new-email"
+          name="email"
+          label="E-mail address"
+          hint="Optional. Meeting invitations for them go here when they host meetings."
+          error={refusal?.errors?.email}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              type="email"
+              autoComplete="off"
+              maxLength={254}
+              defaultValue={refusal?.values?.email}
+            />
           )}
         </Field>
         <fieldset className="grid gap-3">

@@ -8,6 +8,7 @@ import {
   AlertDialogTrigger,
 } from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { toast } from "#app/components/ui/toast-store.ts";
 import { cn } from "#app/lib/cn.ts";
@@ -269,6 +270,42 @@ function StaffRow({
           )}
         </div>
       </div>
+
+      <fetcher.Form method="post" action={STAFF_PATH} className="flex flex-wrap items-end gap-2">
+        {hidden("email")}
+        <div className="grid min-w-0 flex-1 basis-64 gap-1">
+          <label htmlFor={`staff-${member.id}-email`} className="text-sm font-semibold">
+            E-mail<span className="sr-only"> of {member.username}</span>
+          </label>
+          <Input
+            id={`staff-${member.id}-email`}
+            name="email"
+            type="email"
+            autoComplete="off"
+            maxLength={254}
+            defaultValue={member.email ?? ""}
+            key={member.email ?? ""}
+            placeholder="For meeting invitations"
+            aria-invalid={refusal?.errors?.email ? true : undefined}
+            aria-describedby={refusal?.errors?.email ? `staff-${member.id}-email-error` : undefined}
+          />
+        </div>
+        <Button
+          type="submit"
+          variant="outline"
+          size="sm"
+          className="whitespace-nowrap"
+          aria-busy={busy || undefined}
+        >
+          {busyIntent === "email" ? "Saving..." : "Save e-mail"}
+          <span className="sr-only"> of {member.username}</span>
+        </Button>
+        {refusal?.errors?.email ? (
+          <p id={`staff-${member.id}-email-error`} className="basis-full text-sm font-semibold text-danger">
+            {refusal.errors.email}
+          </p>
+        ) : null}
+      </fetcher.Form>
 
       {refusal && !refusal.errors ? <Banner tone="error">{refusal.message}</Banner> : null}
 

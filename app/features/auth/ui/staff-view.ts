@@ -14,6 +14,8 @@ export type StaffRowView = {
   passwordSet: boolean;
   /** Two-factor sign-in is on. */
   twoFactor: boolean;
+  /** Where meeting invitations go; null: none set. */
+  email: string | null;
   /** 20 wrong codes today from untrusted clients closed the code step to them (issue 32 point 3). */
   codeStepClosed: boolean;
   /** Formatted, or null when the account never signed in. */
@@ -48,6 +50,6 @@ export type StaffActionData =
       form: "create" | "row";
       id?: number;
       message: string;
-      errors?: Partial<Record<"username" | "password" | "confirm" | "role", string>>;
-      values?: { username: string; method: string; role: string };
+      errors?: Partial<Record<"username" | "password" | "confirm" | "role" | "email", string>>;
+      values?: { username: string; method: string; role: string; email?: string };
     };
