@@ -196,6 +196,44 @@ describeEachDatabase("booking a meeting", (use) => {
     expect((await book({ type: "demo", start: "2026-12-09T12:30:00Z", leadToken: token })).status).toBe(400);
   });
 
+  it("joins a returning prospect's own lead, and gives an owner-first type to the owner of their leads", async () => {
+    const ada = await use()
+      .db.selectFrom("users")
+      .select("id")
+      .where("username", "=", "ada")
+      .executeTakeFirstOrThrow();
+    // Ben hosts too, with fewer meetings: round robin alone would pick him.
+    await createUser(use().db, { username: "ben", password: "a long enough passphrase", role: "sales" });
+    const person = { ...CONTACT, email: "returning@example.com" };
+    const first = await services.leads.submit({ requestType: "demo", ...person }, HEAD(), "203.0.113.21");
+    if (first.kind !== "stored") throw new Error(`not stored: ${first.kind}`);
+    await use().db.updateTable("leads").set({ ownerId: ada.id }).where("id", "=", first.leadId).execute();
+    // A later request of theirs, not yet assigned.
+    const later = await services.leads.submit({ requestType: "demo", ...person }, HEAD(), "203.0.113.22");
+    if (later.kind !== "stored") throw new Error(`not stored: ${later.kind}`);
+    const before = await counts();
+    const answer = await book({
+      type: "demo",
+      start: "2026-12-10T11:00:00Z",
+      ...person,
+      email: " Returning@Example.com ",
+    });
+    expect(answer).toMatchObject({ status: 201, body: { hostName: "ada" } });
+    // No third lead: the booking is the later request's.
+    expect(await counts()).toEqual({ leads: before.leads, meetings: before.meetings + 1 });
+    const meeting = await use()
+      .db.selectFrom("meetings")
+      .select("leadId")
+      .where("id", "=", (answer.body as { id: number }).id)
+      .executeTakeFirstOrThrow();
+    expect(meeting.leadId).toBe(later.leadId);
+    // Their one upcoming demo: another booking of theirs is refused, as with a token.
+    expect(await book({ type: "demo", start: "2026-12-10T12:00:00Z", ...person })).toMatchObject({
+      status: 409,
+      body: { message: BOOKING_MESSAGES.alreadyBooked },
+    });
+  });
+
   it("books nothing with the token of a request kept as spam, and answers as for any held booking", async () => {
     const stored = await services.leads.submit(
       { requestType: "demo", ...CONTACT, email: "held@example.com" },

@@ -220,6 +220,12 @@ export async function bookFromInput(
   );
   if (!open.hostsAt.get(start)?.length) return taken(services, type, start);
 
+  // A person already in the list joins their own lead (its owner, its one upcoming meeting), as a
+  // CRM matches a contact by e-mail; anyone new is stored as the forms store a request.
+  if (!lead && input.email) {
+    const existing = await services.leads.latestOf(input.email);
+    if (existing && !existing.spam) lead = existing;
+  }
   if (!lead) {
     const stored = await services.leads.submit(
       {
@@ -256,7 +262,8 @@ export async function bookFromInput(
         timeZone: input.timeZone ?? DEFAULT_TIME_ZONE,
       },
       leadId: lead.id,
-      ownerId: lead.ownerId,
+      // A returning prospect's owner hosts an "owner first" type, whichever of their leads this is.
+      ownerId: lead.ownerId ?? (await services.leads.ownerOf(lead.email)),
       source: input.leadToken ? "form" : via,
       now,
     },

@@ -70,6 +70,10 @@ export type MeetingLeads = {
     | { kind: "rate-limited"; retryAfterSeconds: number }
   >;
   find(leadId: number): Promise<MeetingLead | null>;
+  /** The person's most recent lead (by e-mail, trimmed and case-folded), not anonymised; null if none. */
+  latestOf(email: string): Promise<MeetingLead | null>;
+  /** The owner of the person's most recent lead that has one: who an "owner first" type goes to. */
+  ownerOf(email: string): Promise<number | null>;
 };
 
 export const meetingServicesKey = createServiceKey<MeetingServices>("meeting services");
