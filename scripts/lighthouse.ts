@@ -569,8 +569,9 @@ async function main(): Promise<number> {
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 20)
     throw new Error(`--runs must be 1..20, got ${values.runs}`);
-  // Every public page, and an article published through the content studio (issue 24).
-  const allPages = [...publicPages(root), `/blog/${STUDIO_POST_SLUG}`];
+  // Every public page, an article published through the content studio (issue 24), and the booking
+  // pages, rendered per request (issue 34).
+  const allPages = [...publicPages(root), `/blog/${STUDIO_POST_SLUG}`, "/book/demo", "/book/investor"];
   const pages = values.pages
     ? values.pages
         .split(",")

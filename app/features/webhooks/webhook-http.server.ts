@@ -1,15 +1,12 @@
 import { once } from "node:events";
 import http from "node:http";
-import net from "node:net";
 import type { Readable } from "node:stream";
-import tls from "node:tls";
 import {
   abortable,
   Connection,
   type Connector,
-  connectToFirst,
+  openVerifiedSocket,
   type Resolver,
-  resolveCheckedTarget,
   SafeFetchError,
 } from "#app/lib/safe-fetch/safe-connect.server.ts";
 import {
@@ -87,41 +84,20 @@ async function exchange(
   options: PostOptions,
   signal: AbortSignal,
 ): Promise<PostAnswer> {
-  const target = await resolveCheckedTarget(
+  // NOTE: connecting to the checked address, not the name, is the rebinding defence (safe-connect).
+  const socket = await openVerifiedSocket(
+    connection,
     url,
     {
       allowPrivate: options.allowPrivate,
       resolve: options.resolve,
-      howToAllow: WEBHOOK_TARGET_TEXT.howToAllow,
-      privateSwitch: WEBHOOK_TARGET_TEXT.privateSwitch,
+      connect: options.connect,
+      ca: options.ca,
+      text: WEBHOOK_TARGET_TEXT,
     },
     signal,
   );
-  const host = urlHost(url);
-  const secure = url.protocol === "https:";
-  const port = Number(url.port) || (secure ? 443 : 80);
-  // NOTE: connecting to the checked address, not the name, is the rebinding defence; the Host
-  // header and the TLS server name still carry the name so virtual hosting and certificates work.
-  let { socket } = await connectToFirst(connection, target.addresses, port, signal, options.connect);
-  if (secure) {
-    const tlsSocket = connection.track(
-      tls.connect({
-        socket,
-        host,
-        servername: net.isIP(host) ? undefined : host,
-        ALPNProtocols: ["http/1.1"],
-        ca: options.ca ? [...tls.rootCertificates, ...[options.ca].flat()] : undefined,
-      }),
-    );
-    try {
-      await once(tlsSocket, "secureConnect", { signal });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new SafeFetchError("TLS failed", `TLS with ${url.host} failed${code ? ` (${code})` : ""}.`);
-    }
-    socket = tlsSocket;
-  }
+  const _host = urlHost(url);
 
   const request = http.request({
     // Our own, already connected (and checked) socket: http.request never resolves or connects.

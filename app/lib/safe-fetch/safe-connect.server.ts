@@ -1,12 +1,14 @@
 import { promises as dns } from "node:dns";
 import { once } from "node:events";
 import net from "node:net";
+import tls from "node:tls";
 import { metadataRefusalFor } from "./cloud-metadata.server.ts";
 import {
   type AllowPrivate,
   classifyAddress,
   isAllowedPrivate,
   refusalMessage,
+  type TargetPolicyText,
   urlHost,
 } from "./target-policy.server.ts";
 
@@ -179,4 +181,60 @@ export async function connectToFirst(
     }
   }
   throw lastError;
+}
+
+export type VerifiedSocketOptions = {
+  allowPrivate?: AllowPrivate;
+  resolve?: Resolver;
+  connect?: Connector;
+  /** Extra trusted roots beside the system's (a test's own authority). */
+  ca?: string | Buffer | (string | Buffer)[];
+  /** How the refusals name the tool and its switch for private addresses. */
+  text: Pick<TargetPolicyText, "howToAllow" | "privateSwitch">;
+};
+
+/**
+ * A socket to `url`'s checked address, through TLS with a verified certificate for https: (the
+ * webhooks and the calendars, whose receivers' identity is the point). The name is resolved and
+ * checked here, the connection goes to the checked address, and the TLS server name and the Host
+ * header the caller sends still carry the name, so virtual hosting and certificates work.
+ */
+export async function openVerifiedSocket(
+  connection: Connection,
+  url: URL,
+  options: VerifiedSocketOptions,
+  signal: AbortSignal,
+): Promise<net.Socket> {
+  const target = await resolveCheckedTarget(
+    url,
+    {
+      allowPrivate: options.allowPrivate,
+      resolve: options.resolve,
+      howToAllow: options.text.howToAllow,
+      privateSwitch: options.text.privateSwitch,
+    },
+    signal,
+  );
+  const host = urlHost(url);
+  const secure = url.protocol === "https:";
+  const port = Number(url.port) || (secure ? 443 : 80);
+  const { socket } = await connectToFirst(connection, target.addresses, port, signal, options.connect);
+  if (!secure) return socket;
+  const tlsSocket = connection.track(
+    tls.connect({
+      socket,
+      host,
+      servername: net.isIP(host) ? undefined : host,
+      ALPNProtocols: ["http/1.1"],
+      ca: options.ca ? [...tls.rootCertificates, ...[options.ca].flat()] : undefined,
+    }),
+  );
+  try {
+    await once(tlsSocket, "secureConnect", { signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SafeFetchError("TLS failed", `TLS with ${url.host} failed${code ? ` (${code})` : ""}.`);
+  }
+  return tlsSocket;
 }

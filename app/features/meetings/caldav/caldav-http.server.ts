@@ -1,14 +1,11 @@
 import { once } from "node:events";
 import http from "node:http";
-import net from "node:net";
-import tls from "node:tls";
 import {
   abortable,
   Connection,
   type Connector,
-  connectToFirst,
+  openVerifiedSocket,
   type Resolver,
-  resolveCheckedTarget,
   SafeFetchError,
 } from "#app/lib/safe-fetch/safe-connect.server.ts";
 import {
@@ -107,39 +104,19 @@ async function exchange(
   const { url } = request;
   const checked = checkTargetUrl(url, CALDAV_TARGET_TEXT);
   if (!checked.ok) throw new SafeFetchError(checked.error, checked.details);
-  const target = await resolveCheckedTarget(
+  const socket = await openVerifiedSocket(
+    connection,
     url,
     {
       allowPrivate: network.allowPrivate,
       resolve: network.resolve,
-      howToAllow: CALDAV_TARGET_TEXT.howToAllow,
-      privateSwitch: CALDAV_TARGET_TEXT.privateSwitch,
+      connect: network.connect,
+      ca: network.ca,
+      text: CALDAV_TARGET_TEXT,
     },
     signal,
   );
-  const host = urlHost(url);
-  const secure = url.protocol === "https:";
-  const port = Number(url.port) || (secure ? 443 : 80);
-  let { socket } = await connectToFirst(connection, target.addresses, port, signal, network.connect);
-  if (secure) {
-    const tlsSocket = connection.track(
-      tls.connect({
-        socket,
-        host,
-        servername: net.isIP(host) ? undefined : host,
-        ALPNProtocols: ["http/1.1"],
-        ca: network.ca ? [...tls.rootCertificates, ...[network.ca].flat()] : undefined,
-      }),
-    );
-    try {
-      await once(tlsSocket, "secureConnect", { signal });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new SafeFetchError("TLS failed", `TLS with ${url.host} failed${code ? ` (${code})` : ""}.`);
-    }
-    socket = tlsSocket;
-  }
+  const _host = urlHost(url);
   const body = request.body ?? "";
   const outgoing = http.request({
     // Our own, already connected (and checked) socket: http.request never resolves or connects.
