@@ -3,7 +3,7 @@ import type { Database } from "#app/db/schema.ts";
 import { can, type Role } from "#app/lib/permissions.ts";
 import type { StaffUser } from "#app/lib/staff-guard.server.ts";
 import { type BookingProfile, bookingProfileSchema, DEFAULT_BOOKING_PROFILE } from "./booking-profile.ts";
-import { profileFromRow } from "./meeting-store.server.ts";
+import { PROFILE_COLUMNS, profileFromRow } from "./meeting-store.server.ts";
 
 // Issue 34: each admin and sales account's availability, read and changed by its owner, or by an
 // admin for anyone (the Availability page and GET/PUT /api/admin/availability share this). Changing
@@ -73,20 +73,7 @@ export async function loadAvailability(
   const row = await db
     .selectFrom("users")
     .leftJoin("bookingProfiles", "bookingProfiles.userId", "users.id")
-    .select([
-      "users.id",
-      "users.username",
-      "users.role",
-      "bookingProfiles.timeZone",
-      "bookingProfiles.weeklyHours",
-      "bookingProfiles.daysOff",
-      "bookingProfiles.bufferBeforeMinutes",
-      "bookingProfiles.bufferAfterMinutes",
-      "bookingProfiles.minimumNoticeMinutes",
-      "bookingProfiles.horizonDays",
-      "bookingProfiles.maxPerDay",
-      "bookingProfiles.updatedAt",
-    ])
+    .select(["users.id", "users.username", "users.role", ...PROFILE_COLUMNS, "bookingProfiles.updatedAt"])
     .where("users.id", "=", userId)
     .executeTakeFirst();
   if (!row || !HOST_ROLES.includes(row.role as Role)) return { kind: "not-found" };

@@ -90,24 +90,24 @@ export function profileFromRow(
   return parsed.success ? parsed.data : DEFAULT_BOOKING_PROFILE;
 }
 
+/** A booking profile's columns, as profileFromRow reads them (null without a profile). */
+export const PROFILE_COLUMNS = [
+  "bookingProfiles.timeZone",
+  "bookingProfiles.weeklyHours",
+  "bookingProfiles.daysOff",
+  "bookingProfiles.bufferBeforeMinutes",
+  "bookingProfiles.bufferAfterMinutes",
+  "bookingProfiles.minimumNoticeMinutes",
+  "bookingProfiles.horizonDays",
+  "bookingProfiles.maxPerDay",
+] as const;
+
 /** Accounts with their booking profile's columns (null without a profile). */
 function hostRows(db: Db | Transaction<Database>) {
   return db
     .selectFrom("users")
     .leftJoin("bookingProfiles", "bookingProfiles.userId", "users.id")
-    .select([
-      "users.id",
-      "users.username",
-      "users.email",
-      "bookingProfiles.timeZone",
-      "bookingProfiles.weeklyHours",
-      "bookingProfiles.daysOff",
-      "bookingProfiles.bufferBeforeMinutes",
-      "bookingProfiles.bufferAfterMinutes",
-      "bookingProfiles.minimumNoticeMinutes",
-      "bookingProfiles.horizonDays",
-      "bookingProfiles.maxPerDay",
-    ]);
+    .select(["users.id", "users.username", "users.email", ...PROFILE_COLUMNS]);
 }
 
 type HostRow = Parameters<typeof profileFromRow>[0] & { id: number; username: string; email: string | null };
