@@ -473,6 +473,9 @@ describeEachDatabase("the calendars' outbound policy", (use) => {
   });
 
   it("refuses private addresses unless CALDAV_ALLOW_PRIVATE_TARGETS, and cloud metadata always", async () => {
+    // Every name resolves from this table and every connection goes through the injected connector
+    // (startFakeNetwork): the metadata addresses below are refused by the policy, never connected to,
+    // and nothing here could reach past loopback even if the policy failed.
     const network = await startFakeNetwork({
       "calendar.internal.example": ["10.0.0.7"],
       "rebind.example": ["169.254.169.254"],
@@ -512,6 +515,8 @@ describeEachDatabase("the calendars' outbound policy", (use) => {
       expect(network.outward()).toEqual([]);
       expect(network.metadataHits()).toBe(0);
       expect(network.attempts).toEqual([]);
+      // The metadata name is refused before any lookup; the rebinding one is looked up in the table only.
+      expect(network.resolve.calls).not.toContain("metadata.google.internal");
       expect(await open.status(hostId)).toBeNull();
     } finally {
       await network.close();
