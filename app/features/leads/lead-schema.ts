@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { POLICY_VERSION as LATEST_POLICY_CHANGE } from "#app/lib/site/privacy-changes.ts";
 import { site } from "#app/lib/site/site.ts";
 import { breaksTextRule, type TextRule } from "#app/lib/text-rules.ts";
@@ -128,12 +129,7 @@ export type FieldErrors = Partial<Record<string, string>>;
 
 /** The first message of each invalid field, keyed by its top-level name (what forms and the API show). */
 export function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
+  return firstErrorPerField(error);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { type FieldErrors, type LeadSubmission, parseLeadSubmission } from "./lead-schema.ts";
 import { STAFF_SOURCE_SLUGS, type StaffSource } from "./lead-sources.ts";
 
@@ -35,7 +36,8 @@ export function parseManualLead(
   const extras = ManualLeadExtrasSchema.safeParse(record);
   const errors: FieldErrors = lead.success ? {} : { ...lead.errors };
   if (!extras.success)
-    for (const issue of extras.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    for (const [field, message] of Object.entries(firstErrorPerField(extras.error)))
+      errors[field] ??= message;
   if (!lead.success || !extras.success) return { success: false, errors };
   return {
     success: true,

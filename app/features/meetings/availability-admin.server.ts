@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { can, type Role } from "#app/lib/permissions.ts";
 import type { StaffUser } from "#app/lib/staff-guard.server.ts";
 import { type BookingProfile, bookingProfileSchema, DEFAULT_BOOKING_PROFILE } from "./booking-profile.ts";
@@ -86,13 +87,6 @@ export async function loadAvailability(
   };
 }
 
-/** Field path → message, the first per field (e.g. "weeklyHours.mon.0.end"). */
-function profileErrors(error: import("zod").ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) errors[issue.path.join(".") || "form"] ??= issue.message;
-  return errors;
-}
-
 /** Validates and stores `input` as `userId`'s availability; answers the stored one. */
 export async function saveAvailability(
   db: Db,
@@ -104,7 +98,12 @@ export async function saveAvailability(
   const current = await loadAvailability(db, actor, userId);
   if ("kind" in current) return current;
   const parsed = bookingProfileSchema.safeParse(input);
-  if (!parsed.success) return { kind: "invalid", errors: profileErrors(parsed.error) };
+  if (!parsed.success)
+    // Keyed by the whole path ("weeklyHours.mon.0.end"): the page marks the one time that is wrong.
+    return {
+      kind: "invalid",
+      errors: firstErrorPerField(parsed.error, { key: (issue) => issue.path.join(".") || "form" }),
+    };
   const profile = parsed.data;
   const values = {
     timeZone: profile.timeZone,

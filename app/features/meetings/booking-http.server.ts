@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { parseJsonObject } from "#app/lib/http.server.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { isTimeZone } from "#app/lib/time-zones.ts";
 import { BLOCK_MINUTES, DEFAULT_TIME_ZONE } from "./booking-profile.ts";
+import { MEETING_TYPE_SLUG } from "./booking-types.ts";
 import { leadBookingToken, leadTokenLead, manageTokenMeeting, manageUrl } from "./manage-link.server.ts";
 import {
   bookMeeting,
@@ -59,9 +61,7 @@ const oneLine = (max: number, message: string) =>
     .refine((value) => !breaksTextRule(value, "one-line-no-bidi"), message);
 
 const bookingSchema = z.object({
-  type: z
-    .string(BOOKING_MESSAGES.type)
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, BOOKING_MESSAGES.type),
+  type: z.string(BOOKING_MESSAGES.type).regex(MEETING_TYPE_SLUG, BOOKING_MESSAGES.type),
   start: z.string(BOOKING_MESSAGES.start).max(40, BOOKING_MESSAGES.start),
   // The name goes into an invitation's ATTENDEE;CN= and a mail's To: display name: escaped there
   // too, but a name with ; or a line break is refused outright.
@@ -92,12 +92,6 @@ export type BookingRequestHead = {
   host: string;
   protocol: string;
 };
-
-function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return errors;
-}
 
 const invalid = (errors: Record<string, string>): BookingAnswer => ({
   status: 400,
@@ -185,7 +179,7 @@ export async function bookFromInput(
   via: "api" | "page",
 ): Promise<BookingAnswer> {
   const parsed = bookingSchema.safeParse(body);
-  if (!parsed.success) return invalid(fieldErrors(parsed.error));
+  if (!parsed.success) return invalid(firstErrorPerField(parsed.error));
   const input = parsed.data;
   const start = parseStart(input.start);
   if (start === null) return invalid({ start: BOOKING_MESSAGES.start });

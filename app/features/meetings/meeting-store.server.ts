@@ -20,9 +20,6 @@ import {
 
 type Db = Kysely<Database>;
 
-export const MEETING_TYPE_SLUGS = ["demo", "investor"] as const;
-export type MeetingTypeSlug = (typeof MEETING_TYPE_SLUGS)[number];
-
 export type MeetingType = {
   id: number;
   slug: string;

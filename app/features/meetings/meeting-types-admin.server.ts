@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { listHostAccounts } from "./availability-admin.server.ts";
+import { MEETING_DURATIONS, MEETING_TYPE_SLUG } from "./booking-types.ts";
 import { findMeetingType, type MeetingType } from "./meeting-store.server.ts";
 
 // Issue 34: the kinds of meeting prospects book ("Product demo" and "Investor call" out of the box),
@@ -11,9 +13,6 @@ import { findMeetingType, type MeetingType } from "./meeting-store.server.ts";
 
 type Db = Kysely<Database>;
 
-/** A type's public name in the API (`type=`) and its page (`/book/<slug>`). */
-export const MEETING_TYPE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-export const MEETING_DURATIONS = [15, 20, 30, 45, 60, 90, 120] as const;
 export const MAX_MEETING_TYPES = 20;
 
 export const MEETING_TYPE_MESSAGES = {
@@ -80,15 +79,11 @@ const patchSchema = z
 export type MeetingTypeView = MeetingType & { hosts: { id: number; username: string }[] | null };
 export type MeetingTypeFailure = { kind: "invalid"; errors: Record<string, string> } | { kind: "not-found" };
 
-function errorsOf(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    // "Unrecognized key" names the key in `keys`, not in the path.
-    const key = issue.code === "unrecognized_keys" ? issue.keys[0] : issue.path[0];
-    errors[String(key ?? "form")] ??= issue.message;
-  }
-  return errors;
-}
+/** Field → first message; an unknown key is named by itself (the link name is fixed once made). */
+const errorsOf = (error: z.ZodError) =>
+  firstErrorPerField(error, {
+    key: (issue) => String((issue.code === "unrecognized_keys" ? issue.keys[0] : issue.path[0]) ?? "form"),
+  });
 
 function toRow(type: MeetingType) {
   return {
@@ -158,8 +153,7 @@ export async function createMeetingType(
 }
 
 export async function meetingTypeById(db: Db, id: number): Promise<MeetingTypeView | null> {
-  const row = await db.selectFrom("meetingTypes").select("slug").where("id", "=", id).executeTakeFirst();
-  if (!row) return null;
+  // At most MAX_MEETING_TYPES: the list, with its hosts' names, is as cheap as one row.
   return (await listMeetingTypes(db)).find((type) => type.id === id) ?? null;
 }
 

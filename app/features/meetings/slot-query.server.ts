@@ -1,6 +1,7 @@
 import { tooManyRequestsMessage } from "#app/lib/rate-limit.server.ts";
 import { addDays, dateIn, isTimeZone, parseDate, toInstant } from "#app/lib/time-zones.ts";
 import { DEFAULT_TIME_ZONE } from "./booking-profile.ts";
+import { MEETING_TYPE_SLUG } from "./booking-types.ts";
 import { findMeetingType, findSlots } from "./meeting-store.server.ts";
 import type { MeetingServices } from "./meetings-context.server.ts";
 
@@ -19,9 +20,6 @@ export const SLOT_QUERY_MESSAGES = {
   days: `days must be a whole number from 1 to ${MAX_SLOT_DAYS}.`,
   timeZone: "timeZone must be a time zone such as Europe/London or America/New_York.",
 } as const;
-
-/** A meeting type's public name (`demo`, `investor`, or one an admin added), as the API and /book/* use it. */
-const TYPE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export type SlotQueryAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 
@@ -54,7 +52,7 @@ export async function answerSlotQuery(
 ): Promise<SlotQueryAnswer> {
   const bad = (message: string): SlotQueryAnswer => ({ status: 400, body: { message } });
   const slug = query.get("type") ?? "";
-  if (!TYPE_SLUG.test(slug)) return bad(SLOT_QUERY_MESSAGES.type);
+  if (!MEETING_TYPE_SLUG.test(slug)) return bad(SLOT_QUERY_MESSAGES.type);
   const timeZone = query.get("timeZone") ?? DEFAULT_TIME_ZONE;
   if (!isTimeZone(timeZone)) return bad(SLOT_QUERY_MESSAGES.timeZone);
   const daysText = query.get("days") ?? String(DEFAULT_SLOT_DAYS);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { WATCH_CHECKS, WATCH_EVERY } from "./watch-types.ts";
 
 // What staff send to add or change a watch: one schema for the page's form and the JSON API, so
@@ -77,11 +78,8 @@ export type UpdateWatchInput = z.infer<typeof UpdateWatchSchema>;
 
 /** Field → first message, for a form or an API answer. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    errors[field] ??=
-      issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}.` : issue.message;
-  }
-  return errors;
+  return firstErrorPerField(error, {
+    message: (issue) =>
+      issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}.` : issue.message,
+  });
 }

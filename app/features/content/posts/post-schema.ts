@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstErrorPerField } from "#app/lib/field-errors.ts";
 import { breaksTextRule, type TextRule } from "#app/lib/text-rules.ts";
 import { BLOG_CATEGORIES, PRESS_CATEGORY, SLUG_PATTERN } from "../content-rules.ts";
 import {
@@ -208,9 +209,7 @@ export type Parsed<T> = { success: true; data: T } | { success: false; errors: P
 
 /** Every field's first message, keyed by the field ("form" for the body as a whole). */
 export function fieldErrors(error: z.ZodError): PostFieldErrors {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return errors as PostFieldErrors;
+  return firstErrorPerField(error) as PostFieldErrors;
 }
 
 function parseWith<T>(schema: z.ZodType<T>, body: unknown): Parsed<T> {

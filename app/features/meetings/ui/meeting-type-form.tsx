@@ -3,12 +3,11 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
+import { MEETING_DURATIONS } from "../booking-types.ts";
 
 // One meeting type's form on /admin/meeting-types (issue 34): its name, length, who hosts it and how
 // the host is chosen, and whether prospects are offered it. A new type's form also asks its link
 // name. Plain fields: the page works without JavaScript.
-
-export const MEETING_DURATION_CHOICES = [15, 20, 30, 45, 60, 90, 120] as const;
 
 export type MeetingTypeFormValues = {
   slug?: string;
@@ -82,7 +81,7 @@ export function MeetingTypeForm({
         >
           {(control) => (
             <NativeSelect {...control} defaultValue={String(values.durationMinutes)}>
-              {MEETING_DURATION_CHOICES.map((minutes) => (
+              {MEETING_DURATIONS.map((minutes) => (
                 <option key={minutes} value={minutes}>
                   {minutes} minutes
                 </option>
