@@ -4,29 +4,25 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AppDatabase } from "#app/db/database.server.ts";
 import { createUser } from "#app/features/auth/users.server.ts";
-import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { answerBooking, answerCancel, answerReschedule } from "#app/features/meetings/booking-http.server.ts";
 import {
   CALENDAR_EVENT,
   CALENDAR_MESSAGES,
   calendarKey,
 } from "#app/features/meetings/caldav/calendar-connections.server.ts";
-import { queueCalendarEvent } from "#app/features/meetings/caldav/calendar-events.server.ts";
 import {
   type CalendarService,
   createCalendarService,
 } from "#app/features/meetings/caldav/calendar-service.server.ts";
 import { manageUrl } from "#app/features/meetings/manage-link.server.ts";
-import { queueMeetingEmails } from "#app/features/meetings/meeting-email.server.ts";
 import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
 import { answerSlotQuery } from "#app/features/meetings/slot-query.server.ts";
 import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-worker.server.ts";
-import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { startFakeNetwork } from "#app/lib/safe-fetch/testing/fake-network.ts";
 import { openSecret } from "#app/lib/sealed-secret.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { type Radicale, startRadicale } from "../tests/support/radicale.ts";
-import { createMeetingLeads } from "./meeting-leads.server.ts";
+import { testMeetingServices } from "./testing/meeting-services.ts";
 
 // Issue 34, real calendars: a host's CalDAV calendar (a real Radicale on 127.0.0.1) gives busy times
 // to the slots and receives every booking as an event, moved and removed with it; a calendar server
@@ -139,30 +135,6 @@ function calendarsFor(
   });
 }
 
-function servicesFor(database: AppDatabase, calendars: CalendarService): MeetingServices {
-  const leads = createLeadService({
-    db: database.db,
-    secret: SECRET,
-    rateLimiter: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    notify: false,
-    timeTrap: false,
-  });
-  return {
-    database,
-    slotQueries: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    busyTimes: calendars.busyTimes,
-    busyTimesBeforeBooking: calendars.busyTimesBeforeBooking,
-    calendars,
-    now: () => clock,
-    secret: SECRET,
-    publicUrl: undefined,
-    leads: createMeetingLeads(database.db, leads),
-    onMeetingChange: async (trx, change) =>
-      (await queueMeetingEmails(trx, change)) + (await queueCalendarEvent(trx, change)),
-    meetingChanged: () => {},
-  };
-}
-
 async function openTimes(services: MeetingServices, days = 2): Promise<string[]> {
   const answer = await answerSlotQuery(
     new URLSearchParams({ type: "demo", from: "2026-12-07", days: String(days) }),
@@ -219,7 +191,7 @@ describeEachDatabase("a host's CalDAV calendar", (use) => {
     calendarUrl = await radicale.makeCalendar(user, PASSWORD, "work");
     // Healthy server: waits long enough that a busy machine never falls back to the cache here.
     calendars = calendarsFor(use(), { waitMs: 20_000, requestTimeoutMs: 20_000 });
-    services = servicesFor(use(), calendars);
+    services = testMeetingServices(use(), { secret: SECRET, now: () => clock, calendars });
   });
 
   it("connects only a calendar that accepts the credentials, and keeps the password sealed", async () => {
@@ -397,7 +369,7 @@ describeEachDatabase("a calendar server that hangs, fails or sends nonsense", (u
     front = await startFlakyFront(radicale.origin);
     // A page waits at most a second for the calendar; one exchange gives up after two.
     calendars = calendarsFor(use(), { waitMs: 1_000, requestTimeoutMs: 2_000 });
-    services = servicesFor(use(), calendars);
+    services = testMeetingServices(use(), { secret: SECRET, now: () => clock, calendars });
     const connected = await calendars.connect(hostId, {
       url: `${front.origin}/${user()}/work/`,
       username: user(),

@@ -1,31 +1,23 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import type { AppDatabase } from "#app/db/database.server.ts";
 import { parseEnv } from "#app/env.server.ts";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { createLeadAdmin } from "#app/features/leads/lead-admin.server.ts";
-import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { answerBooking, answerCancel } from "#app/features/meetings/booking-http.server.ts";
 import { CALENDAR_EVENT } from "#app/features/meetings/caldav/calendar-connections.server.ts";
-import { queueCalendarEvent } from "#app/features/meetings/caldav/calendar-events.server.ts";
 import {
   type CalendarService,
   createCalendarService,
 } from "#app/features/meetings/caldav/calendar-service.server.ts";
-import {
-  createMeetingEmailSender,
-  MEETING_EMAIL,
-  queueMeetingEmails,
-} from "#app/features/meetings/meeting-email.server.ts";
+import { createMeetingEmailSender, MEETING_EMAIL } from "#app/features/meetings/meeting-email.server.ts";
 import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
 import { answerSlotQuery } from "#app/features/meetings/slot-query.server.ts";
 import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-worker.server.ts";
 import { runPurge } from "#app/lib/purge.server.ts";
-import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { type Radicale, startRadicale } from "../tests/support/radicale.ts";
-import { createMeetingLeads } from "./meeting-leads.server.ts";
 import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories } from "./retention.server.ts";
+import { testMeetingServices } from "./testing/meeting-services.ts";
 
 // Issue 34, the privacy of meetings: erasing a person (the people page's and API's erasure, through
 // the composition root) cancels their meetings still to come and clears their name, e-mail, company
@@ -60,30 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await radicale?.stop();
 });
-
-function servicesFor(database: AppDatabase, calendars: CalendarService): MeetingServices {
-  const leads = createLeadService({
-    db: database.db,
-    secret: SECRET,
-    rateLimiter: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    notify: false,
-    timeTrap: false,
-  });
-  return {
-    database,
-    slotQueries: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    busyTimes: calendars.busyTimes,
-    busyTimesBeforeBooking: calendars.busyTimesBeforeBooking,
-    calendars,
-    now: () => clock,
-    secret: SECRET,
-    publicUrl: undefined,
-    leads: createMeetingLeads(database.db, leads),
-    onMeetingChange: async (trx, change) =>
-      (await queueMeetingEmails(trx, change)) + (await queueCalendarEvent(trx, change)),
-    meetingChanged: () => {},
-  };
-}
 
 describeEachDatabase("a person's meetings when they are erased or anonymised", (use) => {
   let calendars: CalendarService;
@@ -164,7 +132,7 @@ describeEachDatabase("a person's meetings when they are erased or anonymised", (
     expect(
       await calendars.connect(host.id, { url: calendarUrl, username: user, password: PASSWORD }),
     ).toMatchObject({ ok: true });
-    services = servicesFor(use(), calendars);
+    services = testMeetingServices(use(), { secret: SECRET, now: () => clock, calendars });
   });
 
   it("cancels their meetings to come, clears them from all, takes them out of the calendar, e-mails them nothing", async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AppDatabase } from "#app/db/database.server.ts";
 import { createUser } from "#app/features/auth/users.server.ts";
-import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { saveAvailability } from "#app/features/meetings/availability-admin.server.ts";
 import { answerBooking, answerCancel, answerReschedule } from "#app/features/meetings/booking-http.server.ts";
 import { DEFAULT_BOOKING_PROFILE } from "#app/features/meetings/booking-profile.ts";
@@ -9,16 +8,14 @@ import {
   createMeetingEmailSender,
   MEETING_EMAIL,
   type MeetingEmailPayload,
-  queueMeetingEmails,
 } from "#app/features/meetings/meeting-email.server.ts";
 import { queueDueReminders } from "#app/features/meetings/meeting-reminders.server.ts";
 import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
 import { createMailTransport } from "#app/lib/mailer.server.ts";
 import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-worker.server.ts";
-import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { mimePart, startTestSmtp, type TestSmtp } from "#app/lib/testing/test-smtp.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
-import { createMeetingLeads } from "./meeting-leads.server.ts";
+import { testMeetingServices } from "./testing/meeting-services.ts";
 
 // Issue 34: reminders 24 hours and one hour before a booked meeting, queued by the sweep (which
 // server instances run every minute) and sent through the outbox to a real SMTP server on loopback.
@@ -39,28 +36,6 @@ const bytes = (body: unknown) => async (limit: number) => {
   const encoded = new TextEncoder().encode(JSON.stringify(body));
   return encoded.length > limit ? null : encoded;
 };
-
-function servicesFor(database: AppDatabase): MeetingServices {
-  const leads = createLeadService({
-    db: database.db,
-    secret: SECRET,
-    rateLimiter: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    notify: false,
-    timeTrap: false,
-  });
-  return {
-    database,
-    slotQueries: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    busyTimes: async () => [],
-    now: () => clock,
-    secret: SECRET,
-    // The links' origin comes from the booking request: the sweep finds it on the meeting.
-    publicUrl: undefined,
-    leads: createMeetingLeads(database.db, leads),
-    onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
-    meetingChanged: () => {},
-  };
-}
 
 /** Sets up a host with an e-mail address (and an admin), and the helpers the tests share. */
 function remindersWorld(use: () => AppDatabase) {
@@ -103,7 +78,8 @@ function remindersWorld(use: () => AppDatabase) {
         host.id,
         { ...DEFAULT_BOOKING_PROFILE, minimumNoticeMinutes: 5 },
       );
-      services = servicesFor(use());
+      // No PUBLIC_URL: the links' origin comes from the booking request; the sweep finds it on the meeting.
+      services = testMeetingServices(use(), { secret: SECRET, now: () => clock });
     },
     /** Books `start` as a prospect in New York with `email`: the meeting's id and its manage token. */
     async book(start: string, email: string, company = "Okafor Build Ltd") {

@@ -1,8 +1,6 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import type { AppDatabase } from "#app/db/database.server.ts";
 import { createUser } from "#app/features/auth/users.server.ts";
-import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import {
   answerBooking,
   answerCancel,
@@ -10,19 +8,14 @@ import {
   BOOKING_MESSAGES,
   leadBookingToken,
 } from "#app/features/meetings/booking-http.server.ts";
-import {
-  createMeetingEmailSender,
-  MEETING_EMAIL,
-  queueMeetingEmails,
-} from "#app/features/meetings/meeting-email.server.ts";
+import { createMeetingEmailSender, MEETING_EMAIL } from "#app/features/meetings/meeting-email.server.ts";
 import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
 import { createMailTransport } from "#app/lib/mailer.server.ts";
 import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-worker.server.ts";
-import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { mimePart, startTestSmtp, type TestSmtp } from "#app/lib/testing/test-smtp.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { parseWithPythonIcalendar } from "../tests/support/python-icalendar.ts";
-import { createMeetingLeads } from "./meeting-leads.server.ts";
+import { testMeetingServices } from "./testing/meeting-services.ts";
 
 // Issue 34: POST /api/meetings and the manage link's calls, with the real lead service behind them.
 // Monday 7 December 2026, 08:00 London: the defaults offer 10:00 to 16:30 that day.
@@ -46,27 +39,6 @@ const bytes = (body: unknown) => async (limit: number) => {
 };
 
 /** The meetings' services over `database` with the real lead service (no rate limit, no time trap). */
-function servicesFor(database: AppDatabase, publicUrl: string | undefined): MeetingServices {
-  const leads = createLeadService({
-    db: database.db,
-    secret: SECRET,
-    rateLimiter: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    notify: false,
-    timeTrap: false,
-  });
-  return {
-    database,
-    slotQueries: createRateLimiter(database.db, { limit: 0, windowMs: 600_000 }),
-    busyTimes: async () => [],
-    now: () => clock,
-    secret: SECRET,
-    publicUrl,
-    leads: createMeetingLeads(database.db, leads),
-    onMeetingChange: (trx, change) => queueMeetingEmails(trx, change),
-    meetingChanged: () => {},
-  };
-}
-
 describeEachDatabase("booking a meeting", (use) => {
   let services: MeetingServices;
   let address = 0;
@@ -85,7 +57,7 @@ describeEachDatabase("booking a meeting", (use) => {
 
   beforeAll(async () => {
     await createUser(use().db, { username: "ada", password: "a long enough passphrase", role: "sales" });
-    services = servicesFor(use(), undefined);
+    services = testMeetingServices(use(), { secret: SECRET, now: () => clock });
   });
   beforeEach(() => {
     clock = Date.parse("2026-12-07T08:00:00Z");
@@ -324,7 +296,11 @@ describeEachDatabase("a booking's e-mails", (use) => {
       .set({ email: "ada@clausebridge.test" })
       .where("id", "=", host.id)
       .execute();
-    services = servicesFor(use(), "https://www.clausebridge.test");
+    services = testMeetingServices(use(), {
+      secret: SECRET,
+      now: () => clock,
+      publicUrl: "https://www.clausebridge.test",
+    });
   });
   afterAll(() => smtp.close());
 
