@@ -531,6 +531,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     const leadSummary = createLeadSummaryCache(database.db);
     const leadAdmin = createLeadAdmin({
       db: database.db,
+      secret,
       notify: Boolean(env.SMTP_URL),
       onLeadChange,
       onQueued: () => {

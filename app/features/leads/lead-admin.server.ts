@@ -6,9 +6,17 @@ import { type Channel, UNKNOWN_CHANNEL } from "#app/lib/attribution.ts";
 import { leadOriginSql } from "#app/lib/lead-origin.server.ts";
 import type { LeadOrigin } from "#app/lib/lead-origin.ts";
 import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/lib/outbox/outbox.server.ts";
-import { type ErasePerson, erasePerson } from "./lead-erasure.server.ts";
+import { type ContactEdit, ERASED_EMAIL_MESSAGE } from "./lead-contact-schema.ts";
+import { type ErasePerson, erasedOn, erasePerson } from "./lead-erasure.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
-import { LEAD_STATUSES, type Lead, type LeadStatus, toLead } from "./lead-repository.server.ts";
+import {
+  contactKey,
+  LEAD_STATUSES,
+  type Lead,
+  type LeadStatus,
+  leadKeys,
+  toLead,
+} from "./lead-repository.server.ts";
 import type { LeadChange, LeadChangeHook } from "./lead-service.server.ts";
 
 // What the back office does with leads: list (filtered, sorted, searched and paginated in the
@@ -327,6 +335,8 @@ export type LeadAdminOptions = {
   onLeadChange?: LeadChangeHook;
   /** Called after a commit that queued outbox work, so it goes out now rather than at the next poll. */
   onQueued?: () => void;
+  /** Keys the erasure suppression list: an edit may not move a lead onto an erased person's address. */
+  secret?: string;
 };
 
 export type BulkAction =
@@ -340,6 +350,27 @@ export class UnknownOwnerError extends Error {
   }
 }
 
+/** An edit refused for one of its fields (the e-mail of a person erased on request). */
+export class ContactEditRefused extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/** One field an edit changed, as the timeline tells it: which, from what, to what. */
+export type FieldChange = { field: string; from: string | null; to: string | null };
+
+const INVESTOR_TYPE_LABELS = { angel: "Angel", vc: "VC", introducer: "Introducer", other: "Other" } as const;
+
+function investorTypesText(types: Record<keyof typeof INVESTOR_TYPE_LABELS, boolean>): string | null {
+  const ticked = (Object.keys(INVESTOR_TYPE_LABELS) as (keyof typeof INVESTOR_TYPE_LABELS)[])
+    .filter((key) => types[key])
+    .map((key) => INVESTOR_TYPE_LABELS[key]);
+  return ticked.length > 0 ? ticked.join(", ") : null;
+}
+
 type Trx = Transaction<Database>;
 
 /**
@@ -347,7 +378,7 @@ type Trx = Transaction<Database>;
  * it queues (the sales email of a released lead, webhook deliveries), so a change and its record
  * are stored together or not at all. Undefined means the lead does not exist.
  */
-export function createLeadAdmin({ db, notify, onLeadChange, onQueued }: LeadAdminOptions) {
+export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: LeadAdminOptions) {
   const emit = async (trx: Trx, type: LeadChange["type"], leadId: number, now: Date) => {
     await onLeadChange?.(trx, { type, leadId, occurredAt: now });
   };
@@ -442,7 +473,82 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued }: LeadAdmi
     return toLead(updated);
   }
 
+  /**
+   * Issue 35: corrects what the person sent. Only the fields that differ are written; they land on
+   * the timeline as one `contact_changed` event listing each (field, from, to), with `lead.updated`
+   * for the webhooks. A new e-mail moves the lead to the person of that address (people are the
+   * leads sharing a normalised e-mail): its timeline goes with it. An address under an erasure
+   * suppression is refused. The row is locked first on PostgreSQL, so two editors at once each
+   * record what they really replaced.
+   */
+  async function editContactIn(trx: Trx, leadId: number, edit: ContactEdit, actor: Actor, now: Date) {
+    const locked = trx
+      .selectFrom("leads")
+      .selectAll()
+      .where("id", "=", leadId)
+      .where("anonymisedAt", "is", null);
+    const current = await (isPostgres(trx) ? locked.forUpdate() : locked).executeTakeFirst();
+    if (!current) return undefined;
+    const before = toLead(current);
+    const changes: FieldChange[] = [];
+    const set: Record<string, unknown> = {};
+    for (const field of ["fullName", "email", "company", "phone", "message"] as const) {
+      const value = edit[field];
+      if (value === undefined || value === before[field]) continue;
+      changes.push({ field, from: before[field], to: value });
+      set[field] = value;
+    }
+    if (before.requestType === "investor") {
+      const types = edit.investorType ?? before.investorType;
+      if (edit.investorType) {
+        const from = investorTypesText(before.investorType);
+        const to = investorTypesText(types);
+        if (from !== to) {
+          changes.push({ field: "investorType", from, to });
+          set.investorAngel = types.angel ? 1 : 0;
+          set.investorVc = types.vc ? 1 : 0;
+          set.investorIntroducer = types.introducer ? 1 : 0;
+          set.investorOther = types.other ? 1 : 0;
+        }
+      }
+      // As the form keeps it: the details only when "other" is ticked.
+      const details = types.other
+        ? edit.otherDetails !== undefined
+          ? edit.otherDetails
+          : before.otherDetails
+        : null;
+      if (details !== before.otherDetails) {
+        changes.push({ field: "otherDetails", from: before.otherDetails, to: details });
+        set.otherDetails = details;
+      }
+    }
+    if (changes.length === 0) return before;
+    const email = edit.email ?? before.email;
+    if (contactKey(email) !== contactKey(before.email) && secret && (await erasedOn(trx, secret, email)))
+      throw new ContactEditRefused("email", ERASED_EMAIL_MESSAGE);
+    const updated = await trx
+      .updateTable("leads")
+      .set({
+        ...set,
+        ...leadKeys({
+          fullName: edit.fullName ?? before.fullName,
+          email,
+          company: edit.company ?? before.company,
+        }),
+        updatedAt: now.toISOString(),
+      })
+      .where("id", "=", leadId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordLeadEvent(trx, { leadId, type: "contact_changed", actor, detail: { changes }, now });
+    await emit(trx, "lead.updated", leadId, now);
+    return toLead(updated);
+  }
+
   return {
+    editContact(leadId: number, edit: ContactEdit, actor: Actor, now = new Date()) {
+      return inTransaction((trx) => editContactIn(trx, leadId, edit, actor, now));
+    },
     setStatus(leadId: number, status: LeadStatus, actor: Actor, now = new Date()) {
       return inTransaction((trx) => setStatusIn(trx, leadId, status, actor, now));
     },

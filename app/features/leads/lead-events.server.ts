@@ -34,7 +34,9 @@ export type LeadEventType =
   | "meeting_rescheduled"
   | "meeting_cancelled"
   | "meeting_held"
-  | "meeting_no_show";
+  | "meeting_no_show"
+  /** Issue 35: staff corrected what the person sent: detail `{ changes: [{ field, from, to }] }`. */
+  | "contact_changed";
 
 export type Actor = { id: number; username: string };
 

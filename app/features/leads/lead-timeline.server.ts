@@ -43,6 +43,14 @@ export type TimelineEntry =
   | { kind: "returned_after_erasure"; id: string; at: string; actor: null; erasedAt: string }
   | { kind: "next_step_set"; id: string; at: string; actor: string | null; text: string; due: string }
   | { kind: "next_step_cleared"; id: string; at: string; actor: string | null; text: string }
+  /** Issue 35: staff corrected fields the person sent; each with what it was and what it became. */
+  | {
+      kind: "contact_changed";
+      id: string;
+      at: string;
+      actor: string | null;
+      changes: { field: string; from: string | null; to: string | null }[];
+    }
   /** Issue 23: added by hand (`source` is the label), created or merged by an import, or reverted by its undo. */
   | { kind: "added_by_staff"; id: string; at: string; actor: string | null; source: string }
   | {
@@ -202,6 +210,19 @@ export async function leadTimeline(
           kind: "next_step_cleared",
           actor: row.actorName,
           text: text(detail.text) ?? "",
+        });
+        break;
+      case "contact_changed":
+        entries.push({
+          ...base,
+          kind: "contact_changed",
+          actor: row.actorName,
+          changes: Array.isArray(detail.changes)
+            ? detail.changes.flatMap((change: unknown) => {
+                const { field, from, to } = (change ?? {}) as Record<string, unknown>;
+                return typeof field === "string" ? [{ field, from: text(from), to: text(to) }] : [];
+              })
+            : [],
         });
         break;
       case "added_by_staff":

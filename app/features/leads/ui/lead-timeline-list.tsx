@@ -3,6 +3,7 @@ import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { staffSourceLabel } from "../lead-sources.ts";
 import type { TimelineEntry } from "../lead-timeline.server.ts";
+import { ContactChangeLine } from "./contact-change-line.tsx";
 import { formatDay } from "./lead-age.ts";
 import { sourceText } from "./lead-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -121,6 +122,8 @@ function describe(entry: TimelineEntry): ReactNode {
           {who(entry.actor)} cleared the next step “{entry.text}”
         </>
       );
+    case "contact_changed":
+      return <ContactChangeLine entry={entry} who={who(entry.actor)} />;
     case "notification_failed":
       return (
         <>

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import {
+  DemoRequestSchema,
+  type FieldErrors,
+  fieldErrors,
+  InvestorInterestSchema,
+  MESSAGES,
+} from "./lead-schema.ts";
+
+// Issue 35: what staff may correct on a lead they work: every field the form it came from collects,
+// by that form's own rules and messages (lead-schema.ts), so a lead staff edited is one the form
+// could have sent. Used by the page's action and PATCH /api/admin/leads/:id.
+
+/** The fields a lead's page and the API edit, as the API names them. */
+export const CONTACT_FIELDS = ["fullName", "email", "company", "phone", "message"] as const;
+export const INVESTOR_FIELDS = ["investorType", "otherDetails"] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number] | (typeof INVESTOR_FIELDS)[number];
+
+export type InvestorTypes = { angel: boolean; vc: boolean; introducer: boolean; other: boolean };
+
+/** A validated edit: only the fields sent, each cleaned as the form cleans it. */
+export type ContactEdit = {
+  fullName?: string;
+  email?: string;
+  company?: string;
+  phone?: string;
+  message?: string | null;
+  investorType?: InvestorTypes;
+  otherDetails?: string | null;
+};
+
+const demo = DemoRequestSchema.shape;
+const investor = InvestorInterestSchema.in.shape;
+
+const demoEdit = z.object({
+  fullName: demo.fullName.optional(),
+  email: demo.email.optional(),
+  company: demo.company.optional(),
+  phone: demo.phone.optional(),
+  message: demo.message,
+});
+
+const investorEdit = z.object({
+  fullName: investor.fullName.optional(),
+  email: investor.email.optional(),
+  company: investor.company.optional(),
+  phone: investor.phone.optional(),
+  message: investor.message,
+  investorType: z
+    .object(
+      {
+        angel: z.boolean(MESSAGES.invalid),
+        vc: z.boolean(MESSAGES.invalid),
+        introducer: z.boolean(MESSAGES.invalid),
+        other: z.boolean(MESSAGES.invalid),
+      },
+      MESSAGES.invalid,
+    )
+    .optional(),
+  otherDetails: investor.otherDetails,
+});
+
+/**
+ * Validates an edit of a lead of `requestType` by its form's rules. Fields left out are not changed;
+ * `message` and `otherDetails` sent empty or null clear them. Unknown fields are ignored (the API's
+ * PATCH also carries status, owner and spam).
+ */
+export function parseContactEdit(
+  requestType: "demo" | "investor",
+  body: Record<string, unknown>,
+): { success: true; data: ContactEdit } | { success: false; errors: FieldErrors } {
+  const schema = requestType === "investor" ? investorEdit : demoEdit;
+  const result = schema.safeParse(body);
+  if (!result.success) return { success: false, errors: fieldErrors(result.error) };
+  const edit: ContactEdit = {};
+  const fields: readonly string[] =
+    requestType === "investor" ? [...CONTACT_FIELDS, ...INVESTOR_FIELDS] : CONTACT_FIELDS;
+  for (const field of fields)
+    if (field in body && body[field] !== undefined)
+      (edit as Record<string, unknown>)[field] = (result.data as Record<string, unknown>)[field];
+  return { success: true, data: edit };
+}
+
+/** True when the body names any field parseContactEdit reads. */
+export function hasContactFields(body: Record<string, unknown>): boolean {
+  return [...CONTACT_FIELDS, ...INVESTOR_FIELDS].some((field) => body[field] !== undefined);
+}
+
+/**
+ * The edit form as it arrives (with or without JavaScript): every field of the lead's kind is in it,
+ * the investor types as ticked boxes.
+ */
+export function contactEditFromForm(
+  requestType: "demo" | "investor",
+  form: URLSearchParams,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of CONTACT_FIELDS) body[field] = form.get(field) ?? "";
+  if (requestType === "investor") {
+    body.investorType = {
+      angel: form.has("investorAngel"),
+      vc: form.has("investorVc"),
+      introducer: form.has("investorIntroducer"),
+      other: form.has("investorOther"),
+    };
+    body.otherDetails = form.get("otherDetails") ?? "";
+  }
+  return body;
+}
+
+/** The refusal for an address a person asked to be erased under (its suppression record). */
+export const ERASED_EMAIL_MESSAGE =
+  "This address belongs to a person erased on request. If they got in touch again, add them as a new lead.";
