@@ -10,7 +10,7 @@ import {
   channelSlug,
   toLeadAttribution,
 } from "#app/lib/attribution.ts";
-import { DEFAULT_BODY_LIMIT } from "#app/lib/body-limits.ts";
+import { DEFAULT_BODY_LIMIT, LEAD_BODY_LIMIT } from "#app/lib/body-limits.ts";
 import { readJsonObject } from "#app/lib/http.server.ts";
 import { leadOriginSql } from "#app/lib/lead-origin.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
@@ -20,16 +20,24 @@ import { DeadlineError, withDeadline } from "#app/lib/with-deadline.ts";
 import { EXPORT_FILTER_PARAMS } from "./export-log-words.ts";
 import {
   type BulkAction,
+  ContactEditRefused,
   LEAD_SORTS,
   type LeadListQuery,
   leadHistory,
   listLeads,
   UnknownOwnerError,
 } from "./lead-admin.server.ts";
+import {
+  CONTACT_FIELDS,
+  type ContactEdit,
+  hasContactFields,
+  parseContactEdit,
+} from "./lead-contact-schema.ts";
 import { emailKeyOf, otherSubmissions } from "./lead-contacts.server.ts";
 import { exportFileName, leadsCsvStream } from "./lead-csv.server.ts";
 import { addNote, listNotes, NoteBodySchema } from "./lead-notes.server.ts";
 import { findLead, LEAD_STATUSES, type Lead } from "./lead-repository.server.ts";
+import { MESSAGES } from "./lead-schema.ts";
 import { leadTimeline } from "./lead-timeline.server.ts";
 import { type LeadsServices, leadsServices } from "./leads-context.server.ts";
 
@@ -221,18 +229,27 @@ const PatchSchema = z
       .optional(),
     spam: z.boolean("spam must be true or false.").optional(),
   })
-  .refine((body) => body.status !== undefined || body.ownerId !== undefined || body.spam !== undefined, {
-    message: "Send at least one of status, ownerId and spam.",
-  });
+  .loose()
+  .refine(
+    (body) =>
+      body.status !== undefined ||
+      body.ownerId !== undefined ||
+      body.spam !== undefined ||
+      hasContactFields(body),
+    { message: `Send at least one of status, ownerId, spam, ${CONTACT_FIELDS.join(", ")}.` },
+  );
 
 /**
- * PATCH /api/admin/leads/:id { status?, ownerId?, spam? }: status one of SPEC section 4's five,
- * ownerId a staff member's id or null (unassigned), spam true or false. 400 otherwise, 404 unknown.
+ * PATCH /api/admin/leads/:id { status?, ownerId?, spam?, fullName?, email?, company?, phone?,
+ * message?, investorType?, otherDetails? }: status one of SPEC section 4's five, ownerId a staff
+ * member's id or null (unassigned), spam true or false; the contact fields by the rules of the form
+ * the lead came from (issue 35), each change on its timeline. 400 with `errors` per field otherwise,
+ * 404 unknown. The contact fields are checked before anything changes.
  */
 export async function handlePatchLead(request: Request, context: Context, rawId: string | undefined) {
   const user = await requireApiPermission(request, context, "leads.write");
   assertSameOrigin(request);
-  const body = await readJsonObject(request, 1024);
+  const body = await readJsonObject(request, LEAD_BODY_LIMIT);
   if (!body.ok) return body.response;
   const parsed = PatchSchema.safeParse(body.value);
   if (!parsed.success) {
@@ -241,17 +258,28 @@ export async function handlePatchLead(request: Request, context: Context, rawId:
   }
   const id = leadId(rawId);
   if (id === null) return notFound();
-  const { leadAdmin } = await leadsServices(context);
+  const { leadAdmin, database } = await leadsServices(context);
   const { status, ownerId, spam } = parsed.data;
+  let edit: ContactEdit | undefined;
+  if (hasContactFields(body.value)) {
+    const current = await findLead(database.db, id);
+    if (!current) return notFound();
+    const contact = parseContactEdit(current.requestType, body.value);
+    if (!contact.success)
+      return Response.json({ message: MESSAGES.invalid, errors: contact.errors }, { status: 400 });
+    edit = contact.data;
+  }
   let lead: Lead | undefined;
   try {
-    if (status !== undefined) lead = await leadAdmin.setStatus(id, status, user);
-    if (ownerId !== undefined && (lead || status === undefined))
+    if (edit) lead = await leadAdmin.editContact(id, edit, user);
+    if (status !== undefined && (lead || !edit)) lead = await leadAdmin.setStatus(id, status, user);
+    if (ownerId !== undefined && (lead || (!edit && status === undefined)))
       lead = await leadAdmin.setOwner(id, ownerId, user);
-    if (spam !== undefined && (lead || (status === undefined && ownerId === undefined)))
+    if (spam !== undefined && (lead || (!edit && status === undefined && ownerId === undefined)))
       lead = await leadAdmin.setSpam(id, spam, user);
   } catch (error) {
     if (error instanceof UnknownOwnerError) return badRequest(error.message, "ownerId");
+    if (error instanceof ContactEditRefused) return badRequest(error.message, error.field);
     throw error;
   }
   return lead ? Response.json(lead) : notFound();

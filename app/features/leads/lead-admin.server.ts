@@ -163,7 +163,7 @@ export function filterLeads<O>(
  * COLLATE "C" is SQLite's default), status in pipeline order, `id` breaking ties in the same direction.
  * `oneStatus`: the filter keeps a single status, so every row ranks the same in the status order.
  */
-function orderLeads<O>(
+export function orderLeads<O>(
   db: Kysely<Database>,
   query: SelectQueryBuilder<Database, "leads", O>,
   sort: LeadSort = "createdAt",

@@ -80,3 +80,48 @@ export function formatDuration(ms: number): string {
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} days ${hours % 24} h` : `${days} days`;
 }
+
+/**
+ * Issue 35: a lead opened from a list carries the list it came from (its path and query, page
+ * included) and its place in it, so its page offers the previous and next lead of that list and a
+ * way back to it. Only the back office's lead list is accepted as a place to go back to.
+ */
+export const FROM_PARAM = "from";
+export const AT_PARAM = "at";
+export const LIST_PATHS = ["/admin/dashboard"] as const;
+const MAX_FROM_LENGTH = 2000;
+
+/** The list URL `raw` names, when it is one of ours; null otherwise (an address elsewhere, junk). */
+export function parseFrom(raw: string | null): URL | null {
+  if (!raw || raw.length > MAX_FROM_LENGTH || !raw.startsWith("/") || raw.startsWith("//")) return null;
+  let url: URL;
+  try {
+    url = new URL(raw, "http://admin.invalid");
+  } catch {
+    return null;
+  }
+  if (url.origin !== "http://admin.invalid" || !(LIST_PATHS as readonly string[]).includes(url.pathname))
+    return null;
+  return url;
+}
+
+/** A lead's page, opened from the list at `from` as its `at`-th lead (1-based). */
+export function leadHref(id: number, list?: { from: string; at?: number }): string {
+  if (!list) return `/admin/leads/${id}`;
+  const params = new URLSearchParams({ [FROM_PARAM]: list.from });
+  if (list.at && list.at > 0) params.set(AT_PARAM, String(list.at));
+  return `/admin/leads/${id}?${params}`;
+}
+
+/** The list at `from`, on the page that holds its `at`-th lead (when known). */
+export function backToList(from: URL, at: number | null): string {
+  const url = new URL(from);
+  if (at !== null) {
+    const size = Number(url.searchParams.get("pageSize")) || DEFAULT_PAGE_SIZE;
+    const page = Math.ceil(at / size);
+    if (page > 1) url.searchParams.set("page", String(page));
+    else url.searchParams.delete("page");
+  }
+  url.searchParams.delete("notice");
+  return url.pathname + url.search;
+}
