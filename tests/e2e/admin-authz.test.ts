@@ -549,6 +549,12 @@ const ROWS: Row[] = [
     { changes: "lead", crossOrigin: ok(403) },
   ),
   apiRow(
+    "PATCH /api/admin/leads/:id (contact fields)",
+    (id) => ({ method: "PATCH", path: `/api/admin/leads/${id}`, json: { phone: "+44 20 7946 0000" } }),
+    ok(200, { leadData: true, body: /"phone":"\+44 20 7946 0000"/ }),
+    { changes: "lead", crossOrigin: ok(403) },
+  ),
+  apiRow(
     "POST /api/admin/leads/:id/notes",
     (id) => ({ method: "POST", path: `/api/admin/leads/${id}/notes`, json: { body: "Called back." } }),
     ok(201, { body: /"body":"Called back\."/ }),
@@ -619,6 +625,24 @@ const ROWS: Row[] = [
     }),
     "%2Fadmin%2Fleads%2F\\d+",
     { status: [302], location: /^\/admin\/leads\/\d+\?notice=note$/ },
+    { changes: "lead", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/leads/:id (details form)",
+    (id) => ({
+      method: "POST",
+      path: `/admin/leads/${id}`,
+      form: {
+        intent: "details",
+        fullName: "Matrix Lead",
+        company: "Matrix Co",
+        email: "matrix.lead@example.com",
+        phone: "+44 20 7946 0000",
+        message: "",
+      },
+    }),
+    "%2Fadmin%2Fleads%2F\\d+",
+    { status: [302], location: /^\/admin\/leads\/\d+\?notice=details$/ },
     { changes: "lead", crossOrigin: CROSS_SITE_REFUSED },
   ),
   pageRow(

@@ -413,7 +413,8 @@ describe("the dashboard", () => {
     await page.unroute(`**/api/admin/leads/${id}`);
 
     await row.getByRole("link", { name }).click();
-    await page.waitForURL(`**/admin/leads/${id}`, WAIT);
+    // The lead opens with its place in the list (issue 35: ?from=…&at=…).
+    await page.waitForURL((url) => url.pathname === `/admin/leads/${id}`, WAIT);
     const history = timelineStatusChanges(page);
     await expect.poll(() => history.count(), WAIT).toBe(1);
     await expect(readText(history)).resolves.toMatch(
@@ -622,6 +623,8 @@ describe("a lead's page", () => {
       .execute();
     const { page, close } = await openSignedIn(`/admin/leads/${id}`);
 
+    // Delete lives in the lead's "More actions" menu (issue 35).
+    await page.getByText("More actions").click();
     await page.getByRole("button", { name: "Delete lead" }).click();
     const dialog = page.getByRole("alertdialog", { name: "Delete this lead?" });
     await dialog.waitFor(WAIT);
@@ -630,6 +633,7 @@ describe("a lead's page", () => {
     await dialog.waitFor({ state: "hidden", ...WAIT });
     expect(await storedLead(id)).toBeDefined();
 
+    await page.getByText("More actions").click();
     await page.getByRole("button", { name: "Delete lead" }).click();
     await dialog.getByRole("button", { name: "Delete permanently" }).click();
     await page.waitForURL("**/admin/dashboard", WAIT);
@@ -838,23 +842,28 @@ describe("without JavaScript", () => {
     expect(new URL(page.url()).searchParams.get("q")).toBe(company);
 
     await rowFor(page, name).getByRole("link", { name }).click();
-    await page.waitForURL(`**/admin/leads/${id}`, WAIT);
+    await page.waitForURL((url) => url.pathname === `/admin/leads/${id}`, WAIT);
     const history = timelineStatusChanges(page);
     await expect(history.count()).resolves.toBe(1);
     // The lead's own page takes the same form.
     await page.getByLabel(`Status of ${name}`).selectOption("customer");
     await page.getByRole("button", { name: `Update status of ${name}` }).click();
-    await page.waitForURL(`**/admin/leads/${id}?notice=updated`, WAIT);
+    await page.waitForURL(
+      (url) => url.pathname === `/admin/leads/${id}` && url.searchParams.get("notice") === "updated",
+      WAIT,
+    );
     await expect(history.count()).resolves.toBe(2);
     // Newest first.
     await expect(readText(history.first())).resolves.toMatch(
       /changed the status\s*Qualified\s*→?\s*to\s*Customer$/,
     );
     expect((await storedLead(id))?.status).toBe("customer");
+    await page.getByText("More actions").click();
     await page.getByRole("link", { name: "Delete lead" }).click();
     await page.waitForURL(/confirm-delete=1/, WAIT);
     await page.getByRole("button", { name: "Delete permanently" }).click();
-    await page.waitForURL(/\/admin\/dashboard\?notice=deleted/, WAIT);
+    // Back to the list the lead was opened from.
+    await page.waitForURL(/\/admin\/dashboard\?(.*&)?notice=deleted/, WAIT);
     await expect(page.getByRole("status").filter({ hasText: "Lead deleted." }).count()).resolves.toBe(1);
     expect(await storedLead(id)).toBeUndefined();
     await close();

@@ -128,6 +128,7 @@ const ROWS: Row[] = [
   post("/admin/dashboard", { intent: "bulk", ids: String(NO_SUCH_ID), do: "spam" }, LEADS),
   post("/admin/leads/:id", { intent: "note", body: "" }, LEADS),
   post("/admin/leads/:id", { intent: "owner", owner: String(NO_SUCH_ID) }, LEADS),
+  post("/admin/leads/:id", { intent: "details", phone: "call me" }, LEADS),
   post("/admin/people", { email: "not an email" }, ADMIN),
   post("/admin/audit", { intent: "audit", url: "" }, AUDITS),
   post("/admin/watches", { intent: "create", url: "" }, AUDITS),

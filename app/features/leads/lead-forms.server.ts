@@ -55,6 +55,7 @@ export const NOTICES = [
   "next-step",
   "next-step-cleared",
   "added",
+  "details",
 ] as const;
 export type Notice = (typeof NOTICES)[number];
 

@@ -134,6 +134,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
               ticked={ticked}
               onTick={setTicked}
               onToggle={toggle}
+              list={{ from: listHref(DASHBOARD_PATH, view, page), offset: (page - 1) * pageSize }}
             />
             <Pagination
               page={page}

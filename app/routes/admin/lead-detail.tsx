@@ -2,16 +2,20 @@ import { isRouteErrorResponse, Link, useLocation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDetailAction, loadLeadDetail } from "#app/features/leads/lead-detail.server.ts";
-import { DeleteLeadConfirmation, EraseLeadCard } from "#app/features/leads/ui/delete-lead.tsx";
+import { DeleteLeadConfirmation } from "#app/features/leads/ui/delete-lead.tsx";
+import { LeadActionsMenu } from "#app/features/leads/ui/lead-actions-menu.tsx";
 import { LeadAttributionCard } from "#app/features/leads/ui/lead-attribution-card.tsx";
 import { LeadDetailsCard } from "#app/features/leads/ui/lead-details-card.tsx";
+import type { DetailsErrors, DetailsValues } from "#app/features/leads/ui/lead-details-edit.tsx";
 import { LeadHeader } from "#app/features/leads/ui/lead-header.tsx";
 import { LeadNoteForm } from "#app/features/leads/ui/lead-note-form.tsx";
+import { LeadRecordNav } from "#app/features/leads/ui/lead-record-nav.tsx";
 import { LeadTimelineList } from "#app/features/leads/ui/lead-timeline-list.tsx";
 import { LeadWorkCard } from "#app/features/leads/ui/lead-work-card.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
 import { OtherSubmissions } from "#app/features/leads/ui/other-submissions.tsx";
-import { requirePermission } from "#app/lib/admin-guard.server.ts";
+import { usePopoverDetails } from "#app/features/leads/ui/use-popover-details.ts";
+import { adminUser, requirePermission } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/lead-detail";
@@ -25,7 +29,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   adminMeta(loaderData ? `Lead: ${loaderData.lead.fullName}` : "Lead not found");
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  return loadLeadDetail(request, context, params.id);
+  return loadLeadDetail(request, context, params.id, adminUser(context));
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -33,48 +37,89 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return leadDetailAction(request, context, params.id, requirePermission(context, "leads.write"));
 }
 
+/** The page's own URL with `param` set (or removed, for null), its list state kept. */
+function withParam(pathname: string, search: string, param: string, value: string | null): string {
+  const params = new URLSearchParams(search);
+  for (const oneOff of ["notice", "edit", "confirm-delete", "index"]) params.delete(oneOff);
+  if (value !== null) params.set(param, value);
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
 export default function LeadDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { lead, owner, staff, nextStep, timeline, otherSubmissions, confirmDelete, notice } = loaderData;
-  const { pathname } = useLocation();
+  const { lead, owner, staff, nextStep, timeline, otherSubmissions, confirmDelete, editing, notice, list } =
+    loaderData;
+  const { pathname, search } = useLocation();
   const error = actionData && typeof actionData === "object" ? actionData : undefined;
+  const here = withParam(pathname, search, "", null);
+  const editHref = withParam(pathname, search, "edit", "details");
+  const detailsError = error && "field" in error && error.field === "details" ? error : undefined;
+  usePopoverDetails();
 
   return (
-    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
-      <LeadHeader lead={lead} owner={owner} />
+    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 sm:px-6">
+      <div className="grid gap-4">
+        <LeadRecordNav place={list} />
+        <LeadHeader
+          lead={lead}
+          owner={owner}
+          actions={
+            <LeadActionsMenu
+              lead={lead}
+              editHref={editHref}
+              confirmDeleteHref={withParam(pathname, search, "confirm-delete", "1")}
+              afterDelete={list.back}
+            />
+          }
+        />
+      </div>
 
       {error?.message ? <Banner tone="error">{error.message}</Banner> : <NoticeBanner notice={notice} />}
-      {confirmDelete ? <DeleteLeadConfirmation lead={lead} action={pathname} /> : null}
+      {confirmDelete ? <DeleteLeadConfirmation lead={lead} action={here} cancelHref={here} /> : null}
 
       {/* The work first: the status, owner and next step lead the page's order (the top on a phone),
-          and sit in the right-hand column on a wide screen. */}
-      <div className="grid items-start gap-6 lg:grid-cols-3">
-        <div className="grid gap-6 lg:col-start-3 lg:row-start-1">
-          <LeadWorkCard
-            lead={lead}
-            staff={staff}
-            action={pathname}
-            nextStep={nextStep}
-            nextStepError={
-              error && "field" in error && error.field === "next-step" ? error.message : undefined
-            }
-          />
+          and sit in the right-hand column on a wide screen, one stack with the person's other
+          submissions, so the column never waits on the left one's rows. */}
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-3 lg:items-start">
+        <div className="max-lg:contents lg:col-start-3 lg:row-start-1 lg:grid lg:gap-6">
+          <div className="max-lg:order-1">
+            <LeadWorkCard
+              lead={lead}
+              staff={staff}
+              action={here}
+              nextStep={nextStep}
+              nextStepError={
+                error && "field" in error && error.field === "next-step" ? error.message : undefined
+              }
+            />
+          </div>
+          <div className="max-lg:order-3">
+            <OtherSubmissions email={lead.email} others={otherSubmissions} />
+          </div>
         </div>
 
-        <div className="grid gap-6 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
-          <LeadDetailsCard lead={lead} />
+        <div className="grid gap-6 max-lg:order-2 lg:col-span-2 lg:col-start-1 lg:row-start-1">
+          <LeadDetailsCard
+            lead={lead}
+            action={here}
+            editHref={editHref}
+            cancelHref={here}
+            serverEditing={editing || Boolean(detailsError)}
+            serverErrors={
+              detailsError && "errors" in detailsError ? (detailsError.errors as DetailsErrors) : undefined
+            }
+            serverValues={
+              detailsError && "values" in detailsError ? (detailsError.values as DetailsValues) : undefined
+            }
+          />
           <LeadAttributionCard attribution={lead.attribution} />
           <LeadNoteForm
-            action={pathname}
+            action={here}
             draft={error && "body" in error ? String(error.body) : ""}
             invalid={Boolean(error && "field" in error && error.field === "note")}
             sent={notice === "note"}
           />
           <LeadTimelineList timeline={timeline} />
-        </div>
-
-        <div className="grid gap-6 lg:col-start-3 lg:row-start-2">
-          <OtherSubmissions email={lead.email} others={otherSubmissions} />
-          <EraseLeadCard lead={lead} />
         </div>
       </div>
     </div>

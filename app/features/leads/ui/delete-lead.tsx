@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
-import { SectionCard } from "#app/components/back-office/section-card.tsx";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -24,10 +23,21 @@ export const DELETED_TOAST = {
 };
 
 /**
- * Erasure of a lead (a data-subject request). With JavaScript: a confirmation dialog, then
- * DELETE /api/admin/leads/:id. Without: a link to the page's confirmation step.
+ * Erasure of a lead (a data-subject request), an item of the lead's "More actions" menu. With
+ * JavaScript: a confirmation dialog, then DELETE /api/admin/leads/:id and back to `afterDelete` (the
+ * list the lead was opened from). Without: a link to the page's confirmation step (`confirmHref`).
  */
-export function DeleteLeadButton({ lead }: { lead: { id: number; fullName: string } }) {
+export function DeleteLeadMenuItem({
+  lead,
+  confirmHref,
+  afterDelete = DASHBOARD_PATH,
+  className,
+}: {
+  lead: { id: number; fullName: string };
+  confirmHref: string;
+  afterDelete?: string;
+  className?: string;
+}) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -35,9 +45,9 @@ export function DeleteLeadButton({ lead }: { lead: { id: number; fullName: strin
 
   if (!hydrated) {
     return (
-      <Button asChild variant="danger">
-        <Link to={`?${CONFIRM_DELETE_PARAM}=1`}>Delete lead</Link>
-      </Button>
+      <Link to={confirmHref} className={className}>
+        Delete lead
+      </Link>
     );
   }
 
@@ -60,13 +70,15 @@ export function DeleteLeadButton({ lead }: { lead: { id: number; fullName: strin
       return;
     }
     toast(DELETED_TOAST);
-    navigate(DASHBOARD_PATH, { replace: true });
+    navigate(afterDelete, { replace: true });
   }
 
   return (
     <AlertDialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
       <AlertDialogTrigger asChild>
-        <Button variant="danger">Delete lead</Button>
+        <button type="button" className={className}>
+          Delete lead
+        </button>
       </AlertDialogTrigger>
       <AlertDialogContent title={CONFIRM_TITLE} description={confirmText(lead.fullName)}>
         <AlertDialogCancel asChild>
@@ -81,7 +93,16 @@ export function DeleteLeadButton({ lead }: { lead: { id: number; fullName: strin
 }
 
 /** The confirmation step without JavaScript (`?confirm-delete=1`): a form posting `intent=delete`. */
-export function DeleteLeadConfirmation({ lead, action }: { lead: { fullName: string }; action: string }) {
+export function DeleteLeadConfirmation({
+  lead,
+  action,
+  cancelHref = ".",
+}: {
+  lead: { fullName: string };
+  action: string;
+  /** The page without its confirmation step (its list state kept). */
+  cancelHref?: string;
+}) {
   return (
     <section
       aria-labelledby="confirm-delete-heading"
@@ -97,21 +118,9 @@ export function DeleteLeadConfirmation({ lead, action }: { lead: { fullName: str
           Delete permanently
         </Button>
         <Button asChild variant="outline">
-          <Link to=".">Cancel</Link>
+          <Link to={cancelHref}>Cancel</Link>
         </Button>
       </Form>
     </section>
-  );
-}
-
-/** The lead page's card for an erasure request, with its delete button. */
-export function EraseLeadCard({ lead }: { lead: { id: number; fullName: string } }) {
-  return (
-    <SectionCard id="erase-heading" title="Erase this lead">
-      <p className="mt-2 mb-4 leading-6 text-ink-muted">
-        For an erasure request: removes the lead, its notes and its history for good.
-      </p>
-      <DeleteLeadButton lead={lead} />
-    </SectionCard>
   );
 }

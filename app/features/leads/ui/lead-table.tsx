@@ -7,7 +7,7 @@ import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { LeadListItem, StaffMember } from "../lead-admin.server.ts";
 import { BULK_FORM } from "./bulk-actions.tsx";
 import { ReturningBadge, SpamLevelBadge, TypeBadge } from "./lead-badges.tsx";
-import { type ListView, listHref, sortToggle } from "./lead-list-url.ts";
+import { type ListView, leadHref, listHref, sortToggle } from "./lead-list-url.ts";
 import { LeadOwnerControl } from "./lead-owner-control.tsx";
 import { LeadStatusControl } from "./lead-status-control.tsx";
 
@@ -146,6 +146,7 @@ export function LeadTable({
   ticked,
   onTick,
   onToggle,
+  list,
 }: {
   leads: LeadRow[];
   view: ListView;
@@ -158,6 +159,11 @@ export function LeadTable({
   /** Ticks exactly these leads (the header's box: all or none). */
   onTick: (ids: number[]) => void;
   onToggle: (id: number, on: boolean) => void;
+  /**
+   * Issue 35: the list's own URL (page included) and how many leads come before this page, so each
+   * lead opens with its previous, next and the way back to this list.
+   */
+  list?: { from: string; offset: number };
 }) {
   const hydrated = useHydrated();
   const allBox = useRef<HTMLInputElement>(null);
@@ -199,7 +205,7 @@ export function LeadTable({
           </tr>
         </thead>
         <tbody className="max-md:grid max-md:grid-cols-[minmax(0,1fr)] max-md:gap-3">
-          {leads.map((lead) => {
+          {leads.map((lead, index) => {
             const active = lead.id === activeId;
             return (
               <tr
@@ -231,7 +237,7 @@ export function LeadTable({
                   className="max-w-44 min-w-32 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
                 >
                   <Link
-                    to={`/admin/leads/${lead.id}`}
+                    to={leadHref(lead.id, list && { from: list.from, at: list.offset + index + 1 })}
                     data-lead-link
                     className="font-semibold break-words text-brand underline underline-offset-2"
                   >

@@ -79,7 +79,11 @@ export function useListShortcuts({
           // A focused link or button does its own thing on Enter.
           if (current === null || (event.target instanceof HTMLElement && event.target.closest("a,button")))
             return;
-          navigate(`/admin/leads/${current}`);
+          // The row's own link: the lead opens with its place in this list (issue 35).
+          navigate(
+            rowOf(current)?.querySelector("[data-lead-link]")?.getAttribute("href") ??
+              `/admin/leads/${current}`,
+          );
           break;
         case "x":
           if (current === null) return;

@@ -13,6 +13,7 @@ const NOTICES: Record<Notice, { title: string; text: string }> = {
   "view-deleted": { title: "View deleted", text: "The view is no longer in the list of views." },
   "next-step": { title: "Next step set", text: "It shows on the list and on the lead's timeline." },
   "next-step-cleared": { title: "Next step cleared", text: "The lead has no next step now." },
+  details: { title: "Details saved", text: "Each change is on the lead's timeline." },
   added: {
     title: "Lead added",
     text: "It is in the list with its owner; its timeline says who added it and from where.",

@@ -1,0 +1,44 @@
+import { Link } from "react-router";
+import { DeleteLeadMenuItem } from "./delete-lead.tsx";
+import { POPOVER_DETAILS } from "./use-popover-details.ts";
+
+// Issue 35: the lead's less frequent actions, out of the way of the work, in one menu beside its name:
+// a <details> panel, so it opens without JavaScript too; with it, Escape and a click outside close it
+// (usePopoverDetails). Delete keeps its confirmation (a dialog, or the page's confirmation step).
+
+const ITEM =
+  "flex min-h-11 w-full items-center rounded-md px-3 text-left font-semibold hover:bg-surface-muted focus-visible:outline-3 focus-visible:-outline-offset-2 focus-visible:outline-brand";
+
+export function LeadActionsMenu({
+  lead,
+  editHref,
+  confirmDeleteHref,
+  afterDelete,
+}: {
+  lead: { id: number; fullName: string };
+  editHref: string;
+  confirmDeleteHref: string;
+  afterDelete: string;
+}) {
+  return (
+    <details {...{ [POPOVER_DETAILS]: "" }} className="relative" data-lead-actions>
+      <summary className="inline-flex h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-line bg-white px-4 font-semibold text-ink hover:bg-surface-muted focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand [&::-webkit-details-marker]:hidden">
+        More actions
+        <span aria-hidden="true" className="text-ink-muted">
+          ▾
+        </span>
+      </summary>
+      <div className="absolute right-0 z-20 mt-2 grid w-56 gap-1 rounded-lg border border-line bg-white p-1.5 shadow-lg">
+        <Link to={editHref} preventScrollReset className={ITEM}>
+          Edit details
+        </Link>
+        <DeleteLeadMenuItem
+          lead={lead}
+          confirmHref={confirmDeleteHref}
+          afterDelete={afterDelete}
+          className={`${ITEM} text-danger hover:bg-danger/10`}
+        />
+      </div>
+    </details>
+  );
+}
