@@ -21,11 +21,15 @@ export function LeadActionsMenu({
   afterDelete: string;
 }) {
   return (
-    <details {...{ [POPOVER_DETAILS]: "" }} className="relative" data-lead-actions>
-      <summary className="inline-flex h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-line bg-white px-4 font-semibold text-ink hover:bg-surface-muted focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand [&::-webkit-details-marker]:hidden">
-        More actions
-        <span aria-hidden="true" className="text-ink-muted">
+    <details {...{ [POPOVER_DETAILS]: "" }} className="relative shrink-0" data-lead-actions>
+      <summary className="inline-flex h-11 min-w-11 cursor-pointer list-none items-center justify-center gap-2 rounded-md border border-line bg-white px-3 font-semibold text-ink hover:bg-surface-muted focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand sm:px-4 [&::-webkit-details-marker]:hidden">
+        {/* On a phone the button is its three dots beside the name; the words are still its name. */}
+        <span className="max-sm:sr-only">More actions</span>
+        <span aria-hidden="true" className="text-ink-muted max-sm:hidden">
           ▾
+        </span>
+        <span aria-hidden="true" className="text-xl leading-none sm:hidden">
+          ⋯
         </span>
       </summary>
       <div className="absolute right-0 z-20 mt-2 grid w-56 gap-1 rounded-lg border border-line bg-white p-1.5 shadow-lg">
