@@ -569,7 +569,8 @@ describe("a lead's page", () => {
         details
           .locator("div")
           .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
-          .locator("dd"),
+          // The value, without the row's own "Edit" (issue 35).
+          .locator("dd > [data-value]"),
       );
     await expect(value("Company")).resolves.toBe(`Detailco ${RUN}`);
     await expect(value("Email")).resolves.toBe(`detail-${RUN}@example.com`);

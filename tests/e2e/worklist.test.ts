@@ -389,7 +389,8 @@ describe("the dashboard opens on the work", () => {
       await page.keyboard.press("j");
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await page.keyboard.press("Enter");
-      await page.waitForURL(/\/admin\/leads\/\d+$/);
+      // The lead opens with its place in the list (issue 35), as its link does.
+      await page.waitForURL(/\/admin\/leads\/\d+\?from=%2Fadmin%2Fdashboard&at=2$/);
       await page.getByRole("heading", { level: 1, name: names[1] }).waitFor();
     } finally {
       await close();

@@ -29,7 +29,9 @@ function Detail({
     <div className="group/detail grid gap-1 border-t border-line py-3 sm:grid-cols-3 sm:gap-4">
       <dt className="font-semibold">{label}</dt>
       <dd className="flex min-w-0 items-start justify-between gap-2 break-words sm:col-span-2">
-        <span className="min-w-0 break-words">{children}</span>
+        <span className="min-w-0 break-words" data-value>
+          {children}
+        </span>
         {onEdit ? (
           <button
             type="button"
