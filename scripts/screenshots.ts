@@ -130,7 +130,9 @@ async function main(): Promise<number> {
       await shoot([
         ["/admin/dashboard", "dashboard"],
         ["/admin/dashboard?spam=only", "dashboard-spam"],
-        ["/admin/leads/1", "lead"],
+        // Opened from the list (issue 35): its way back, previous and next.
+        ["/admin/leads/1?from=%2Fadmin%2Fdashboard", "lead"],
+        ["/admin/leads/1?edit=details", "lead-edit"],
         ["/admin/leads/6", "lead-returning"],
         ["/admin/api-keys", "api-keys"],
         ["/admin/staff", "staff"],

@@ -202,6 +202,11 @@ describe("moving through the list", () => {
     await nav.getByRole("link", { name: "Previous lead" }).click();
     await expect.poll(() => page.locator("h1").textContent()).toBe("Record Person 03");
     expect(await nav.getByText("10 of 12").count()).toBe(1);
+    // j and k step as they do on the list.
+    await page.keyboard.press("j");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Record Person 02");
+    await page.keyboard.press("k");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Record Person 03");
     await nav.getByRole("link", { name: "Back to leads" }).click();
     await page.waitForURL(/\/admin\/dashboard/, WAIT);
     expect(path(page)).toBe("/admin/dashboard?q=Record+Person");

@@ -1,5 +1,7 @@
-import { Link } from "react-router";
+import { useEffect } from "react";
+import { Link, useNavigate } from "react-router";
 import { cn } from "#app/lib/cn.ts";
+import { isTyping } from "./list-shortcuts.tsx";
 
 // Issue 35: above a lead opened from the list, the way back to that list (its view, filters and page)
 // and the lead before and after it there, with where it stands ("3 of 27").
@@ -15,8 +17,28 @@ export type ListPlace = {
 const STEP =
   "inline-flex h-9 items-center gap-1 rounded-md border border-line bg-white px-3 text-sm font-semibold text-ink hover:bg-surface-muted focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand";
 
+/** j and k step to the next and previous lead, as they move through the list itself. */
+function useStepKeys(place: ListPlace) {
+  const navigate = useNavigate();
+  const { previous, next } = place;
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target))
+        return;
+      if (document.querySelector("[role=dialog],[role=alertdialog]")) return;
+      const target = event.key === "j" ? next : event.key === "k" ? previous : null;
+      if (!target) return;
+      event.preventDefault();
+      navigate(target);
+    }
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [navigate, previous, next]);
+}
+
 export function LeadRecordNav({ place }: { place: ListPlace }) {
   const inList = place.total !== null;
+  useStepKeys(place);
   return (
     <nav aria-label="Lead list" className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
       <Link
@@ -34,7 +56,7 @@ export function LeadRecordNav({ place }: { place: ListPlace }) {
             </span>
           ) : null}
           {place.previous ? (
-            <Link to={place.previous} className={STEP} rel="prev">
+            <Link to={place.previous} className={STEP} rel="prev" aria-keyshortcuts="k">
               <span aria-hidden="true">‹</span> Previous<span className="sr-only"> lead</span>
             </Link>
           ) : (
@@ -43,7 +65,7 @@ export function LeadRecordNav({ place }: { place: ListPlace }) {
             </span>
           )}
           {place.next ? (
-            <Link to={place.next} className={STEP} rel="next">
+            <Link to={place.next} className={STEP} rel="next" aria-keyshortcuts="j">
               Next<span className="sr-only"> lead</span> <span aria-hidden="true">›</span>
             </Link>
           ) : (

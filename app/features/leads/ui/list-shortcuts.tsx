@@ -17,7 +17,7 @@ export const SHORTCUTS = [
 ] as const;
 
 /** True when a key press belongs to what the person is typing or to a control, not to the list. */
-function isTyping(target: EventTarget | null): boolean {
+export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   return ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
