@@ -265,7 +265,9 @@ describe("leads from outside the website (issue 32)", () => {
     for (const { width } of [DESKTOP, MOBILE]) {
       const { page, close } = await open(`/admin/leads/${ids.imported}`, width);
       await page.getByRole("heading", { level: 1, name: "Attendee 1" }).waitFor(WAIT);
-      const header = page.locator("main h1").locator("xpath=..");
+      // The header: the name's block (kind and number, name) and its badges below (issue 35 put the
+      // lead's menu beside the name).
+      const header = page.locator("main h1").locator("xpath=../../..");
       const text = (await header.textContent())?.replace(/\s+/g, " ") ?? "";
       expect(text).toContain(`Imported lead #${ids.imported}`);
       expect(text).not.toContain("Demo request");
