@@ -84,6 +84,7 @@ import {
 } from "#app/features/meetings/meeting-staff-context.server.ts";
 import { type MeetingServices, meetingServicesKey } from "#app/features/meetings/meetings-context.server.ts";
 import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.ts";
+import { staffTimeZones } from "#app/features/meetings/staff-time-zones.server.ts";
 import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
 import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-context.server.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
@@ -625,6 +626,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leadSummary,
         settleAttributions: () => leadAttribution.settleDue(),
         bookingToken: (leadId) => leadBookingToken(secret, leadId),
+        timeZonesOf: (userIds) => staffTimeZones(database.db, userIds),
       }),
       provide<PeopleServices>(peopleServicesKey, {
         database,

@@ -17,7 +17,8 @@ export type Permission =
   | "webhooks.manage"
   | "accessLog.read"
   | "meetings.availability"
-  | "meetings.manage";
+  | "meetings.manage"
+  | "tasks.own";
 
 export type NavItem = {
   label: string;
@@ -37,6 +38,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: "work",
     alsoCurrentFor: /^\/admin\/leads\//,
   },
+  { label: "My tasks", to: "/admin/tasks", permission: "tasks.own", group: "work" },
   { label: "Meetings", to: "/admin/meetings", permission: "leads.read", group: "work" },
   { label: "People", to: "/admin/people", permission: "people.dataRequests", group: "work" },
   { label: "Analytics", to: "/admin/analytics", permission: "analytics.read", group: "work" },

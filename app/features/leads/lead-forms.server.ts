@@ -55,6 +55,11 @@ export const NOTICES = [
   "next-step",
   "next-step-cleared",
   "added",
+  "call",
+  "email",
+  "task",
+  "task-done",
+  "task-reopened",
 ] as const;
 export type Notice = (typeof NOTICES)[number];
 

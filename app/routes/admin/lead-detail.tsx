@@ -4,14 +4,14 @@ import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadDetailAction, loadLeadDetail } from "#app/features/leads/lead-detail.server.ts";
 import { DeleteLeadConfirmation, EraseLeadCard } from "#app/features/leads/ui/delete-lead.tsx";
 import { LeadAttributionCard } from "#app/features/leads/ui/lead-attribution-card.tsx";
+import { type ComposerError, LeadComposer } from "#app/features/leads/ui/lead-composer.tsx";
 import { LeadDetailsCard } from "#app/features/leads/ui/lead-details-card.tsx";
 import { LeadHeader } from "#app/features/leads/ui/lead-header.tsx";
-import { LeadNoteForm } from "#app/features/leads/ui/lead-note-form.tsx";
 import { LeadTimelineList } from "#app/features/leads/ui/lead-timeline-list.tsx";
 import { LeadWorkCard } from "#app/features/leads/ui/lead-work-card.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
 import { OtherSubmissions } from "#app/features/leads/ui/other-submissions.tsx";
-import { requirePermission } from "#app/lib/admin-guard.server.ts";
+import { adminUser, requirePermission } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/lead-detail";
@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   adminMeta(loaderData ? `Lead: ${loaderData.lead.fullName}` : "Lead not found");
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  return loadLeadDetail(request, context, params.id);
+  return loadLeadDetail(request, context, params.id, adminUser(context));
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -34,7 +34,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function LeadDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { lead, owner, staff, nextStep, timeline, otherSubmissions, confirmDelete, notice } = loaderData;
+  const { lead, owner, staff, nextStep, timeline, otherSubmissions, confirmDelete, notice, me, zone, today } =
+    loaderData;
   const { pathname } = useLocation();
   const error = actionData && typeof actionData === "object" ? actionData : undefined;
 
@@ -63,11 +64,30 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
         <div className="grid gap-6 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <LeadDetailsCard lead={lead} />
           <LeadAttributionCard attribution={lead.attribution} />
-          <LeadNoteForm
+          {/* One composer (note, call, e-mail, task) directly above the one feed (issue 35). */}
+          <LeadComposer
             action={pathname}
-            draft={error && "body" in error ? String(error.body) : ""}
-            invalid={Boolean(error && "field" in error && error.field === "note")}
-            sent={notice === "note"}
+            initialKind={loaderData.composer}
+            staff={staff}
+            me={me}
+            zoneLabel={zone}
+            today={today}
+            error={
+              error && "composer" in error
+                ? (error.composer as ComposerError)
+                : error && "field" in error && error.field === "note"
+                  ? {
+                      kind: "note",
+                      message: error.message,
+                      values: { body: "body" in error ? String(error.body) : "" },
+                    }
+                  : null
+            }
+            sent={
+              notice === "note" || notice === "call" || notice === "email" || notice === "task"
+                ? notice
+                : null
+            }
           />
           <LeadTimelineList timeline={timeline} />
         </div>
