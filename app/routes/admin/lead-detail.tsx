@@ -43,7 +43,12 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6">
       <LeadHeader lead={lead} owner={owner} />
 
-      {error?.message ? <Banner tone="error">{error.message}</Banner> : <NoticeBanner notice={notice} />}
+      {/* The composer says its own refusals beside its fields. */}
+      {error?.message && !("field" in error && (error.field === "composer" || error.field === "note")) ? (
+        <Banner tone="error">{error.message}</Banner>
+      ) : (
+        <NoticeBanner notice={error ? null : notice} />
+      )}
       {confirmDelete ? <DeleteLeadConfirmation lead={lead} action={pathname} /> : null}
 
       {/* The work first: the status, owner and next step lead the page's order (the top on a phone),
