@@ -14,7 +14,7 @@ import { formatDue } from "./ui/task-format.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-export type TaskItem = Task & { due: string; overdue: boolean };
+export type TaskItem = Task & { due: string; done: string; overdue: boolean };
 
 export const TASK_SECTIONS = ["overdue", "today", "upcoming", "done"] as const;
 export type TaskSection = (typeof TASK_SECTIONS)[number];
@@ -48,6 +48,7 @@ export async function loadTasksPage(request: Request, context: Context, user: St
   const view = (task: Task): TaskItem => ({
     ...task,
     due: formatDue(task.dueAt, zone, now),
+    done: task.doneAt ? formatDue(task.doneAt, zone, now) : "",
     overdue: task.doneAt === null && task.dueAt < nowIso,
   });
   const sections: Record<TaskSection, TaskItem[]> = { overdue: [], today: [], upcoming: [], done: [] };

@@ -161,7 +161,7 @@ function TaskRow({ task, active, showAssignee }: { task: TaskItem; active: boole
       </Form>
       <div className="min-w-0 flex-1">
         <p className={cn("break-words font-semibold", done && "text-ink-muted line-through")}>{task.body}</p>
-        <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-ink-muted">
+        <p className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
           <Link
             to={`/admin/leads/${task.leadId}`}
             data-task-link
@@ -169,21 +169,22 @@ function TaskRow({ task, active, showAssignee }: { task: TaskItem; active: boole
           >
             {task.leadName}
           </Link>
-          <span aria-hidden="true">·</span>
-          {task.overdue ? (
-            <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">
-              Overdue
+          {done ? (
+            <span>
+              Done <time dateTime={task.doneAt ?? ""}>{task.done}</time>
+              {task.doneBy ? ` by ${task.doneBy}` : ""}
             </span>
-          ) : null}
-          <span className={cn(task.overdue && "text-red-900")}>
-            {done ? "Due" : "Due"} <time dateTime={task.dueAt}>{task.due}</time>
-          </span>
-          {showAssignee && task.assignee ? (
-            <>
-              <span aria-hidden="true">·</span>
-              <span>{task.assignee}</span>
-            </>
-          ) : null}
+          ) : (
+            <span className={cn("inline-flex items-center gap-1.5", task.overdue && "text-red-900")}>
+              {task.overdue ? (
+                <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">
+                  Overdue
+                </span>
+              ) : null}
+              Due <time dateTime={task.dueAt}>{task.due}</time>
+            </span>
+          )}
+          {showAssignee && task.assignee ? <span>For {task.assignee}</span> : null}
         </p>
       </div>
     </li>
