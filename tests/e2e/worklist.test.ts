@@ -267,10 +267,10 @@ describe("the dashboard opens on the work", () => {
       const overdue = page.locator(`[data-lead-row="${ids.overdue}"] [data-next-step]`);
       // Issue 35: the "Next step" column, what and then when.
       await expect(overdue.innerText()).resolves.toMatch(
-        /^(Next: )?Call back about pricing\s+Overdue\s+due /,
+        /^(Next:\s*)?Call back about pricing\s+Overdue\s+due /,
       );
       const upcoming = page.locator(`[data-lead-row="${ids.upcoming}"] [data-next-step]`);
-      await expect(upcoming.innerText()).resolves.toMatch(/^(Next: )?Send the proposal\s+due /);
+      await expect(upcoming.innerText()).resolves.toMatch(/^(Next:\s*)?Send the proposal\s+due /);
       await expect(upcoming.getByText("Overdue").count()).resolves.toBe(0);
 
       await views.getByRole("link", { name: "Unassigned" }).click();
