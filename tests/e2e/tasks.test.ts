@@ -189,7 +189,7 @@ describe("the lead's composer", () => {
     } finally {
       await close();
     }
-  });
+  }, 120_000);
 
   it("logs a call without JavaScript through the Call tab's own form", async () => {
     const { page, close } = await open(`/admin/leads/${ids.uma}`, { javaScript: false, width: 375 });
@@ -230,7 +230,7 @@ describe("the lead's composer", () => {
     } finally {
       await phone.close();
     }
-  });
+  }, 120_000);
 });
 
 describe("My tasks", () => {
@@ -294,7 +294,7 @@ describe("My tasks", () => {
     } finally {
       await phone.close();
     }
-  });
+  }, 120_000);
 
   it("sorts the list by the Next step column, soonest first, leads without one last", async () => {
     const { page, close } = await open("/admin/dashboard?sort=nextStep&order=asc&pageSize=25");
@@ -307,8 +307,20 @@ describe("My tasks", () => {
       await expect(
         page.locator(`[data-lead-row="${ids.tia}"] [data-next-step]`).innerText(),
       ).resolves.toMatch(/Send the proposal\s+due Thu/);
+      // The column keeps the table inside its frame at 1280 px (the headers' widths say where not).
+      const fit = await page.locator("table").evaluate((table) => {
+        const frame = table.parentElement as HTMLElement;
+        if (frame.scrollWidth <= frame.clientWidth) return true;
+        const widths = [...table.querySelectorAll("thead th")].map(
+          (th) =>
+            `${(th as HTMLElement).innerText.trim() || "tick"}=${Math.round(th.getBoundingClientRect().width)}`,
+        );
+        return `${frame.scrollWidth} > ${frame.clientWidth}: ${widths.join(", ")}`;
+      });
+      expect(fit).toBe(true);
+      await screenshot(page, "lead-list-next-step-1280");
     } finally {
       await close();
     }
-  });
+  }, 120_000);
 });

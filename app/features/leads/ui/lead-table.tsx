@@ -205,7 +205,11 @@ export function LeadTable({
                 key={column}
                 scope="col"
                 aria-sort={sortState(column, view)}
-                className="px-2 py-2.5 font-semibold whitespace-nowrap"
+                // "Next step" may take two lines, so the table still fits its frame at 1280 px.
+                className={cn(
+                  "px-2 py-2.5 font-semibold",
+                  column === "Next step" ? "leading-tight" : "whitespace-nowrap",
+                )}
               >
                 <SortHeader column={column} view={view} />
               </th>
@@ -242,7 +246,7 @@ export function LeadTable({
                 </td>
                 <th
                   scope="row"
-                  className="max-w-44 min-w-32 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
+                  className="max-w-44 min-w-28 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
                 >
                   <Link
                     to={`/admin/leads/${lead.id}`}
@@ -260,7 +264,7 @@ export function LeadTable({
                 <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {lead.company}
                 </td>
-                <td className="max-w-36 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-32 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
@@ -310,7 +314,7 @@ export function LeadTable({
                 </td>
                 <td
                   className={cn(
-                    "max-w-40 min-w-28 px-2 py-2.5 max-md:order-9 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7",
+                    "w-24 max-w-24 px-2 py-2.5 max-md:order-9 max-md:w-auto max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7",
                     !lead.nextStep && "max-md:hidden",
                   )}
                 >
