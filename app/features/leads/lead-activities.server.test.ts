@@ -259,6 +259,26 @@ describeEachDatabase("lead activities and tasks", (use) => {
     ]);
   });
 
+  it("reads My tasks and the list's Next step order through migration 037's indexes", async () => {
+    const explain = async (query: string) => {
+      if (use().dialect === "postgres") return "";
+      const { rows } = await sql<{ detail: string }>`explain query plan ${sql.raw(query)}`.execute(db());
+      return rows.map((row) => row.detail).join("; ");
+    };
+    if (use().dialect === "postgres") return;
+    await expect(
+      explain(`select lead_activities.id from lead_activities
+        inner join leads on leads.id = lead_activities.lead_id
+        where leads.anonymised_at is null and lead_activities.assignee_user_id = 1
+          and lead_activities.kind = 'task' and lead_activities.done_at is null
+        order by lead_activities.due_at, lead_activities.id limit 200`),
+    ).resolves.toContain("lead_activities_open_mine_idx");
+    await expect(
+      explain(`select id from leads where is_spam = 0 and anonymised_at is null
+        order by (coalesce(next_task_due_at, '~')) asc, leads.id asc limit 10`),
+    ).resolves.toContain("leads_next_task_asc_idx");
+  });
+
   it("queues the morning e-mail once per person per day, at 07:00 in their zone, even when sweeps race", async () => {
     const id = await addLead("<b>Evil</b> & Co");
     await addActivity(db(), id, task("Call <script>x</script>", "2026-12-01T16:00:00Z"), alice, NOW);
