@@ -14,6 +14,9 @@ import { formatDue } from "./ui/task-format.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
+/** Open tasks the page shows at most, earliest due first (the API pages up to 200). */
+export const TASK_PAGE_LIMIT = 100;
+
 export type TaskItem = Task & { due: string; done: string; overdue: boolean };
 
 export const TASK_SECTIONS = ["overdue", "today", "upcoming", "done"] as const;
@@ -38,7 +41,7 @@ export async function loadTasksPage(request: Request, context: Context, user: St
   const { assigneeId, value } = whose(url, user);
   const team = can(user.role, "tasks.team");
   const [open, done, staff] = await Promise.all([
-    listTasks(database.db, { assigneeId, state: "open" }),
+    listTasks(database.db, { assigneeId, state: "open", limit: TASK_PAGE_LIMIT }),
     listTasks(database.db, { assigneeId, state: "done" }),
     team ? assignableStaff(database.db) : Promise.resolve([]),
   ]);
@@ -65,7 +68,7 @@ export async function loadTasksPage(request: Request, context: Context, user: St
     team,
     assignee: value,
     staff: staff.filter((member) => !member.disabled),
-    truncated: open.length >= 200,
+    truncated: open.length >= TASK_PAGE_LIMIT ? TASK_PAGE_LIMIT : null,
     notice: url.searchParams.get("notice"),
   };
 }

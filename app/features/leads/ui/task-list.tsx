@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Link, useSubmit } from "react-router";
 import { cn } from "#app/lib/cn.ts";
 import type { TaskItem, TaskSection } from "../tasks-page.server.ts";
 
@@ -81,8 +81,17 @@ export function TaskSections({
   const order: TaskSection[] = ["overdue", "today", "upcoming", "done"];
   const ids = order.flatMap((section) => sections[section].map((task) => task.id));
   const activeId = useTaskShortcuts(ids);
+  const submit = useSubmit();
   return (
-    <div className="grid gap-6">
+    <div
+      className="grid gap-6"
+      onSubmit={(event) => {
+        const form = event.target;
+        if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-task-done")) return;
+        event.preventDefault();
+        void submit(form, { method: "post" });
+      }}
+    >
       {order.map((section) => (
         <section
           key={section}
@@ -132,7 +141,9 @@ function TaskRow({ task, active, showAssignee }: { task: TaskItem; active: boole
         active && "bg-brand-soft/60 outline-2 -outline-offset-2 outline-brand",
       )}
     >
-      <Form method="post" data-task-done className="shrink-0 pt-0.5">
+      {/* A plain form (no router hooks per row: a person may have hundreds); with JavaScript the
+          list's one submit listener sends it through the router. */}
+      <form method="post" data-task-done className="shrink-0 pt-0.5">
         <input type="hidden" name="intent" value="task-done" />
         <input type="hidden" name="taskId" value={task.id} />
         <input type="hidden" name="done" value={done ? "false" : "true"} />
@@ -158,7 +169,7 @@ function TaskRow({ task, active, showAssignee }: { task: TaskItem; active: boole
             <path d="M3.5 8.5l3 3 6-7" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
         </button>
-      </Form>
+      </form>
       <div className="min-w-0 flex-1">
         <p className={cn("break-words font-semibold", done && "text-ink-muted line-through")}>{task.body}</p>
         <p className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
