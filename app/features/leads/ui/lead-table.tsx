@@ -314,7 +314,7 @@ export function LeadTable({
                 </td>
                 <td
                   className={cn(
-                    "w-24 max-w-24 px-2 py-2.5 max-md:order-9 max-md:w-auto max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7",
+                    "w-24 max-w-24 px-2 py-2.5 2xl:w-40 2xl:max-w-40 max-md:order-9 max-md:w-auto max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7",
                     !lead.nextStep && "max-md:hidden",
                   )}
                 >
