@@ -72,6 +72,12 @@ import {
 } from "#app/features/leads/lead-service.server.ts";
 import { createLeadSummaryCache } from "#app/features/leads/lead-summary.server.ts";
 import { type LeadsServices, leadsServicesKey } from "#app/features/leads/leads-context.server.ts";
+import {
+  createTaskDigestSender,
+  queueTaskDigests,
+  TASK_DIGEST_EMAIL,
+  TASK_DIGEST_SWEEP_MS,
+} from "#app/features/leads/task-digest.server.ts";
 import { CALENDAR_EVENT } from "#app/features/meetings/caldav/calendar-connections.server.ts";
 import { queueCalendarEvent } from "#app/features/meetings/caldav/calendar-events.server.ts";
 import { createCalendarService } from "#app/features/meetings/caldav/calendar-service.server.ts";
@@ -84,6 +90,7 @@ import {
 } from "#app/features/meetings/meeting-staff-context.server.ts";
 import { type MeetingServices, meetingServicesKey } from "#app/features/meetings/meetings-context.server.ts";
 import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.ts";
+import { staffTimeZones } from "#app/features/meetings/staff-time-zones.server.ts";
 import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
 import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-context.server.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
@@ -398,6 +405,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           transport,
           settings: { from: env.MAIL_FROM, secret },
         });
+        senders[TASK_DIGEST_EMAIL] = createTaskDigestSender({
+          db: database.db,
+          transport,
+          settings: { from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL },
+          timeZonesOf: (userIds) => staffTimeZones(database.db, userIds),
+        });
         senders[WATCH_ALERT_EMAIL] = createAlertEmailSender({
           db: database.db,
           transport,
@@ -492,6 +505,21 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         );
       }, REMINDER_SWEEP_MS);
       reminders.unref();
+      // The morning e-mail of people's tasks (issue 35), at 07:00 in each person's zone: every
+      // instance sweeps each minute, each person's day is claimed once. In the same chain, awaited at stop.
+      const taskDigests = setInterval(() => {
+        sweeping = sweeping.then(() =>
+          queueTaskDigests(database.db, {
+            now: new Date(),
+            timeZonesOf: (userIds) => staffTimeZones(database.db, userIds),
+          })
+            .then((queued) => {
+              if (queued > 0) notifyOutbox();
+            })
+            .catch((error: Error) => logError(`Queueing task e-mails failed: ${error.message}`)),
+        );
+      }, TASK_DIGEST_SWEEP_MS);
+      taskDigests.unref();
       // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
       settleAttributions();
       void rollup.run();
@@ -513,6 +541,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           clearInterval(prune);
           clearInterval(compactCounts);
           clearInterval(reminders);
+          clearInterval(taskDigests);
           publishedSite.stop();
           // A watch run in progress finishes beside the rest of the shutdown; one that outlasts the
           // server's grace period is abandoned and retried elsewhere once its lease runs out.
@@ -626,6 +655,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         leadSummary,
         settleAttributions: () => leadAttribution.settleDue(),
         bookingToken: (leadId) => leadBookingToken(secret, leadId),
+        timeZonesOf: (userIds) => staffTimeZones(database.db, userIds),
       }),
       provide<PeopleServices>(peopleServicesKey, {
         database,

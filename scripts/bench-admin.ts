@@ -18,6 +18,9 @@
 // - the CSV export of one status, then of every lead, on a freshly started server: seconds, bytes,
 //   rows, and the server's memory (RSS sampled during the download, VmHWM after), to show it streams
 //   in constant memory.
+// - issue 35's task view for a person with many tasks (TASKS_PER_PERSON open ones each, some done):
+//   "My tasks" (`GET /api/admin/tasks?mine=1&state=open` and the page /admin/tasks), and the list
+//   sorted by its Next step column (`sort=nextStep`), under the same load;
 // SQLite first, then PostgreSQL when one is reachable. Only 127.0.0.1.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -55,6 +58,9 @@ const UNASSIGNED_SORTS = [
 const MY_LEADS_QUERY = "owner=me";
 /** Lets the benchmark read the server's request histogram (/metrics is off behind a proxy otherwise). */
 const METRICS_TOKEN = "bench-admin-metrics-token";
+/** Issue 35: open tasks each staff member has (on as many leads), and done ones besides. */
+const TASKS_PER_PERSON = 3000;
+const DONE_TASKS_PER_PERSON = 1000;
 const DASHBOARD_ROUTE = "/admin/dashboard";
 const LOAD_SETTLE_MS = 10_000;
 const STAFF = ["bench-sales-1", "bench-sales-2"];
@@ -199,6 +205,55 @@ async function seedLeads(db: Kysely<Database>, count: number, owners: number[]):
     }
   });
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * Issue 35: TASKS_PER_PERSON open tasks for each of `owners` on leads spread over the table, due from
+ * a month ago to two months ahead, DONE_TASKS_PER_PERSON done ones, and each lead's next step written
+ * onto it as the product keeps it.
+ */
+async function seedTasks(db: Kysely<Database>, leadCount: number, owners: number[]): Promise<void> {
+  const rng = random(20261201);
+  const now = Date.parse("2026-11-21T12:00:00.000Z");
+  const ids = (await db.selectFrom("leads").select("id").orderBy("id").execute()).map((row) =>
+    Number(row.id),
+  );
+  await db.transaction().execute(async (trx) => {
+    for (const [which, owner] of owners.entries()) {
+      const rows = [];
+      for (let index = 0; index < TASKS_PER_PERSON + DONE_TASKS_PER_PERSON; index++) {
+        const done = index >= TASKS_PER_PERSON;
+        const due = new Date(now + Math.floor((rng.next() * 90 - 30) * 86_400_000)).toISOString();
+        rows.push({
+          leadId: ids[(index * owners.length + which) % Math.min(leadCount, ids.length)] ?? 1,
+          kind: "task" as const,
+          body: `Follow up ${index}`,
+          outcome: null,
+          durationMinutes: null,
+          direction: null,
+          dueAt: due,
+          assigneeUserId: owner,
+          doneAt: done ? due : null,
+          doneByUsername: done ? "bench" : null,
+          authorUserId: owner,
+          authorUsername: "bench",
+          createdAt: new Date(now).toISOString(),
+          updatedAt: new Date(now).toISOString(),
+        });
+      }
+      for (let start = 0; start < rows.length; start += 500)
+        await trx
+          .insertInto("leadActivities")
+          .values(rows.slice(start, start + 500))
+          .execute();
+    }
+    await sql`update leads set
+        next_task_id = (select a.id from lead_activities a where a.lead_id = leads.id and a.kind = 'task'
+          and a.done_at is null order by a.due_at, a.id limit 1),
+        next_task_due_at = (select a.due_at from lead_activities a where a.lead_id = leads.id
+          and a.kind = 'task' and a.done_at is null order by a.due_at, a.id limit 1)
+      where id in (select lead_id from lead_activities)`.execute(trx);
+  });
 }
 
 // --- Measuring --------------------------------------------------------------------------------
@@ -427,6 +482,10 @@ type Result = {
   /** UNASSIGNED_SORTS in order, one request at a time. */
   unassignedSorts: Latency[];
   myLeads: Latency;
+  /** Issue 35: My tasks (API, page) for a person with TASKS_PER_PERSON open tasks; the Next step sort. */
+  tasksApi: Latency;
+  tasksPage: Latency;
+  nextStepSort: Latency;
   dashboard: Latency;
   /** The dashboard's mean server time (ms) during its sequential requests, under the load and idle. */
   dashboardServerMs: { loaded: number; idle: number };
@@ -459,10 +518,12 @@ async function measure(
   const owners = (await database.db.selectFrom("users").select("id").execute()).map((row) => Number(row.id));
   console.error(`${label}: seeding ${options.leads.toLocaleString("en-GB")} leads`);
   const seedSeconds = await seedLeads(database.db, options.leads, owners);
+  await seedTasks(database.db, options.leads, owners);
   // What autovacuum would have done to a table this size by the time anyone searches it.
   // lead_counts too: its counter rows were updated once per 500-lead statement, and their dead
   // versions would make every list's total read thousands of entries (20 ms instead of 0.4 ms).
-  if (database.dialect === "postgres") await sql`vacuum analyze leads, lead_counts`.execute(database.db);
+  if (database.dialect === "postgres")
+    await sql`vacuum analyze leads, lead_counts, lead_activities`.execute(database.db);
   else {
     await sql`analyze`.execute(database.db);
     // The seed went through the write-ahead log in one transaction (tens of MB). Production never
@@ -514,6 +575,21 @@ async function measure(
     cookie,
     options.requests,
     options.duration,
+  );
+  // Issue 35: the task view of a person with TASKS_PER_PERSON open tasks, and the Next step sort.
+  console.error(`${label}: "My tasks" (API and page) and the list by Next step`);
+  const tasksApi = await measureQuery(
+    `${server.url}/api/admin/tasks?mine=1&state=open`,
+    cookie,
+    options.requests,
+    0,
+  );
+  const tasksPage = await measureQuery(`${server.url}/admin/tasks`, cookie, options.requests, 0);
+  const nextStepSort = await measureQuery(
+    `${server.url}/api/admin/leads?sort=nextStep&page=1&pageSize=10`,
+    cookie,
+    options.requests,
+    0,
   );
   console.error(`${label}: the dashboard page with its summary strip`);
   const dashboardUrl = `${server.url}${DASHBOARD_ROUTE}`;
@@ -572,6 +648,9 @@ async function measure(
     owner,
     unassignedSorts,
     myLeads,
+    tasksApi,
+    tasksPage,
+    nextStepSort,
     dashboard,
     dashboardServerMs: { loaded: loadedServerMs, idle: idleServerMs },
     dashboardIdle,
@@ -636,6 +715,9 @@ async function main(): Promise<number> {
       [OWNER_QUERY, r.owner],
       ...UNASSIGNED_SORTS.map((query, index) => [query, r.unassignedSorts[index] as Latency] as const),
       [`"My leads" (${MY_LEADS_QUERY})`, r.myLeads],
+      ["My tasks (GET /api/admin/tasks?mine=1&state=open)", r.tasksApi],
+      ["My tasks page (HTML)", r.tasksPage],
+      ["sort=nextStep", r.nextStepSort],
       ["dashboard page (HTML, summary strip)", r.dashboard],
       ["dashboard page, load stopped", r.dashboardIdle],
       [`status=new, q=${SEARCH_TERM}`, r.search],
@@ -707,6 +789,9 @@ async function main(): Promise<number> {
       r.search,
       r.owner,
       r.myLeads,
+      r.tasksApi,
+      r.tasksPage,
+      r.nextStepSort,
       r.dashboard,
       r.dashboardIdle,
       ...r.unassignedSorts,
@@ -721,6 +806,10 @@ async function main(): Promise<number> {
       [OWNER_QUERY, r.owner],
       ...UNASSIGNED_SORTS.map((query, index) => [query, r.unassignedSorts[index] as Latency] as const),
       [`"My leads" (${MY_LEADS_QUERY})`, r.myLeads],
+      // Issue 35's, the same targets.
+      ["My tasks (API)", r.tasksApi],
+      ["My tasks page", r.tasksPage],
+      ["sort=nextStep", r.nextStepSort],
     ] as const;
     console.log(`\nTargets (${r.database}, issue 23: p95 < ${target} ms${underLoad}):`);
     for (const [name, latency] of views)

@@ -55,6 +55,9 @@ export interface LeadsTable {
   /** The staff member who added the lead by hand or imported it (migration 024); null otherwise. */
   addedByUserId: Generated<number | null>;
   addedByUsername: Generated<string | null>;
+  /** Its earliest open task, the "next step" (migration 037): kept with every change of its tasks. */
+  nextTaskId: Generated<number | null>;
+  nextTaskDueAt: Generated<string | null>;
   createdAt: string;
   updatedAt: string;
 }
@@ -472,15 +475,32 @@ export interface SavedViewsTable {
   createdAt: string;
 }
 
-/** A lead's next step: what to do and by when (migration 023). */
-export interface LeadNextStepsTable {
+/** A logged call, a logged e-mail or a task on a lead (migration 037, ADR 041). */
+export interface LeadActivitiesTable {
+  id: Generated<number>;
   leadId: number;
+  kind: "call" | "email" | "task";
   body: string;
-  /** YYYY-MM-DD (UTC). */
-  dueOn: string;
-  setByUserId: number | null;
-  setByUsername: string;
-  setAt: string;
+  outcome: string | null;
+  durationMinutes: number | null;
+  /** An e-mail's direction: "sent" or "received". */
+  direction: string | null;
+  /** A task's due instant, ISO 8601 UTC. */
+  dueAt: string | null;
+  assigneeUserId: number | null;
+  doneAt: string | null;
+  doneByUsername: string | null;
+  authorUserId: number | null;
+  authorUsername: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Who asked for the morning e-mail of their tasks, and the day (their zone) it last went. */
+export interface TaskDigestsTable {
+  userId: number;
+  sentOn: string | null;
+  createdAt: string;
 }
 
 /** An uploaded image (migration 026): what the original was; its bytes are not kept (ADR 024). */
@@ -796,7 +816,8 @@ export interface Database {
   codeFailures: CodeFailuresTable;
   jobLeases: JobLeasesTable;
   savedViews: SavedViewsTable;
-  leadNextSteps: LeadNextStepsTable;
+  leadActivities: LeadActivitiesTable;
+  taskDigests: TaskDigestsTable;
   leadImports: LeadImportsTable;
   leadImportChanges: LeadImportChangesTable;
   media: MediaTable;

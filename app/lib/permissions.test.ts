@@ -31,6 +31,7 @@ describe("the permission table", () => {
           "leads.read",
           "leads.write",
           "meetings.availability",
+          "tasks.own",
         ] satisfies Permission[]
       ).sort(),
     );

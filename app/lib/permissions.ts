@@ -34,6 +34,10 @@ export const PERMISSIONS = [
   "meetings.availability",
   /** Meeting types, and anyone's availability. */
   "meetings.manage",
+  /** Issue 35: your own tasks on leads ("My tasks", the morning e-mail); given with leads.write. */
+  "tasks.own",
+  /** Everyone's tasks, by assignee (the team's lead). */
+  "tasks.team",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -45,6 +49,7 @@ const SALES: readonly Permission[] = [
   "analytics.read",
   "account.self",
   "meetings.availability",
+  "tasks.own",
 ];
 const MARKETING: readonly Permission[] = [
   "leads.counts",
@@ -113,6 +118,8 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
   { path: "/admin/search", label: "Search", permission: "leads.read" },
+  // Issue 35: the signed-in person's tasks (everyone's, for tasks.team).
+  { path: "/admin/tasks", label: "My tasks", permission: "tasks.own" },
   // Issue 34: booked meetings with their leads (the attendee's details: the leads' permission).
   { path: "/admin/meetings", label: "Meetings", permission: "leads.read" },
   { path: "/admin/people", label: "People", permission: "people.dataRequests" },

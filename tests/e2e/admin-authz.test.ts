@@ -560,6 +560,70 @@ const ROWS: Row[] = [
     ok(201, { body: /"body":"Called back\."/ }),
     { changes: "lead", crossOrigin: ok(403) },
   ),
+  // Issue 35: the composer's activities and the tasks. The matrix logs calls (no task names the
+  // shared lead in anyone's list) and names no real task, so an admin's task change gets 404.
+  apiRow(
+    "POST /api/admin/leads/:id/activities",
+    (id) => ({
+      method: "POST",
+      path: `/api/admin/leads/${id}/activities`,
+      json: { kind: "call", outcome: "connected", durationMinutes: 4, body: "Rang back." },
+    }),
+    ok(201, { body: /"kind":"call"/ }),
+    { changes: "lead", crossOrigin: ok(403) },
+  ),
+  apiRow(
+    "GET /api/admin/tasks?mine=1",
+    () => ({ method: "GET", path: "/api/admin/tasks?mine=1&state=open" }),
+    ok(200, { body: /^\{"tasks":\[/ }),
+  ),
+  apiRow(
+    "GET /api/admin/tasks (everyone's)",
+    () => ({ method: "GET", path: "/api/admin/tasks?state=done" }),
+    ok(200, { body: /^\{"tasks":\[/ }),
+  ),
+  apiRow(
+    "PATCH /api/admin/tasks/:id",
+    () => ({ method: "PATCH", path: "/api/admin/tasks/999999", json: { done: true } }),
+    ok(404, { body: /^\{"message":"Task not found\."\}$/ }),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/tasks",
+    () => ({ method: "GET", path: "/admin/tasks" }),
+    "%2Fadmin%2Ftasks",
+    ok(200, { body: /<h1[^>]*>My tasks<\/h1>/ }),
+  ),
+  dataRow("GET /admin/tasks.data", () => "/admin/tasks", ok(200, { body: /"sections"/ })),
+  pageRow(
+    "POST /admin/tasks (done form)",
+    () => ({
+      method: "POST",
+      path: "/admin/tasks",
+      form: { intent: "task-done", taskId: "999999", done: "true" },
+    }),
+    "%2Fadmin%2Ftasks",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/leads/:id (composer's call form)",
+    (id) => ({
+      method: "POST",
+      path: `/admin/leads/${id}`,
+      form: { intent: "activity", kind: "call", outcome: "no_answer", durationMinutes: "", body: "" },
+    }),
+    "%2Fadmin%2Fleads%2F\\d+",
+    { status: [302], location: /^\/admin\/leads\/\d+\?composer=call&notice=call$/ },
+    { changes: "lead", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/account (morning e-mail form)",
+    () => ({ method: "POST", path: "/admin/account", form: { intent: "task-digest", on: "1" } }),
+    "%2Fadmin%2Faccount",
+    { status: [302], location: /^\/admin\/account\?notice=task-digest-on/ },
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
   apiRow(
     "POST /api/admin/leads/bulk",
     (id) => ({
@@ -1063,6 +1127,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
         .length,
       notes: (await db().selectFrom("leadNotes").select("id").where("leadId", "=", id).execute()).length,
       events: (await db().selectFrom("leadEvents").select("id").where("leadId", "=", id).execute()).length,
+      activities: (await db().selectFrom("leadActivities").select("id").where("leadId", "=", id).execute())
+        .length,
     });
     const apiKeyState = async () =>
       db().selectFrom("apiKeys").select(["id", "revokedAt"]).orderBy("id").execute();
@@ -1243,7 +1309,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
               expect(after.lead?.status).not.toBe(before.lead?.status);
               expect(after.history).toBe(before.history + 1);
             } else if (row.changes === "delete" && allowed) {
-              expect(after).toEqual({ lead: undefined, history: 0, notes: 0, events: 0 });
+              expect(after).toEqual({ lead: undefined, history: 0, notes: 0, events: 0, activities: 0 });
             } else if ((row.changes === "lead" || row.changes === "meeting") && allowed) {
               expect(after).not.toEqual(before);
             } else {

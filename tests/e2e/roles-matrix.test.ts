@@ -118,6 +118,8 @@ const ROWS: Row[] = [
   page("/admin/search", LEADS),
   // Issue 34: booked meetings, with the attendee's details (the leads' roles).
   page("/admin/meetings", LEADS),
+  // Issue 35: one's own tasks (the roles that work leads).
+  page("/admin/tasks", LEADS),
   // The content studio's pages (issue 24); post 1 is the first imported from content/ at start-up.
   page("/admin/content", CONTENT),
   page("/admin/content/new", CONTENT),
@@ -140,6 +142,8 @@ const ROWS: Row[] = [
   post("/admin/account", { intent: "end", handle: NO_SUCH_SESSION }, ALL),
   post("/admin/leads/new", { fullName: "" }, LEADS),
   post("/admin/meetings", { intent: "outcome", id: String(NO_SUCH_ID), outcome: "held" }, LEADS),
+  post("/admin/tasks", { intent: "task-done", taskId: String(NO_SUCH_ID), done: "true" }, LEADS),
+  post("/admin/leads/:id", { intent: "activity", kind: "task", body: "" }, LEADS),
   // The studio's forms: a post without a title, a save on a revision that never was, a time that
   // is no time, a preview, a restore of a revision that does not exist.
   post("/admin/content/new", { intent: "save", title: "" }, CONTENT),
@@ -160,6 +164,17 @@ const ROWS: Row[] = [
   api("PATCH", `/api/admin/leads/${NO_SUCH_ID}`, LEADS, { status: 404 }, { status: "contacted" }),
   api("DELETE", `/api/admin/leads/${NO_SUCH_ID}`, LEADS, { status: 404 }),
   api("POST", `/api/admin/leads/${NO_SUCH_ID}/notes`, LEADS, { status: 404 }, { body: "A note" }),
+  api(
+    "POST",
+    `/api/admin/leads/${NO_SUCH_ID}/activities`,
+    LEADS,
+    { status: 404 },
+    { kind: "email", body: "Hi" },
+  ),
+  api("GET", "/api/admin/tasks?mine=1", LEADS, { status: 200 }),
+  // Everyone's tasks: the team's lead (admin) only.
+  api("GET", "/api/admin/tasks?state=open", ADMIN, { status: 200 }),
+  api("PATCH", `/api/admin/tasks/${NO_SUCH_ID}`, LEADS, { status: 404 }, { done: true }),
   api("POST", "/api/admin/leads/bulk", LEADS, PASSES, { ids: [NO_SUCH_ID], action: "spam", value: true }),
   api("POST", "/api/admin/leads", LEADS, { status: 400 }, { fullName: "" }),
   api("POST", "/api/admin/leads/import", LEADS, PASSES, {}),

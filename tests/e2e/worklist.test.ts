@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { setNextStep } from "../../app/features/leads/lead-next-step.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
@@ -124,27 +125,23 @@ beforeAll(async () => {
       resolvedAt: hoursAgo(2),
     })
     .execute();
-  await database.db
-    .insertInto("leadNextSteps")
-    .values([
-      {
-        leadId: ids.overdue,
-        body: "Call back about pricing",
-        dueOn: dayOffset(-2),
-        setByUserId: samId,
-        setByUsername: "sam",
-        setAt: hoursAgo(1),
-      },
-      {
-        leadId: ids.upcoming,
-        body: "Send the proposal",
-        dueOn: dayOffset(7),
-        setByUserId: samId,
-        setByUsername: "sam",
-        setAt: hoursAgo(1),
-      },
-    ])
-    .execute();
+  // Issue 35: a next step is the lead's earliest open task, set through the same service as the page.
+  const sam = { id: samId, username: "sam" };
+  const setAt = new Date(Date.now() - 3_600_000);
+  await setNextStep(
+    database.db,
+    ids.overdue,
+    { body: "Call back about pricing", dueOn: dayOffset(-2) },
+    sam,
+    setAt,
+  );
+  await setNextStep(
+    database.db,
+    ids.upcoming,
+    { body: "Send the proposal", dueOn: dayOffset(7) },
+    sam,
+    setAt,
+  );
   browser = await launchTestBrowser();
 }, 120_000);
 
@@ -268,9 +265,13 @@ describe("the dashboard opens on the work", () => {
         "page",
       );
       const overdue = page.locator(`[data-lead-row="${ids.overdue}"] [data-next-step]`);
-      await expect(overdue.innerText()).resolves.toMatch(/^Overdue\s+Next: Call back about pricing · due /);
+      // Issue 35: the "Next step" column, what and then when.
+      await expect(overdue.innerText()).resolves.toMatch(
+        /^(Next:\s*)?Call back about pricing\s+Overdue\s+due /,
+      );
       const upcoming = page.locator(`[data-lead-row="${ids.upcoming}"] [data-next-step]`);
-      await expect(upcoming.innerText()).resolves.toMatch(/^Next: Send the proposal · due /);
+      await expect(upcoming.innerText()).resolves.toMatch(/^(Next:\s*)?Send the proposal\s+due /);
+      await expect(upcoming.getByText("Overdue").count()).resolves.toBe(0);
 
       await views.getByRole("link", { name: "Unassigned" }).click();
       await page.waitForURL(/owner=none/);
@@ -451,8 +452,14 @@ describe("the lead page puts the work first", () => {
           .getByText(/cleared the next step/)
           .count(),
       ).resolves.toBe(1);
+      // Cleared: its task is done, so the lead has no open task (no next step) left.
       await expect(
-        database.db.selectFrom("leadNextSteps").select("leadId").where("leadId", "=", ids.long).execute(),
+        database.db
+          .selectFrom("leadActivities")
+          .select("id")
+          .where("leadId", "=", ids.long)
+          .where("doneAt", "is", null)
+          .execute(),
       ).resolves.toEqual([]);
     } finally {
       await close();

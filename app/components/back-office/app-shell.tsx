@@ -149,7 +149,7 @@ function TopBarSections({
   counts: ShellCounts;
   current: string | null;
 }) {
-  const items = visibleNavItems(user).filter((item) => item.group === "work");
+  const items = visibleNavItems(user).filter((item) => item.group === "work" && item.topBar !== false);
   return (
     <nav aria-label="Main sections" className="hidden xl:block">
       <ul className="flex items-center gap-1">

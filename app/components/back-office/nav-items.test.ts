@@ -8,6 +8,7 @@ describe("the back office's sections", () => {
       visibleNavItems({ username: "sam", roleLabel: "Admin", permissions: all }).map((item) => item.label),
     ).toEqual([
       "Leads",
+      "My tasks",
       "Meetings",
       "People",
       "Analytics",

@@ -23,7 +23,7 @@ import type { LeadChange, LeadChangeHook } from "./lead-service.server.ts";
 // database so a page stays fast with 100,000 leads), read one, and change it: status, owner, spam
 // verdict, notes, erasure, each recorded with who and when for the timeline.
 
-export const LEAD_SORTS = ["createdAt", "fullName", "company", "status"] as const;
+export const LEAD_SORTS = ["createdAt", "fullName", "company", "status", "nextStep"] as const;
 export type LeadSort = (typeof LEAD_SORTS)[number];
 
 export type LeadFilter = {
@@ -181,6 +181,15 @@ export function orderLeads<O>(
         .orderBy(sql`leads.id ${direction}`);
     case "company":
       return query.orderBy(sql`leads.company_key${collate} ${direction}`).orderBy(sql`leads.id ${direction}`);
+    case "nextStep": {
+      // Issue 35: by the earliest open task's due time (leads.next_task_due_at, kept with the tasks),
+      // leads without one last either way. The expression is migration 037's index's, so a page is
+      // read from the index in order at 100,000 leads instead of sorting them all.
+      const missing = sql.lit(order === "asc" ? "~" : "");
+      return query
+        .orderBy(sql`(coalesce(next_task_due_at, ${missing})${collate}) ${direction}`)
+        .orderBy(sql`leads.id ${direction}`);
+    }
     case "status": {
       // The rank is then the same on every row and the tiebreaker alone decides: ordered by id, the
       // primary key serves the page, where the CASE made both databases sort every matching lead
@@ -652,7 +661,7 @@ export async function eraseLeads(trx: Trx, leadIds: number[]): Promise<number> {
   await trx.deleteFrom("leadStatusChanges").where("leadId", "in", leadIds).execute();
   await trx.deleteFrom("leadNotes").where("leadId", "in", leadIds).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "in", leadIds).execute();
-  await trx.deleteFrom("leadNextSteps").where("leadId", "in", leadIds).execute();
+  await trx.deleteFrom("leadActivities").where("leadId", "in", leadIds).execute();
   // An import's record of them (a merged lead's earlier fields are personal data too).
   await trx.deleteFrom("leadImportChanges").where("leadId", "in", leadIds).execute();
   // Their attribution goes with them (PostgreSQL's foreign key would cascade; SQLite's is not enforced).

@@ -10,8 +10,8 @@ import { assignableStaff, type BulkAction, listLeads, UnknownOwnerError } from "
 import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
-import { isOverdue, nextStepsOf } from "./lead-next-step.server.ts";
-import { leadsServices } from "./leads-context.server.ts";
+import { isTaskOverdue, nextStepsOf } from "./lead-next-step.server.ts";
+import { leadsServices, timeZoneOf } from "./leads-context.server.ts";
 import {
   deleteView,
   listSavedViews,
@@ -19,8 +19,9 @@ import {
   saveView,
   TooManyViewsError,
 } from "./saved-views.server.ts";
-import { formatAge, formatDay } from "./ui/lead-age.ts";
+import { formatAge } from "./ui/lead-age.ts";
 import { DEFAULT_PAGE_SIZE, type ListView, listHref, PAGE_SIZES } from "./ui/lead-list-url.ts";
+import { formatDue } from "./ui/task-format.ts";
 
 // The /admin/dashboard page's server side (SPEC section 2, grown into the sales team's workspace in
 // issue 10): the view read from the URL, one page of leads with the summary and the staff to assign,
@@ -81,9 +82,10 @@ export async function loadLeadDashboard(request: Request, context: Context, user
     ]);
     // What each row shows beside the list item (issue 23), read for this page's leads only.
     const pageIds = result.leads.map((lead) => lead.id);
+    const zone = await timeZoneOf(services, user.id);
     const [sources, nextSteps] = await Promise.all([
       sourcesOf(database.db, pageIds),
-      nextStepsOf(database.db, pageIds),
+      nextStepsOf(database.db, pageIds, zone),
     ]);
     const now = new Date();
     const pageCount = Math.ceil(result.total / pageSize);
@@ -123,7 +125,7 @@ export async function loadLeadDashboard(request: Request, context: Context, user
           lead.origin === "website"
             ? (sources.get(lead.id) ?? { pending: false, channel: null, campaign: null })
             : null,
-        nextStep: nextStepView(nextSteps.get(lead.id), now),
+        nextStep: nextStepView(nextSteps.get(lead.id), now, zone),
       })),
     };
   } catch (error) {
@@ -163,13 +165,17 @@ async function sourcesOf(db: Kysely<Database>, leadIds: number[]) {
   return sources;
 }
 
-function nextStepView(step: { body: string; dueOn: string } | undefined, now: Date) {
+function nextStepView(
+  step: { body: string; dueOn: string; dueAt: string } | undefined,
+  now: Date,
+  zone: string,
+) {
   if (!step) return null;
   return {
     body: step.body,
     dueOn: step.dueOn,
-    due: formatDay(step.dueOn),
-    overdue: isOverdue(step.dueOn, now),
+    due: formatDue(step.dueAt, zone, now),
+    overdue: isTaskOverdue(step.dueAt, now),
   };
 }
 

@@ -3,6 +3,13 @@ import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime, formatLeadDate } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
+import { dateIn, parseDate, toInstant } from "#app/lib/time-zones.ts";
+import {
+  type ActivityInput,
+  ActivityInputSchema,
+  addActivity,
+  UnknownAssigneeError,
+} from "./lead-activities.server.ts";
 import { assignableStaff, ContactEditRefused, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
 import { contactEditFromForm, parseContactEdit } from "./lead-contact-schema.ts";
@@ -18,16 +25,18 @@ import {
 import { leadNeighbours } from "./lead-neighbours.server.ts";
 import {
   clearNextStep,
-  isOverdue,
+  isTaskOverdue,
   NextStepSchema,
   nextStepsOf,
   setNextStep,
 } from "./lead-next-step.server.ts";
 import { addNote, NoteBodySchema } from "./lead-notes.server.ts";
 import { findLead } from "./lead-repository.server.ts";
-import { leadsServices } from "./leads-context.server.ts";
+import { leadsServices, timeZoneOf } from "./leads-context.server.ts";
+import { ACTIVITY_KINDS, type ActivityKind, COMPOSER_PARAM } from "./ui/activity-words.ts";
 import { CONFIRM_DELETE_PARAM } from "./ui/delete-lead.tsx";
 import { formatDay } from "./ui/lead-age.ts";
+import type { ComposerError } from "./ui/lead-composer.tsx";
 import {
   AT_PARAM,
   backToList,
@@ -36,6 +45,7 @@ import {
   leadHref,
   parseFrom,
 } from "./ui/lead-list-url.ts";
+import { formatDue } from "./ui/task-format.ts";
 
 /** `?edit=details`: the Details card as a form (the page without JavaScript; the script edits in place). */
 export const EDIT_PARAM = "edit";
@@ -59,23 +69,37 @@ export async function loadLeadDetail(
   const services = await leadsServices(context);
   const { database } = services;
   await settleAttributions(services);
+  const zone = await timeZoneOf(services, user.id);
   const [detail, staff, nextSteps] = await Promise.all([
     leadDetail(database.db, id),
     assignableStaff(database.db),
-    nextStepsOf(database.db, [id]),
+    nextStepsOf(database.db, [id], zone),
   ]);
   if (!detail) throw notFound();
   const step = nextSteps.get(id);
   const url = new URL(request.url);
   const list = await listPlace(database.db, url, detail, user);
+  const now = new Date();
+  const composer = url.searchParams.get(COMPOSER_PARAM) ?? "";
   const { history: _history, notes: _notes, timeline, otherSubmissions, ...lead } = detail;
   return {
     // A lead's dates as SPEC section 9 writes them, as the list does.
     lead: { ...lead, created: formatLeadDate(lead.createdAt), updated: formatLeadDate(lead.updatedAt) },
     owner: staff.find((member) => member.id === lead.ownerId) ?? null,
     nextStep: step
-      ? { body: step.body, dueOn: step.dueOn, due: formatDay(step.dueOn), overdue: isOverdue(step.dueOn) }
+      ? {
+          taskId: step.taskId,
+          body: step.body,
+          dueOn: step.dueOn,
+          due: formatDay(step.dueOn),
+          dueText: formatDue(step.dueAt, zone, now),
+          overdue: isTaskOverdue(step.dueAt, now),
+        }
       : null,
+    me: user.id,
+    zone,
+    today: dateIn(now.getTime(), zone),
+    composer: ((ACTIVITY_KINDS as readonly string[]).includes(composer) ? composer : "note") as ActivityKind,
     staff,
     timeline: timeline.map((entry) => ({ ...entry, when: formatDateTime(entry.at) })),
     otherSubmissions: otherSubmissions.map((other) => ({
@@ -140,10 +164,11 @@ export async function leadDetailAction(
 ) {
   const id = parseLeadId(rawId);
   const form = await readForm(request);
-  const { database, leadAdmin } = await leadsServices(context);
+  const services = await leadsServices(context);
+  const { database, leadAdmin } = services;
   // Back to the page as it was opened (its list, its place), without a one-off step it showed.
   const url = new URL(request.url);
-  for (const param of [EDIT_PARAM, CONFIRM_DELETE_PARAM, "notice", "index"]) url.searchParams.delete(param);
+  for (const param of [EDIT_PARAM, CONFIRM_DELETE_PARAM, COMPOSER_PARAM, "notice", "index"]) url.searchParams.delete(param);
   const here = url.pathname + url.search;
   const done = (notice: Notice) => redirect(withNotice(here, notice));
   switch (form.get("intent")) {
@@ -204,7 +229,9 @@ export async function leadDetailAction(
           { message: parsed.error.issues[0]?.message ?? "Invalid next step.", field: "next-step" },
           { status: 400 },
         );
-      if (id === null || !(await setNextStep(database.db, id, parsed.data, user))) throw notFound();
+      const zone = await timeZoneOf(services, user.id);
+      if (id === null || !(await setNextStep(database.db, id, parsed.data, user, new Date(), zone)))
+        throw notFound();
       throw done("next-step");
     }
     case "next-step-clear": {
@@ -230,7 +257,90 @@ export async function leadDetailAction(
       if (id === null || !(await addNote(database.db, id, parsed.data, user))) throw notFound();
       throw done("note");
     }
+    case "activity": {
+      const kind = form.get("kind") ?? "";
+      const values = Object.fromEntries(
+        ["body", "outcome", "durationMinutes", "direction", "dueDate", "dueTime", "assigneeId"].map((key) => [
+          key,
+          (form.get(key) ?? "").slice(0, 10_000),
+        ]),
+      );
+      const refuse = (message: string) =>
+        data(
+          {
+            message,
+            field: "composer",
+            composer: {
+              kind: (ACTIVITY_KINDS as readonly string[]).includes(kind) ? kind : "note",
+              message,
+              values,
+            } as ComposerError,
+          },
+          { status: 400 },
+        );
+      const input = activityFromForm(kind, values, await timeZoneOf(services, user.id));
+      if (typeof input === "string") return refuse(input);
+      if (input.kind === "note") return refuse("Unknown activity.");
+      try {
+        if (id === null || !(await addActivity(database.db, id, input, user))) throw notFound();
+      } catch (error) {
+        if (error instanceof UnknownAssigneeError) return refuse(error.message);
+        throw error;
+      }
+      // Back on the same tab, so the next call or task is one step away.
+      const again = new URL(here, "http://admin.invalid");
+      again.searchParams.set(COMPOSER_PARAM, input.kind);
+      throw redirect(withNotice(again.pathname + again.search, input.kind));
+    }
     default:
       return data({ message: "Unknown action." }, { status: 400 });
   }
+}
+
+/**
+ * The composer's fields as the API's input, a task's date and time read in the person's `zone`;
+ * the message to show when they do not make one.
+ */
+export function activityFromForm(
+  kind: string,
+  values: Record<string, string>,
+  zone: string,
+): ActivityInput | string {
+  let candidate: Record<string, unknown>;
+  switch (kind) {
+    case "call": {
+      const minutes = (values.durationMinutes ?? "").trim();
+      candidate = {
+        kind,
+        body: values.body ?? "",
+        outcome: values.outcome,
+        durationMinutes: minutes === "" ? undefined : Number(minutes),
+      };
+      break;
+    }
+    case "email":
+      candidate = { kind, body: values.body ?? "", direction: values.direction || undefined };
+      break;
+    case "task": {
+      const day = parseDate(values.dueDate ?? "");
+      const time = /^(\d{2}):(\d{2})$/.exec(values.dueTime ?? "");
+      if (!day) return "Choose the day the task is due.";
+      if (!time || Number(time[1]) > 23 || Number(time[2]) > 59) return "Choose the time the task is due.";
+      const instant = toInstant({ ...day, hour: Number(time[1]), minute: Number(time[2]) }, zone);
+      if (instant === null)
+        return "That time does not exist on that day (the clocks go forward): choose another.";
+      const assignee = Number(values.assigneeId);
+      candidate = {
+        kind,
+        body: values.body ?? "",
+        dueAt: new Date(instant).toISOString(),
+        assigneeId: values.assigneeId ? assignee : undefined,
+      };
+      break;
+    }
+    default:
+      return "Choose a note, a call, an e-mail or a task.";
+  }
+  const parsed = ActivityInputSchema.safeParse(candidate);
+  return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? "Invalid activity.");
 }

@@ -18,6 +18,11 @@ export type LeadEventType =
   | "next_step_set"
   /** The next step cleared: `{ text }`. */
   | "next_step_cleared"
+  /** Issue 35: a task added from the composer or the API: `{ taskId, text, due, assignee }`. */
+  | "task_added"
+  /** A task marked done, or open again: `{ taskId, text }`. */
+  | "task_done"
+  | "task_reopened"
   /** Staff added it by hand (issue 23): detail `{ source }`. */
   | "added_by_staff"
   /** A CSV import created it: detail `{ importId, fileName }`. */

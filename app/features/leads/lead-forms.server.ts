@@ -56,6 +56,11 @@ export const NOTICES = [
   "next-step-cleared",
   "added",
   "details",
+  "call",
+  "email",
+  "task",
+  "task-done",
+  "task-reopened",
 ] as const;
 export type Notice = (typeof NOTICES)[number];
 

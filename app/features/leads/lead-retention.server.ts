@@ -130,13 +130,16 @@ export async function anonymiseLeads(
       fullNameKey: "",
       companyKey: "",
       anonymisedAt: timestamp,
+      nextTaskId: null,
+      nextTaskDueAt: null,
       updatedAt: timestamp,
     })
     .where("id", "in", done)
     .execute();
   await trx.deleteFrom("leadNotes").where("leadId", "in", done).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "in", done).execute();
-  await trx.deleteFrom("leadNextSteps").where("leadId", "in", done).execute();
+  // Its calls, e-mails and tasks (issue 35): their words are about the person.
+  await trx.deleteFrom("leadActivities").where("leadId", "in", done).execute();
   await trx
     .updateTable("leadAttributions")
     .set({ referrerPath: null, utmTerm: null, utmContent: null, visitorId: null })

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { loggedActivitiesOf } from "./lead-activities.server.ts";
 import type { LeadEventType } from "./lead-events.server.ts";
 import type { LeadMeetingChange } from "./lead-meetings.server.ts";
 import type { Lead } from "./lead-repository.server.ts";
@@ -51,6 +52,36 @@ export type TimelineEntry =
       actor: string | null;
       changes: { field: string; from: string | null; to: string | null }[];
     }
+  /** Issue 35: a logged call (its outcome and minutes) and a logged e-mail (sent or received). */
+  | {
+      kind: "call";
+      id: string;
+      at: string;
+      actor: string;
+      outcome: string | null;
+      durationMinutes: number | null;
+      body: string;
+    }
+  | { kind: "email"; id: string; at: string; actor: string; direction: string | null; body: string }
+  /** A task added (what, due instant, assignee), done, or open again. */
+  | {
+      kind: "task_added";
+      id: string;
+      at: string;
+      actor: string | null;
+      taskId: number;
+      text: string;
+      due: string;
+      assignee: string | null;
+    }
+  | {
+      kind: "task_done" | "task_reopened";
+      id: string;
+      at: string;
+      actor: string | null;
+      taskId: number;
+      text: string;
+    }
   /** Issue 23: added by hand (`source` is the label), created or merged by an import, or reverted by its undo. */
   | { kind: "added_by_staff"; id: string; at: string; actor: string | null; source: string }
   | {
@@ -88,7 +119,7 @@ export async function leadTimeline(
   db: Kysely<Database>,
   lead: Pick<Lead, "id" | "createdAt" | "source" | "sourcePage">,
 ): Promise<TimelineEntry[]> {
-  const [statuses, notes, events] = await Promise.all([
+  const [statuses, notes, events, activities] = await Promise.all([
     db
       .selectFrom("leadStatusChanges")
       .select(["id", "fromStatus", "toStatus", "changedByUsername", "changedAt"])
@@ -104,6 +135,7 @@ export async function leadTimeline(
       .select(["id", "type", "actorName", "detail", "createdAt"])
       .where("leadId", "=", lead.id)
       .execute(),
+    loggedActivitiesOf(db, lead.id),
   ]);
   const entries: (TimelineEntry & { order: number })[] = [
     {
@@ -136,6 +168,18 @@ export async function leadTimeline(
       body: row.body,
       order: Number(row.id),
     });
+  }
+  for (const row of activities) {
+    const base = { id: `activity-${row.id}`, at: row.createdAt, actor: row.authorUsername, body: row.body };
+    if (row.kind === "call")
+      entries.push({
+        ...base,
+        kind: "call",
+        outcome: row.outcome,
+        durationMinutes: row.durationMinutes === null ? null : Number(row.durationMinutes),
+        order: Number(row.id),
+      });
+    else entries.push({ ...base, kind: "email", direction: row.direction, order: Number(row.id) });
   }
   for (const row of events) {
     const detail = parseDetail(row.detail);
@@ -223,6 +267,27 @@ export async function leadTimeline(
                 return typeof field === "string" ? [{ field, from: text(from), to: text(to) }] : [];
               })
             : [],
+        });
+        break;
+      case "task_added":
+        entries.push({
+          ...base,
+          kind: "task_added",
+          actor: row.actorName,
+          taskId: Number(detail.taskId) || 0,
+          text: text(detail.text) ?? "",
+          due: text(detail.due) ?? "",
+          assignee: text(detail.assignee),
+        });
+        break;
+      case "task_done":
+      case "task_reopened":
+        entries.push({
+          ...base,
+          kind: row.type as "task_done" | "task_reopened",
+          actor: row.actorName,
+          taskId: Number(detail.taskId) || 0,
+          text: text(detail.text) ?? "",
         });
         break;
       case "added_by_staff":

@@ -31,7 +31,17 @@ export type LeadsServices = {
    * form (issue 34; owned by meetings): the thank-you panel's time picker sends it with the time.
    */
   bookingToken(leadId: number): string;
+  /**
+   * The staff member's time zone (issue 35; owned by meetings: their availability's zone, else the
+   * back office's): a task's due time is read and shown in it, and the morning e-mail goes at 07:00 in it.
+   */
+  timeZonesOf(userIds: readonly number[]): Promise<Map<number, string>>;
 };
+
+/** One person's zone through the port. */
+export async function timeZoneOf(services: LeadsServices, userId: number): Promise<string> {
+  return (await services.timeZonesOf([userId])).get(userId) ?? "UTC";
+}
 
 export const leadsServicesKey = createServiceKey<LeadsServices>("lead services");
 

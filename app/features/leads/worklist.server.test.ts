@@ -41,7 +41,7 @@ describeEachDatabase("lead worklist", (use) => {
   beforeEach(async () => {
     for (const table of [
       "savedViews",
-      "leadNextSteps",
+      "leadActivities",
       "leadNotes",
       "leadEvents",
       "leadStatusChanges",
@@ -148,9 +148,11 @@ describeEachDatabase("lead worklist", (use) => {
     const id = await addLead();
     const input = NextStepSchema.parse({ body: " Call back about pricing ", dueOn: "2026-11-26" });
     expect(await setNextStep(db(), id, input, alice, NOW)).toBe(true);
-    expect((await nextStepsOf(db(), [id])).get(id)).toEqual({
+    // Issue 35: the next step is the lead's earliest open task, due at the end of its day.
+    expect((await nextStepsOf(db(), [id])).get(id)).toMatchObject({
       body: "Call back about pricing",
       dueOn: "2026-11-26",
+      dueAt: "2026-11-26T23:59:59.999Z",
       setBy: "alice",
       setAt: NOW.toISOString(),
     });
@@ -181,7 +183,7 @@ describeEachDatabase("lead worklist", (use) => {
 
     await setNextStep(db(), id, input, alice, NOW);
     await createLeadAdmin({ db: db(), notify: false }).remove(id, alice, null);
-    expect(await db().selectFrom("leadNextSteps").selectAll().execute()).toEqual([]);
+    expect(await db().selectFrom("leadActivities").selectAll().execute()).toEqual([]);
   });
 
   it("refuses an empty, long or multi-line next step and a day that does not exist", () => {

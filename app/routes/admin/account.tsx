@@ -20,10 +20,14 @@ import {
   type TwoFactorResult,
 } from "#app/features/auth/ui/two-factor-panel.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { leadsServices } from "#app/features/leads/leads-context.server.ts";
+import { chooseTaskDigest, taskDigestChosen } from "#app/features/leads/task-digest.server.ts";
+import { TASK_DIGEST_INTENT, TaskDigestForm } from "#app/features/leads/ui/task-digest-form.tsx";
 import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { ACCOUNT_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
+import { can } from "#app/lib/permissions.ts";
 import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assertSameOrigin } from "#app/lib/staff-guard.server.ts";
 import type { Route } from "./+types/account";
@@ -39,6 +43,8 @@ const NOTICES = {
   "ended-others": "Every other session has ended. Only this one is still signed in.",
   "2fa-off": "Two-factor sign-in is off: signing in asks for your password only.",
   email: "Your e-mail address is saved: invitations to meetings you host go there.",
+  "task-digest-on": "Saved: your tasks come by e-mail each morning at 7:00.",
+  "task-digest-off": "Saved: no morning e-mail of your tasks.",
 } as const;
 
 /** Passwords have at least 12 characters; a 6-digit code or a recovery code (10 + a dash) fewer. */
@@ -55,7 +61,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     findStaffMember(database.db, user.id),
   ]);
   const notice = new URL(request.url).searchParams.get("notice");
+  // Issue 35: the morning e-mail of one's tasks, for whoever has tasks.
+  const taskDigest = can(user.role, "tasks.own")
+    ? { chosen: await taskDigestChosen((await leadsServices(context)).database.db, user.id) }
+    : null;
   return {
+    taskDigest,
     username: user.username,
     email: member?.email ?? null,
     twoFactor: {
@@ -113,6 +124,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         );
       await setStaffEmail(database.db, { id: user.id, email: email.email });
       throw redirect(`${ACCOUNT_PATH}?notice=email`);
+    }
+    case TASK_DIGEST_INTENT: {
+      if (!can(user.role, "tasks.own")) return data({ message: "Your role has no tasks." }, { status: 403 });
+      const on = form.get("on") === "1";
+      await chooseTaskDigest(database.db, user.id, on);
+      throw redirect(`${ACCOUNT_PATH}?notice=task-digest-${on ? "on" : "off"}#task-digest`);
     }
     case DISMISS_CODE_NOTICE_INTENT: {
       await auth.dismissCodeFailureNotices(user.id);
@@ -172,7 +189,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { username, email, sessions, notice, twoFactor } = loaderData;
+  const { username, email, sessions, notice, twoFactor, taskDigest } = loaderData;
   const emailResult = actionData && "email" in actionData ? actionData.email : undefined;
   const twoFactorResult = actionData && "twoFactor" in actionData ? actionData.twoFactor : undefined;
   const sessionMessage = actionData && "message" in actionData ? actionData.message : undefined;
@@ -226,6 +243,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Button>
         </Form>
       </section>
+
+      {taskDigest ? <TaskDigestForm chosen={taskDigest.chosen} email={email} /> : null}
 
       <section
         id="two-factor"

@@ -5,10 +5,10 @@ import { leadDetailAction, loadLeadDetail } from "#app/features/leads/lead-detai
 import { DeleteLeadConfirmation } from "#app/features/leads/ui/delete-lead.tsx";
 import { LeadActionsMenu } from "#app/features/leads/ui/lead-actions-menu.tsx";
 import { LeadAttributionCard } from "#app/features/leads/ui/lead-attribution-card.tsx";
+import { type ComposerError, LeadComposer } from "#app/features/leads/ui/lead-composer.tsx";
 import { LeadDetailsCard } from "#app/features/leads/ui/lead-details-card.tsx";
 import type { DetailsErrors, DetailsValues } from "#app/features/leads/ui/lead-details-edit.tsx";
 import { LeadHeader } from "#app/features/leads/ui/lead-header.tsx";
-import { LeadNoteForm } from "#app/features/leads/ui/lead-note-form.tsx";
 import { LeadRecordNav } from "#app/features/leads/ui/lead-record-nav.tsx";
 import { LeadTimelineList } from "#app/features/leads/ui/lead-timeline-list.tsx";
 import { LeadWorkCard } from "#app/features/leads/ui/lead-work-card.tsx";
@@ -47,8 +47,21 @@ function withParam(pathname: string, search: string, param: string, value: strin
 }
 
 export default function LeadDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { lead, owner, staff, nextStep, timeline, otherSubmissions, confirmDelete, editing, notice, list } =
-    loaderData;
+  const {
+    lead,
+    owner,
+    staff,
+    nextStep,
+    timeline,
+    otherSubmissions,
+    confirmDelete,
+    editing,
+    notice,
+    list,
+    me,
+    zone,
+    today,
+  } = loaderData;
   const { pathname, search } = useLocation();
   const error = actionData && typeof actionData === "object" ? actionData : undefined;
   const here = withParam(pathname, search, "", null);
@@ -74,7 +87,12 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
         />
       </div>
 
-      {error?.message ? <Banner tone="error">{error.message}</Banner> : <NoticeBanner notice={notice} />}
+      {/* The composer says its own refusals beside its fields. */}
+      {error?.message && !("field" in error && (error.field === "composer" || error.field === "note")) ? (
+        <Banner tone="error">{error.message}</Banner>
+      ) : (
+        <NoticeBanner notice={error ? null : notice} />
+      )}
       {confirmDelete ? <DeleteLeadConfirmation lead={lead} action={here} cancelHref={here} /> : null}
 
       {/* The work first: the status, owner and next step lead the page's order (the top on a phone),
@@ -113,11 +131,30 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
             }
           />
           <LeadAttributionCard attribution={lead.attribution} />
-          <LeadNoteForm
+          {/* One composer (note, call, e-mail, task) directly above the one feed (issue 35). */}
+          <LeadComposer
             action={here}
-            draft={error && "body" in error ? String(error.body) : ""}
-            invalid={Boolean(error && "field" in error && error.field === "note")}
-            sent={notice === "note"}
+            initialKind={loaderData.composer}
+            staff={staff}
+            me={me}
+            zoneLabel={zone}
+            today={today}
+            error={
+              error && "composer" in error
+                ? (error.composer as ComposerError)
+                : error && "field" in error && error.field === "note"
+                  ? {
+                      kind: "note",
+                      message: error.message,
+                      values: { body: "body" in error ? String(error.body) : "" },
+                    }
+                  : null
+            }
+            sent={
+              notice === "note" || notice === "call" || notice === "email" || notice === "task"
+                ? notice
+                : null
+            }
           />
           <LeadTimelineList timeline={timeline} />
         </div>

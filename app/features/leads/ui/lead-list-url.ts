@@ -19,7 +19,7 @@ export type ListView = {
   channel?: string;
   /** A utm_campaign, exactly. */
   campaign?: string;
-  sort?: "createdAt" | "fullName" | "company" | "status";
+  sort?: "createdAt" | "fullName" | "company" | "status" | "nextStep";
   order?: "asc" | "desc";
   pageSize?: number;
 };

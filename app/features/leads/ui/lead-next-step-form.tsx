@@ -7,11 +7,20 @@ import { NEXT_STEP_MAX } from "./next-step-words.ts";
 
 const CLEAR_FORM = "next-step-clear";
 
-export type NextStepView = { body: string; dueOn: string; due: string; overdue: boolean };
+export type NextStepView = {
+  body: string;
+  dueOn: string;
+  due: string;
+  /** The due time in the person's zone ("Thu, Dec 3, 9:00 AM"). */
+  dueText: string;
+  overdue: boolean;
+};
 
 /**
- * The lead's next step: what to do and the day it is due, posted as `intent=next-step` (or
- * `next-step-clear`) to the page's action; each is recorded on the timeline. Works without JavaScript.
+ * The lead's next step (its earliest open task, issue 35): what to do and the day it is due, posted
+ * as `intent=next-step` (rewrites that task, or adds one) or `next-step-clear` (marks it done) to the
+ * page's action; each is recorded on the timeline. Works without JavaScript. More tasks: the
+ * composer's Task tab and My tasks.
  */
 export function LeadNextStepForm({
   step,
@@ -34,10 +43,10 @@ export function LeadNextStepForm({
         {step?.overdue ? (
           <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Overdue</span>
         ) : step ? (
-          <span className="text-sm text-ink-muted">due {step.due}</span>
+          <span className="text-sm text-ink-muted">due {step.dueText}</span>
         ) : null}
       </div>
-      {step?.overdue ? <p className="text-sm text-red-900">It was due {step.due}.</p> : null}
+      {step?.overdue ? <p className="text-sm text-red-900">It was due {step.dueText}.</p> : null}
       <Form method="post" action={action} className="grid gap-2" key={`${step?.body}|${step?.dueOn}`}>
         <input type="hidden" name="intent" value="next-step" />
         <input

@@ -47,6 +47,7 @@ const SORTABLE: Record<string, NonNullable<ListView["sort"]>> = {
   Company: "company",
   Date: "createdAt",
   Status: "status",
+  "Next step": "nextStep",
 };
 
 const COLUMNS = [
@@ -59,6 +60,7 @@ const COLUMNS = [
   "Owner",
   "Date",
   "Status",
+  "Next step",
   "Actions",
 ] as const;
 
@@ -119,15 +121,27 @@ function ChannelText({ channel }: { channel: LeadRow["channel"] }) {
   );
 }
 
-/** The lead's next step under its name; an overdue one says so in words and colour. */
-function NextStepLine({ step }: { step: NonNullable<LeadRow["nextStep"]> }) {
+/**
+ * The lead's next step (its earliest open task, issue 35) in its column: what, then when; an
+ * overdue one says so in words and colour. On a phone it is a line of the card.
+ */
+function NextStepCell({ step }: { step: NonNullable<LeadRow["nextStep"]> }) {
   return (
-    <span className="mt-1 flex min-w-0 items-center gap-1.5 text-xs" data-next-step>
-      {step.overdue ? (
-        <span className="shrink-0 rounded bg-red-100 px-1.5 py-0.5 font-semibold text-red-900">Overdue</span>
-      ) : null}
-      <span className="min-w-0 truncate text-ink-muted" title={`${step.body} (due ${step.due})`}>
-        Next: <span className="text-ink">{step.body}</span> · due {step.due}
+    <span
+      className="flex min-w-0 flex-col gap-0.5 text-sm max-md:flex-row max-md:flex-wrap max-md:items-center max-md:gap-x-1.5"
+      data-next-step
+    >
+      <span className="line-clamp-2 break-words text-ink max-md:line-clamp-1" title={step.body}>
+        <span className="md:sr-only">Next: </span>
+        {step.body}
+      </span>
+      <span className="flex flex-wrap items-center gap-1.5 text-xs">
+        {step.overdue ? (
+          <span className="shrink-0 rounded bg-red-100 px-1.5 py-0.5 font-semibold text-red-900">
+            Overdue
+          </span>
+        ) : null}
+        <span className={step.overdue ? "text-red-900" : "text-ink-muted"}>due {step.due}</span>
       </span>
     </span>
   );
@@ -197,7 +211,11 @@ export function LeadTable({
                 key={column}
                 scope="col"
                 aria-sort={sortState(column, view)}
-                className="px-2 py-2.5 font-semibold whitespace-nowrap"
+                // "Next step" may take two lines, so the table still fits its frame at 1280 px.
+                className={cn(
+                  "px-2 py-2.5 font-semibold",
+                  column === "Next step" ? "leading-tight" : "whitespace-nowrap",
+                )}
               >
                 <SortHeader column={column} view={view} />
               </th>
@@ -234,7 +252,7 @@ export function LeadTable({
                 </td>
                 <th
                   scope="row"
-                  className="max-w-44 min-w-32 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
+                  className="max-w-44 min-w-28 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
                 >
                   <Link
                     to={leadHref(lead.id, list && { from: list.from, at: list.offset + index + 1 })}
@@ -248,12 +266,11 @@ export function LeadTable({
                     {lead.returning ? <ReturningBadge /> : null}
                     <SpamLevelBadge level={lead.spamLevel} reasons={lead.spamReasons} />
                   </span>
-                  {lead.nextStep ? <NextStepLine step={lead.nextStep} /> : null}
                 </th>
                 <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {lead.company}
                 </td>
-                <td className="max-w-36 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-32 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
@@ -300,6 +317,21 @@ export function LeadTable({
                 </td>
                 <td className="px-2 py-2.5 max-md:order-1 max-md:p-0">
                   <LeadStatusControl lead={lead} action={action} badge />
+                </td>
+                <td
+                  className={cn(
+                    "w-24 max-w-24 px-2 py-2.5 2xl:w-40 2xl:max-w-40 max-md:order-9 max-md:w-auto max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7",
+                    !lead.nextStep && "max-md:hidden",
+                  )}
+                >
+                  {lead.nextStep ? (
+                    <NextStepCell step={lead.nextStep} />
+                  ) : (
+                    <span className="text-ink-muted">
+                      <span aria-hidden="true">—</span>
+                      <span className="sr-only">None</span>
+                    </span>
+                  )}
                 </td>
                 <td className="px-2 py-2.5 max-md:order-10 max-md:p-0 max-md:pl-7 max-md:empty:hidden">
                   {lead.spamLevel === "held" ? (

@@ -4,6 +4,7 @@ import { formatDateTime } from "#app/lib/format-date.ts";
 import { staffSourceLabel } from "../lead-sources.ts";
 import type { TimelineEntry } from "../lead-timeline.server.ts";
 import { ContactChangeLine } from "./contact-change-line.tsx";
+import { callOutcomeLabel } from "./activity-words.ts";
 import { formatDay } from "./lead-age.ts";
 import { sourceText } from "./lead-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -124,6 +125,61 @@ function describe(entry: TimelineEntry): ReactNode {
       );
     case "contact_changed":
       return <ContactChangeLine entry={entry} who={who(entry.actor)} />;
+    case "call": {
+      const minutes = entry.durationMinutes;
+      return (
+        <>
+          {who(entry.actor)} logged a call:{" "}
+          <strong className="font-semibold">{callOutcomeLabel(entry.outcome)}</strong>
+          {minutes !== null ? `, ${minutes} min` : ""}
+          {entry.body ? (
+            <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2 whitespace-pre-wrap">
+              {entry.body}
+            </span>
+          ) : null}
+        </>
+      );
+    }
+    case "email":
+      return (
+        <>
+          {who(entry.actor)} logged an e-mail
+          {entry.direction === "sent"
+            ? " sent to the lead"
+            : entry.direction === "received"
+              ? " from the lead"
+              : ""}
+          <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2 whitespace-pre-wrap">
+            {entry.body}
+          </span>
+        </>
+      );
+    case "task_added":
+      return (
+        <>
+          {who(entry.actor)} added a task
+          {entry.assignee ? (
+            <>
+              {" "}
+              for <strong className="font-semibold">{entry.assignee}</strong>
+            </>
+          ) : null}
+          , due <time dateTime={entry.due}>{formatDateTime(entry.due)}</time>
+          <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2">{entry.text}</span>
+        </>
+      );
+    case "task_done":
+      return (
+        <>
+          {who(entry.actor)} completed the task “{entry.text}”
+        </>
+      );
+    case "task_reopened":
+      return (
+        <>
+          {who(entry.actor)} reopened the task “{entry.text}”
+        </>
+      );
     case "notification_failed":
       return (
         <>

@@ -14,6 +14,11 @@ const NOTICES: Record<Notice, { title: string; text: string }> = {
   "next-step": { title: "Next step set", text: "It shows on the list and on the lead's timeline." },
   "next-step-cleared": { title: "Next step cleared", text: "The lead has no next step now." },
   details: { title: "Details saved", text: "Each change is on the lead's timeline." },
+  call: { title: "Call logged", text: "It is on the lead's timeline." },
+  email: { title: "Email logged", text: "It is on the lead's timeline." },
+  task: { title: "Task added", text: "It is on the lead's timeline and in its assignee's tasks." },
+  "task-done": { title: "Task done", text: "It is marked done on the lead's timeline." },
+  "task-reopened": { title: "Task reopened", text: "It is open again." },
   added: {
     title: "Lead added",
     text: "It is in the list with its owner; its timeline says who added it and from where.",

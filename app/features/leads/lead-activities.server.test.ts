@@ -1,0 +1,423 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
+import { migrateToLatest, migrations } from "#app/db/migrate.server.ts";
+import { createUser } from "#app/features/auth/users.server.ts";
+import {
+  checkPostgres,
+  createPostgresSchema,
+  describeEachDatabase,
+} from "../../../tests/support/databases.ts";
+import { leadRow } from "../../../tests/support/lead-rows.ts";
+import {
+  ActivityInputSchema,
+  addActivity,
+  dueTasksFor,
+  listTasks,
+  TaskPatchSchema,
+  UnknownAssigneeError,
+  updateTask,
+} from "./lead-activities.server.ts";
+import { createLeadAdmin } from "./lead-admin.server.ts";
+import { leadDetail } from "./lead-admin-http.server.ts";
+import { activityFromForm } from "./lead-detail.server.ts";
+import { clearNextStep, nextStepsOf, setNextStep } from "./lead-next-step.server.ts";
+import {
+  chooseTaskDigest,
+  composeTaskDigest,
+  queueTaskDigests,
+  TASK_DIGEST_EMAIL,
+} from "./task-digest.server.ts";
+
+// Issue 35 on both databases: calls, e-mails and tasks on a lead, the lead's next step kept as its
+// earliest open task, the tasks' lists, and the morning e-mail queued once a day per person.
+
+const NOW = new Date("2026-12-01T10:00:00.000Z");
+const at = (iso: string) => new Date(iso);
+
+describeEachDatabase("lead activities and tasks", (use) => {
+  const db = () => use().db;
+  let alice: { id: number; username: string };
+  let bob: { id: number; username: string };
+
+  async function addLead(fullName = "Ada Prospect"): Promise<number> {
+    const row = await db()
+      .insertInto("leads")
+      .values(leadRow({ fullName, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+  const leadRowOf = (id: number) =>
+    db()
+      .selectFrom("leads")
+      .select(["nextTaskId", "nextTaskDueAt"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+  const task = (body: string, dueAt: string, assigneeId?: number) =>
+    ActivityInputSchema.parse({ kind: "task", body, dueAt, assigneeId }) as Extract<
+      ReturnType<typeof ActivityInputSchema.parse>,
+      { kind: "task" }
+    >;
+
+  beforeEach(async () => {
+    for (const table of [
+      "taskDigests",
+      "leadActivities",
+      "leadNotes",
+      "leadEvents",
+      "leadStatusChanges",
+      "outbox",
+      "leads",
+    ] as const)
+      await db().deleteFrom(table).execute();
+    await db().deleteFrom("users").execute();
+    alice = await createUser(db(), { username: "alice", password: "Alice-Password-01", isAdmin: true });
+    bob = await createUser(db(), { username: "bob", password: "Bob-Password-0001", isAdmin: true });
+  });
+
+  it("logs a call, an e-mail and a task, and the lead's timeline lists each", async () => {
+    const id = await addLead();
+    const call = await addActivity(
+      db(),
+      id,
+      { kind: "call", outcome: "left_voicemail", durationMinutes: 3, body: "Asked for a call back" },
+      alice,
+      NOW,
+    );
+    expect(call).toMatchObject({
+      kind: "call",
+      outcome: "left_voicemail",
+      durationMinutes: 3,
+      author: "alice",
+    });
+    await addActivity(
+      db(),
+      id,
+      { kind: "email", direction: "sent", body: "Sent the deck" },
+      alice,
+      at("2026-12-01T10:01:00Z"),
+    );
+    const added = await addActivity(
+      db(),
+      id,
+      task("Call back about pricing", "2026-12-03T09:00:00+01:00", bob.id),
+      alice,
+      at("2026-12-01T10:02:00Z"),
+    );
+    expect(added).toMatchObject({ kind: "task", dueAt: "2026-12-03T08:00:00.000Z", assigneeId: bob.id });
+    const timeline = (await leadDetail(db(), id))?.timeline ?? [];
+    expect(timeline.slice(0, 3)).toMatchObject([
+      {
+        kind: "task_added",
+        actor: "alice",
+        text: "Call back about pricing",
+        due: "2026-12-03T08:00:00.000Z",
+        assignee: "bob",
+      },
+      { kind: "email", actor: "alice", direction: "sent", body: "Sent the deck" },
+      {
+        kind: "call",
+        actor: "alice",
+        outcome: "left_voicemail",
+        durationMinutes: 3,
+        body: "Asked for a call back",
+      },
+    ]);
+    expect(await addActivity(db(), 999_999, { kind: "email", body: "x" }, alice)).toBeUndefined();
+    await expect(
+      addActivity(db(), id, task("Nobody's", "2026-12-03T09:00:00Z", 999_999), alice),
+    ).rejects.toBeInstanceOf(UnknownAssigneeError);
+  });
+
+  it("refuses what the composer and the API must not take", () => {
+    const bad = [
+      { kind: "call", outcome: "great" },
+      { kind: "call", outcome: "connected", durationMinutes: -1 },
+      { kind: "call", outcome: "connected", durationMinutes: 601 },
+      { kind: "call", outcome: "connected", durationMinutes: 1.5 },
+      { kind: "email", body: "  " },
+      { kind: "email", body: "a\u0007b" },
+      { kind: "task", body: "", dueAt: "2026-12-03T09:00:00Z" },
+      { kind: "task", body: "two\nlines", dueAt: "2026-12-03T09:00:00Z" },
+      { kind: "task", body: "x".repeat(201), dueAt: "2026-12-03T09:00:00Z" },
+      { kind: "task", body: "Call", dueAt: "2026-12-03" },
+      { kind: "task", body: "Call", dueAt: "3026-12-03T09:00:00Z" },
+      { kind: "task", body: "Call", dueAt: "2026-12-03T09:00:00Z", assigneeId: 0 },
+      { kind: "note", body: "" },
+      { kind: "meeting", body: "x" },
+    ];
+    for (const input of bad)
+      expect(ActivityInputSchema.safeParse(input).success, JSON.stringify(input)).toBe(false);
+    expect(TaskPatchSchema.safeParse({}).success).toBe(false);
+    expect(TaskPatchSchema.safeParse({ done: "yes" }).success).toBe(false);
+    expect(TaskPatchSchema.safeParse({ done: true, extra: 1 }).success).toBe(false);
+    // The composer's date and time are read in the person's zone.
+    expect(
+      activityFromForm(
+        "task",
+        { body: "Demo", dueDate: "2026-07-02", dueTime: "09:30", assigneeId: "" },
+        "Europe/London",
+      ),
+    ).toMatchObject({ kind: "task", dueAt: "2026-07-02T08:30:00.000Z" });
+    expect(activityFromForm("task", { body: "Demo", dueDate: "2026-02-30", dueTime: "09:30" }, "UTC")).toBe(
+      "Choose the day the task is due.",
+    );
+    expect(activityFromForm("call", { outcome: "busy", durationMinutes: "", body: "" }, "UTC")).toMatchObject(
+      {
+        kind: "call",
+        outcome: "busy",
+      },
+    );
+  });
+
+  it("keeps the lead's earliest open task as its next step through adding, completing and reopening", async () => {
+    const id = await addLead();
+    const later = await addActivity(db(), id, task("Send the proposal", "2026-12-05T09:00:00Z"), alice, NOW);
+    expect(await leadRowOf(id)).toEqual({ nextTaskId: later?.id, nextTaskDueAt: "2026-12-05T09:00:00.000Z" });
+    const sooner = await addActivity(db(), id, task("Call back", "2026-12-02T09:00:00Z"), alice, NOW);
+    expect(await leadRowOf(id)).toEqual({
+      nextTaskId: sooner?.id,
+      nextTaskDueAt: "2026-12-02T09:00:00.000Z",
+    });
+    expect((await nextStepsOf(db(), [id])).get(id)).toMatchObject({ body: "Call back", dueOn: "2026-12-02" });
+
+    const done = await updateTask(db(), sooner?.id ?? 0, { done: true }, bob, at("2026-12-01T11:00:00Z"));
+    expect(done).toMatchObject({ doneAt: "2026-12-01T11:00:00.000Z", doneBy: "bob" });
+    expect(await leadRowOf(id)).toEqual({ nextTaskId: later?.id, nextTaskDueAt: "2026-12-05T09:00:00.000Z" });
+    // Done again: nothing new on the timeline.
+    await updateTask(db(), sooner?.id ?? 0, { done: true }, bob, at("2026-12-01T11:01:00Z"));
+    await updateTask(db(), sooner?.id ?? 0, { done: false }, alice, at("2026-12-01T11:02:00Z"));
+    expect(await leadRowOf(id)).toEqual({
+      nextTaskId: sooner?.id,
+      nextTaskDueAt: "2026-12-02T09:00:00.000Z",
+    });
+    // Moved after the other: the other is next.
+    await updateTask(
+      db(),
+      sooner?.id ?? 0,
+      { dueAt: "2026-12-09T09:00:00.000Z", assigneeId: bob.id },
+      alice,
+      NOW,
+    );
+    expect(await leadRowOf(id)).toMatchObject({ nextTaskId: later?.id });
+    await expect(updateTask(db(), later?.id ?? 0, { assigneeId: 999_999 }, alice)).rejects.toBeInstanceOf(
+      UnknownAssigneeError,
+    );
+    expect(await updateTask(db(), 999_999, { done: true }, alice)).toBeUndefined();
+
+    const kinds = ((await leadDetail(db(), id))?.timeline ?? []).map((entry) => entry.kind);
+    expect(kinds.filter((kind) => kind.startsWith("task_"))).toEqual([
+      "task_reopened",
+      "task_done",
+      "task_added",
+      "task_added",
+    ]);
+
+    // The Work card's "Clear" completes the next step; setting one rewrites the earliest open task.
+    await setNextStep(db(), id, { body: "Send the proposal v2", dueOn: "2026-12-04" }, alice, NOW);
+    expect(await leadRowOf(id)).toEqual({ nextTaskId: later?.id, nextTaskDueAt: "2026-12-04T23:59:59.999Z" });
+    await clearNextStep(db(), id, alice, NOW);
+    expect(await leadRowOf(id)).toMatchObject({ nextTaskId: sooner?.id });
+    await clearNextStep(db(), id, alice, NOW);
+    expect(await leadRowOf(id)).toEqual({ nextTaskId: null, nextTaskDueAt: null });
+
+    // Erasing the lead takes its activities with it.
+    await createLeadAdmin({ db: db(), notify: false }).remove(id, alice, null);
+    expect(await db().selectFrom("leadActivities").selectAll().execute()).toEqual([]);
+  });
+
+  it("lists a person's open tasks by due, their done ones latest first, and what is due by tonight", async () => {
+    const one = await addLead("One Lead");
+    const two = await addLead("Two Lead");
+    await addActivity(db(), one, task("Overdue one", "2026-11-30T09:00:00Z"), alice, NOW);
+    await addActivity(db(), two, task("Today one", "2026-12-01T16:00:00Z"), alice, NOW);
+    await addActivity(db(), two, task("Next week", "2026-12-08T09:00:00Z"), alice, NOW);
+    const bobs = await addActivity(db(), one, task("Bob's", "2026-12-01T12:00:00Z", bob.id), alice, NOW);
+    await updateTask(db(), bobs?.id ?? 0, { done: true }, bob, NOW);
+
+    const open = await listTasks(db(), { assigneeId: alice.id, state: "open" });
+    expect(open.map((each) => [each.body, each.leadName])).toEqual([
+      ["Overdue one", "One Lead"],
+      ["Today one", "Two Lead"],
+      ["Next week", "Two Lead"],
+    ]);
+    expect((await listTasks(db(), { state: "open" })).length).toBe(3);
+    expect((await listTasks(db(), { assigneeId: bob.id, state: "done" })).map((each) => each.body)).toEqual([
+      "Bob's",
+    ]);
+    expect((await dueTasksFor(db(), alice.id, NOW, "UTC")).map((each) => each.body)).toEqual([
+      "Overdue one",
+      "Today one",
+    ]);
+    // In Tokyo, 10:00 UTC is already 19:00: "today" there ends at 15:00 UTC, before 16:00.
+    expect((await dueTasksFor(db(), alice.id, NOW, "Asia/Tokyo")).map((each) => each.body)).toEqual([
+      "Overdue one",
+    ]);
+  });
+
+  it("reads My tasks and the list's Next step order through migration 037's indexes", async () => {
+    const explain = async (query: string) => {
+      if (use().dialect === "postgres") return "";
+      const { rows } = await sql<{ detail: string }>`explain query plan ${sql.raw(query)}`.execute(db());
+      return rows.map((row) => row.detail).join("; ");
+    };
+    if (use().dialect === "postgres") return;
+    await expect(
+      explain(`select lead_activities.id from lead_activities
+        inner join leads on leads.id = lead_activities.lead_id
+        where leads.anonymised_at is null and lead_activities.assignee_user_id = 1
+          and lead_activities.kind = 'task' and lead_activities.done_at is null
+        order by lead_activities.due_at, lead_activities.id limit 200`),
+    ).resolves.toContain("lead_activities_open_mine_idx");
+    await expect(
+      explain(`select id from leads where is_spam = 0 and anonymised_at is null
+        order by (coalesce(next_task_due_at, '~')) asc, leads.id asc limit 10`),
+    ).resolves.toContain("leads_next_task_asc_idx");
+  });
+
+  it("queues the morning e-mail once per person per day, at 07:00 in their zone, even when sweeps race", async () => {
+    const id = await addLead("<b>Evil</b> & Co");
+    await addActivity(db(), id, task("Call <script>x</script>", "2026-12-01T16:00:00Z"), alice, NOW);
+    await addActivity(db(), id, task("Bob's only", "2026-12-01T16:00:00Z", bob.id), alice, NOW);
+    await db().updateTable("users").set({ email: "alice@example.com" }).where("id", "=", alice.id).execute();
+    await chooseTaskDigest(db(), alice.id, true);
+    // Bob has tasks but did not choose the e-mail.
+    const zones = async (ids: readonly number[]) => new Map(ids.map((each) => [each, "Europe/London"]));
+    const digests = () =>
+      db().selectFrom("outbox").select("payload").where("kind", "=", TASK_DIGEST_EMAIL).execute();
+
+    expect(await queueTaskDigests(db(), { now: at("2026-12-01T06:59:00Z"), timeZonesOf: zones })).toBe(0);
+    const racing = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        queueTaskDigests(db(), { now: at("2026-12-01T07:01:00Z"), timeZonesOf: zones }),
+      ),
+    );
+    expect(racing.reduce((sum, count) => sum + count, 0)).toBe(1);
+    expect((await digests()).map((row) => JSON.parse(row.payload))).toEqual([
+      { userId: alice.id, day: "2026-12-01" },
+    ]);
+    expect(await queueTaskDigests(db(), { now: at("2026-12-01T15:00:00Z"), timeZonesOf: zones })).toBe(0);
+    // The next morning: again (the task is overdue by then).
+    expect(await queueTaskDigests(db(), { now: at("2026-12-02T07:00:00Z"), timeZonesOf: zones })).toBe(1);
+    // Turned off: no more.
+    await chooseTaskDigest(db(), alice.id, false);
+    expect(await queueTaskDigests(db(), { now: at("2026-12-03T07:00:00Z"), timeZonesOf: zones })).toBe(0);
+    expect((await digests()).length).toBe(2);
+
+    const tasks = await dueTasksFor(db(), alice.id, at("2026-12-01T07:01:00Z"), "Europe/London");
+    const mail = composeTaskDigest(
+      { username: "alice", email: "alice@example.com" },
+      tasks,
+      { zone: "Europe/London", now: at("2026-12-01T07:01:00Z"), day: "2026-12-01", outboxId: 1 },
+      { from: "noreply@example.com", publicUrl: "https://example.com/" },
+    );
+    expect(mail.subject).toBe("Your tasks today: 1 due today");
+    expect(mail.text).toContain("- Call <script>x</script> — <b>Evil</b> & Co, due");
+    expect(mail.text).toContain("https://example.com/admin/tasks");
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).not.toContain("<b>Evil");
+    expect(mail.html).toContain("&#60;script&#62;");
+  });
+});
+
+// Migration 037 on a database that had next steps (migration 023): each becomes an open task, the
+// lead's next step, assigned to its owner (or whoever set it), due at the end of its day.
+const before037 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "037"));
+
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe(`migration 037 on existing next steps [${kind}]`, async () => {
+    const available = kind === "sqlite" || (await checkPostgres());
+    if (!available) return;
+    it("turns each next step into its lead's earliest open task", async () => {
+      let database: AppDatabase;
+      let cleanUp: () => Promise<void>;
+      if (kind === "sqlite") {
+        const dir = mkdtempSync(join(tmpdir(), "migrate-037-"));
+        database = openDatabase(join(dir, "old.sqlite"));
+        cleanUp = async () => rmSync(dir, { recursive: true, force: true });
+      } else {
+        const schema = await createPostgresSchema();
+        database = openDatabase(schema.url, { poolSize: 2 });
+        cleanUp = schema.drop;
+      }
+      try {
+        const db = database.db;
+        await migrateToLatest(db, before037);
+        const owner = await createUser(db, {
+          username: "owner",
+          password: "Owner-Password-01",
+          isAdmin: true,
+        });
+        const setter = await createUser(db, {
+          username: "setter",
+          password: "Setter-Password-1",
+          isAdmin: true,
+        });
+        const ids: number[] = [];
+        for (const ownerId of [owner.id, null, null]) {
+          const row = await db
+            .insertInto("leads")
+            .values({ ...leadRow({ email: `m${ids.length}@example.com` }), ownerId })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          ids.push(Number(row.id));
+        }
+        for (const [index, leadId] of ids.slice(0, 2).entries())
+          await sql`insert into lead_next_steps (lead_id, body, due_on, set_by_user_id, set_by_username, set_at)
+            values (${leadId}, ${`Step ${index}`}, ${"2026-11-2" + index}, ${setter.id}, 'setter', '2026-11-19T10:00:00.000Z')`.execute(
+            db,
+          );
+        await migrateToLatest(db);
+        const tasks = await db
+          .selectFrom("leadActivities")
+          .select(["leadId", "kind", "body", "dueAt", "assigneeUserId", "doneAt", "authorUsername"])
+          .orderBy("leadId")
+          .execute();
+        expect(
+          tasks.map((row) => ({
+            ...row,
+            leadId: Number(row.leadId),
+            assigneeUserId: Number(row.assigneeUserId),
+          })),
+        ).toEqual([
+          {
+            leadId: ids[0],
+            kind: "task",
+            body: "Step 0",
+            dueAt: "2026-11-20T23:59:59.999Z",
+            assigneeUserId: owner.id,
+            doneAt: null,
+            authorUsername: "setter",
+          },
+          {
+            leadId: ids[1],
+            kind: "task",
+            body: "Step 1",
+            dueAt: "2026-11-21T23:59:59.999Z",
+            assigneeUserId: setter.id,
+            doneAt: null,
+            authorUsername: "setter",
+          },
+        ]);
+        const next = await nextStepsOf(db, ids);
+        expect([...next.entries()].map(([leadId, step]) => [leadId, step.body, step.dueOn])).toEqual([
+          [ids[0], "Step 0", "2026-11-20"],
+          [ids[1], "Step 1", "2026-11-21"],
+        ]);
+        const leads = await db.selectFrom("leads").select(["id", "nextTaskDueAt"]).orderBy("id").execute();
+        expect(leads.map((row) => row.nextTaskDueAt)).toEqual([
+          "2026-11-20T23:59:59.999Z",
+          "2026-11-21T23:59:59.999Z",
+          null,
+        ]);
+      } finally {
+        await database.close();
+        await cleanUp();
+      }
+    });
+  });
+}
