@@ -134,6 +134,8 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/webhooks", label: "Webhooks", permission: "webhooks.manage" },
   { path: "/admin/access-log", label: "Access log", permission: "accessLog.read" },
   { path: "/admin/account", label: "Your account", permission: "account.self" },
+  // Issue 35: the bell's list, each person's own.
+  { path: "/admin/notifications", label: "Notifications", permission: "account.self" },
 ];
 
 function matches(pattern: string, pathname: string): boolean {

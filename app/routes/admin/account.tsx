@@ -1,7 +1,9 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
+import { sidebarCookie } from "#app/components/back-office/sidebar-state.ts";
 import { Button } from "#app/components/ui/button.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { authServices } from "#app/features/auth/auth-context.server.ts";
@@ -20,6 +22,7 @@ import {
   type TwoFactorResult,
 } from "#app/features/auth/ui/two-factor-panel.tsx";
 import { adminMeta } from "#app/features/content/admin-meta.ts";
+import { emailChoices, setEmailChoices } from "#app/features/notifications/notification-store.server.ts";
 import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { ACCOUNT_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
@@ -39,6 +42,7 @@ const NOTICES = {
   "ended-others": "Every other session has ended. Only this one is still signed in.",
   "2fa-off": "Two-factor sign-in is off: signing in asks for your password only.",
   email: "Your e-mail address is saved: invitations to meetings you host go there.",
+  "notification-email": "Your e-mail choices are saved.",
 } as const;
 
 /** Passwords have at least 12 characters; a 6-digit code or a recovery code (10 + a dash) fewer. */
@@ -48,16 +52,18 @@ type Notice = keyof typeof NOTICES;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
   const { auth, database } = await authServices(context);
-  const [sessions, status, enrolment, member] = await Promise.all([
+  const [sessions, status, enrolment, member, choices] = await Promise.all([
     auth.sessions(user.id, readSessionToken(request)),
     auth.twoFactor.status(user.id),
     auth.twoFactor.enrolment(user),
     findStaffMember(database.db, user.id),
+    emailChoices(database.db, user.id),
   ]);
   const notice = new URL(request.url).searchParams.get("notice");
   return {
     username: user.username,
     email: member?.email ?? null,
+    emailChoices: { assignment: choices.assignment, taskDue: choices.taskDue },
     twoFactor: {
       enabled: status.enabled,
       since: status.enabledAt ? formatDateTime(status.enabledAt) : null,
@@ -104,6 +110,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse(kind, tooManyLoginsMessage(outcome.throttled), 429);
   };
   switch (form.get("intent")) {
+    // Issue 35: the sidebar collapsed or not, without JavaScript (with it, the shell sets the cookie).
+    case "sidebar": {
+      const collapsed = form.get("sidebar") === "collapsed";
+      throw redirect(safeAdminNext(form.get("next")), {
+        headers: { "Set-Cookie": sidebarCookie(collapsed, new URL(request.url).protocol === "https:") },
+      });
+    }
+    case "notification-email": {
+      await setEmailChoices(database.db, user.id, {
+        assignment: form.get("assignment") === "on",
+        taskDue: form.get("taskDue") === "on",
+      });
+      throw redirect(`${ACCOUNT_PATH}?notice=notification-email#notification-email`);
+    }
     case "email": {
       const email = checkStaffEmail(form.get("email") ?? "");
       if (!email.ok)
@@ -172,7 +192,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { username, email, sessions, notice, twoFactor } = loaderData;
+  const { username, email, emailChoices: choices, sessions, notice, twoFactor } = loaderData;
   const emailResult = actionData && "email" in actionData ? actionData.email : undefined;
   const twoFactorResult = actionData && "twoFactor" in actionData ? actionData.twoFactor : undefined;
   const sessionMessage = actionData && "message" in actionData ? actionData.message : undefined;
@@ -223,6 +243,46 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Field>
           <Button type="submit" variant="outline" aria-busy={pendingIntent === "email" || undefined}>
             {pendingIntent === "email" ? "Saving..." : "Save e-mail address"}
+          </Button>
+        </Form>
+      </section>
+
+      <section
+        id="notification-email"
+        aria-labelledby="notification-email-heading"
+        className="grid gap-4 rounded-xl border border-line bg-white p-4 shadow-sm sm:p-6"
+      >
+        <div>
+          <h2 id="notification-email-heading" className="text-2xl font-bold tracking-tight">
+            Notifications by e-mail
+          </h2>
+          <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
+            The bell shows everything for you in the back office. Choose what also reaches you by e-mail
+            {email ? ` at ${email}` : " (add your e-mail address above first)"}.
+          </p>
+        </div>
+        <Form method="post" className="grid gap-4">
+          <input type="hidden" name="intent" value="notification-email" />
+          <fieldset className="grid gap-1">
+            <legend className="sr-only">E-mail me</legend>
+            <Checkbox
+              name="assignment"
+              defaultChecked={choices.assignment}
+              label="Email me when a lead is assigned to me"
+            />
+            <Checkbox
+              name="taskDue"
+              defaultChecked={choices.taskDue}
+              label="Email me when a task of mine is due"
+            />
+          </fieldset>
+          <Button
+            type="submit"
+            variant="outline"
+            className="justify-self-start"
+            aria-busy={pendingIntent === "notification-email" || undefined}
+          >
+            {pendingIntent === "notification-email" ? "Saving..." : "Save e-mail choices"}
           </Button>
         </Form>
       </section>
