@@ -62,6 +62,7 @@ export function AppShell({ user, counts, search, logout, bell, collapsed = false
   function toggle(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const next = !narrow;
+    // biome-ignore lint/suspicious/noDocumentCookie: one layout cookie; the Cookie Store API is not in every browser
     document.cookie = sidebarCookie(next, window.location.protocol === "https:");
     setNarrow(next);
   }

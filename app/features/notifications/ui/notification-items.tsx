@@ -115,7 +115,14 @@ function KindIcon({ kind }: { kind: string }) {
         icon === "alert" ? "bg-[#fde8e7] text-danger" : "bg-brand-soft text-brand",
       )}
     >
-      <svg viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        className="size-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
         <path d={ICON_PATHS[icon]} strokeLinecap="round" strokeLinejoin="round" />
       </svg>
     </span>
