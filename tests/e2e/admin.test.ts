@@ -24,6 +24,7 @@ import {
 import {
   cookiesFor,
   goto,
+  openAccountMenu,
   openSignedIn as openWithSession,
   pathOf,
   readText,
@@ -145,6 +146,7 @@ describe("signing in and out", () => {
       .poll(() => page.getByRole("heading", { level: 1 }).textContent(), WAIT)
       .toBe("Admin Dashboard");
 
+    await openAccountMenu(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/admin/login", WAIT);
     await expect.poll(() => toastText(page), WAIT).toBe("Logged out\nYou have been successfully logged out.");
@@ -800,6 +802,7 @@ describe("without JavaScript", () => {
     await page.waitForURL("**/admin/dashboard", WAIT);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Admin Dashboard");
 
+    await openAccountMenu(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/admin/login?logged-out=1", WAIT);
     await expect(

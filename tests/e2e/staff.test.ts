@@ -16,7 +16,7 @@ import {
   type PageOptions,
   setupBrowser,
 } from "./support/browser.ts";
-import { goto, openSignedIn as openWithSession, pathOf, readText } from "./support/pages.ts";
+import { goto, openAccountMenu, openSignedIn as openWithSession, pathOf, readText } from "./support/pages.ts";
 
 // Issue 10, staff accounts, in Chromium against the shared e2e server: an admin adds a colleague with
 // a one-time link, the colleague chooses a password and signs in, the admin disables them (their open
@@ -369,6 +369,7 @@ describe("localStorage hints (SPEC sections 3-4)", () => {
       username: ADMIN.username,
       isAdmin: true,
     });
+    await openAccountMenu(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/admin/login", WAIT);
     await expect(flags(page)).resolves.toEqual({ isAdmin: null, adminUser: null });

@@ -68,6 +68,32 @@ export function AppShell({ user, counts, search, logout, bell, collapsed = false
   }
 
   const nav = <ShellNav user={user} counts={counts} current={current} />;
+  const toggleForm = (
+    <form method="post" action={ACCOUNT_PATH} onSubmit={toggle}>
+      <input type="hidden" name="intent" value="sidebar" />
+      <input type="hidden" name="sidebar" value={narrow ? "expanded" : "collapsed"} />
+      <input type="hidden" name="next" value={pathname + query} />
+      <button
+        type="submit"
+        aria-controls="sidebar-sections"
+        aria-expanded={!narrow}
+        aria-label={narrow ? "Expand sidebar" : "Collapse sidebar"}
+        title={narrow ? "Expand sidebar" : "Collapse sidebar"}
+        className="grid size-10 place-items-center rounded-md text-ink-muted hover:bg-surface-muted hover:text-ink"
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor">
+          <rect x="3" y="4" width="14" height="12" rx="2" strokeWidth="1.6" />
+          <path d="M8 4v12" strokeWidth="1.6" />
+          <path
+            d={narrow ? "m11.5 8 2 2-2 2" : "m13.5 8-2 2 2 2"}
+            strokeWidth="1.6"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
+    </form>
+  );
 
   return (
     <div ref={shell} className="min-h-screen bg-surface-muted wide:flex">
@@ -76,47 +102,41 @@ export function AppShell({ user, counts, search, logout, bell, collapsed = false
         data-collapsed={narrow || undefined}
         aria-label="Back office"
         className={cn(
-          "group/side sticky top-0 hidden h-screen shrink-0 flex-col border-r border-line bg-white wide:flex",
+          "group/side sticky top-0 z-30 hidden h-screen shrink-0 flex-col border-r border-line bg-white wide:flex",
           narrow ? "w-16" : "w-64",
         )}
       >
         <div className={cn("flex h-16 shrink-0 items-center gap-2", narrow ? "justify-center px-2" : "px-4")}>
-          {narrow ? null : (
-            <div className="min-w-0 flex-1">
-              <Logo />
-            </div>
-          )}
-          <form method="post" action={ACCOUNT_PATH} onSubmit={toggle}>
-            <input type="hidden" name="intent" value="sidebar" />
-            <input type="hidden" name="sidebar" value={narrow ? "expanded" : "collapsed"} />
-            <input type="hidden" name="next" value={pathname + query} />
-            <button
-              type="submit"
-              aria-controls="sidebar-sections"
-              aria-expanded={!narrow}
-              aria-label={narrow ? "Expand sidebar" : "Collapse sidebar"}
-              title={narrow ? "Expand sidebar" : "Collapse sidebar"}
-              className="grid size-10 place-items-center rounded-md text-ink-muted hover:bg-surface-muted hover:text-ink"
-            >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 20 20"
-                className="size-5"
-                fill="none"
-                stroke="currentColor"
-              >
-                <rect x="3" y="4" width="14" height="12" rx="2" strokeWidth="1.6" />
-                <path d="M8 4v12" strokeWidth="1.6" />
-                <path
-                  d={narrow ? "m11.5 8 2 2-2 2" : "m13.5 8-2 2 2 2"}
-                  strokeWidth="1.6"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                />
-              </svg>
-            </button>
-          </form>
+          {/* Collapsed, the mark alone (its name stays for screen readers). */}
+          <div className={cn("min-w-0 flex-1", narrow && "flex-none [&_a>span]:sr-only")}>
+            <Logo />
+          </div>
+          {narrow ? null : toggleForm}
         </div>
+        {narrow ? (
+          <div className="grid justify-items-center gap-1 px-2 pb-2">
+            {toggleForm}
+            {search ? (
+              <Link
+                to="/admin/search"
+                title="Search"
+                className="grid size-10 place-items-center rounded-md text-ink-muted hover:bg-surface-muted hover:text-ink"
+              >
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 20 20"
+                  className="size-5"
+                  fill="none"
+                  stroke="currentColor"
+                >
+                  <circle cx="9" cy="9" r="5.5" strokeWidth="1.6" />
+                  <path d="m13 13 4 4" strokeWidth="1.6" strokeLinecap="round" />
+                </svg>
+                <span className="sr-only">Search</span>
+              </Link>
+            ) : null}
+          </div>
+        ) : null}
         {narrow ? null : <div className="px-3 pb-2">{search}</div>}
         <div
           id="sidebar-sections"
