@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { createLeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import {

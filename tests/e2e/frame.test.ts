@@ -106,7 +106,7 @@ describe("the sidebar from 1280 px", () => {
       const opened = await openSignedIn("/admin/dashboard", {}, admin);
       expect(NAV_ITEMS.length).toBeGreaterThan(10);
       await expect(sidebarLabels(opened.page)).resolves.toEqual(labelsFor("admin"));
-      for (const label of ["Staff", "API keys", "Webhooks", "Access log", "Meeting types"])
+      for (const label of ["Staff accounts", "API keys", "Webhooks", "Access log", "Meeting types"])
         expect(await sidebarLabels(opened.page)).toContain(label);
       await expect(opened.page.getByText("Menu", { exact: true }).isVisible()).resolves.toBe(false);
       await screenshot(opened.page, "dashboard-sidebar-1280");
@@ -114,7 +114,7 @@ describe("the sidebar from 1280 px", () => {
 
       const { page, close } = await openSignedIn("/admin/dashboard", {}, rep);
       await expect(sidebarLabels(page)).resolves.toEqual(labelsFor("sales"));
-      expect(await sidebarLabels(page)).not.toContain("Staff");
+      expect(await sidebarLabels(page)).not.toContain("Staff accounts");
       await close();
     },
     JOURNEY_MS,

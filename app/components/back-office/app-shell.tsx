@@ -331,9 +331,9 @@ function NavLink({
       aria-current={current ? "page" : undefined}
       title={iconOnly ? (shown ? `${item.label} (${count} ${countLabel})` : item.label) : undefined}
       className={cn(
-        "relative flex min-h-10 items-center gap-3 rounded-md text-sm font-medium text-ink hover:bg-surface-muted",
+        "relative flex min-h-9 items-center gap-3 rounded-md text-sm font-medium text-ink hover:bg-surface-muted",
         iconOnly ? "justify-center px-0" : "px-3",
-        nested && !iconOnly && "min-h-9 pl-6 text-ink-muted",
+        nested && !iconOnly && "min-h-8 pl-6 text-ink-muted",
         current && "bg-brand-soft font-semibold text-brand hover:bg-brand-soft",
       )}
     >

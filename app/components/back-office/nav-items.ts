@@ -58,7 +58,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
     alsoCurrentFor: /^\/admin\/leads\//,
   },
   { label: "Meetings", icon: "meetings", to: "/admin/meetings", permission: "leads.read", group: "work" },
-  { label: "People", icon: "people", to: "/admin/people", permission: "people.dataRequests", group: "work" },
+  {
+    label: "People's data",
+    icon: "people",
+    to: "/admin/people",
+    permission: "people.dataRequests",
+    group: "work",
+  },
   {
     label: "Analytics",
     icon: "analytics",
@@ -66,7 +72,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     permission: "analytics.read",
     group: "work",
   },
-  { label: "Audits", icon: "audits", to: "/admin/audit", permission: "audits.use", group: "work" },
+  { label: "Website audits", icon: "audits", to: "/admin/audit", permission: "audits.use", group: "work" },
   {
     label: "Watches",
     icon: "watches",
@@ -97,7 +103,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     permission: "meetings.manage",
     group: "admin",
   },
-  { label: "Staff", icon: "staff", to: "/admin/staff", permission: "staff.manage", group: "admin" },
+  { label: "Staff accounts", icon: "staff", to: "/admin/staff", permission: "staff.manage", group: "admin" },
   {
     label: "API keys",
     icon: "api-keys",

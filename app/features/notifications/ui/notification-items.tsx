@@ -58,15 +58,28 @@ export function NotificationItems({
             </button>
           </Form>
           {markEach && !item.read ? (
-            <Form method="post" action={NOTIFICATIONS_PATH} className="shrink-0 py-2 pr-3">
+            <Form method="post" action={NOTIFICATIONS_PATH} className="shrink-0 py-2 pr-2 sm:pr-3">
               <input type="hidden" name="intent" value="read" />
               <input type="hidden" name="id" value={item.id} />
               <input type="hidden" name="next" value={next} />
+              {/* A tick on phones, words from 640 px; named the same either way. */}
               <button
                 type="submit"
-                className="rounded-md px-2 py-2 text-sm font-semibold text-brand hover:bg-brand-soft"
+                title="Mark read"
+                className="grid size-10 place-items-center rounded-md text-sm font-semibold text-brand hover:bg-brand-soft sm:flex sm:h-10 sm:w-auto sm:px-2"
               >
-                Mark read<span className="sr-only">: {item.title}</span>
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 20 20"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  className="size-5 sm:hidden"
+                >
+                  <path d="M4 10.5 8 14l8-8" strokeLinecap="round" strokeLinejoin="round" />
+                </svg>
+                <span className="sr-only sm:not-sr-only">Mark read</span>
+                <span className="sr-only">: {item.title}</span>
               </button>
             </Form>
           ) : null}
