@@ -128,7 +128,7 @@ describe("the sections", () => {
         await sections.getByRole("link", { name: "Staff" }).click();
         await page.waitForURL("**/admin/staff", WAIT);
         await page.getByRole("heading", { level: 1, name: "Staff accounts" }).waitFor(WAIT);
-        await expect(currentIn(page, MENU)).resolves.toEqual(["Staff"]);
+        await expect(currentIn(page, MENU)).resolves.toEqual(["Staff accounts"]);
         // The page fits the phone's width with the menu open.
         await page.getByText("Menu", { exact: true }).click();
         await expect.poll(() => sections.isVisible(), WAIT).toBe(true);

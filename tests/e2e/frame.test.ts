@@ -174,6 +174,7 @@ describe("the sidebar from 1280 px", () => {
       await expect(aside.locator("[data-account-menu]").innerText()).resolves.toMatch(
         new RegExp(`${REP}\\s+Sales\\s+Your account\\s+Logout`),
       );
+      await expectNoA11yViolations(page);
       await aside.getByRole("link", { name: "Your account" }).click();
       await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor(WAIT);
       // Following the link closed the menu.
