@@ -84,7 +84,7 @@ const urlInput = (page: Page) => page.getByLabel("Website URL");
 const runAuditButton = (page: Page) => page.getByRole("button", { name: /^(Run Audit|Running\.\.\.)$/ });
 const checkNowButton = (page: Page) => page.getByRole("button", { name: /^(Check Now|Checking\.\.\.)$/ });
 const historyRows = (page: Page) =>
-  page.locator("section", { has: page.getByRole("heading", { name: "Audit History" }) }).locator("tbody tr");
+  page.locator("section", { has: page.getByRole("heading", { name: "Audit history" }) }).locator("tbody tr");
 const rowFor = (page: Page, url: string) => historyRows(page).filter({ hasText: url });
 const performanceCard = (page: Page) => page.getByTestId("performance-card");
 
@@ -255,10 +255,13 @@ describe("the audit page", () => {
     await expect(urlInput(page).inputValue()).resolves.toBe(expectedUrl);
     await expect(runAuditButton(page).textContent()).resolves.toBe("Run Audit");
     await expect(checkNowButton(page).textContent()).resolves.toBe("Check Now");
-    await expect(page.getByRole("heading", { name: "Audit History" }).count()).resolves.toBe(1);
+    await expect(page.getByRole("heading", { name: "Audit history" }).count()).resolves.toBe(1);
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
     await page.waitForURL("**/admin/dashboard", WAIT);
-    await page.getByRole("link", { name: /Website audits/ }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /Website audits/ })
+      .click();
     await page.waitForURL(`**${AUDIT_PATH}`, WAIT);
     await close();
   });
@@ -503,7 +506,7 @@ describe("the audit page", () => {
       .toMatch(/^Performance Check Complete\nLoad time: [\d,]+ ms$/);
     await expect.poll(() => checkNowButton(page).textContent(), WAIT).toBe("Check Now");
     const card = performanceCard(page);
-    await expect(card.getByRole("heading", { name: "Performance Results" }).count()).resolves.toBe(1);
+    await expect(card.getByRole("heading", { name: "Performance results" }).count()).resolves.toBe(1);
     const text = await readText(card);
     expect(text).toContain(`${ownUrl}/`);
     expect(text).toMatch(/Load time\n[\d,]+ ms/);

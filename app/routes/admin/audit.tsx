@@ -108,7 +108,7 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
 
       <section aria-labelledby="history-heading" className="flex flex-col gap-4">
         <h2 id="history-heading" className="text-2xl font-bold tracking-tight">
-          Audit History
+          Audit history
         </h2>
         {loadError ? (
           <Banner tone="error">The audit history could not be loaded. Please try again in a moment.</Banner>
