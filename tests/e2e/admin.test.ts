@@ -773,7 +773,10 @@ describe("the accessibility audit", () => {
       },
     );
     const opacity = () => page.locator("#main").evaluate((main) => getComputedStyle(main).opacity);
-    await page.getByRole("link", { name: /^Webhooks/ }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^Webhooks/ })
+      .click();
     await expect.poll(opacity, WAIT).toBe("0.6");
     // Audited while the next page is still on its way: the audit waits for it, then for the fade.
     release();
