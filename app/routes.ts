@@ -46,6 +46,7 @@ export default [
       route("admin/people", "routes/admin/people.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
       route("admin/search", "routes/admin/search.tsx"),
+      route("admin/notifications", "routes/admin/notifications.tsx"),
       // The content studio (issue 24). One editor route for a new post (`new`) and an existing one,
       // so the page stays mounted when the first autosave turns /new into the post's own address.
       route("admin/content", "routes/admin/content.tsx"),
@@ -113,6 +114,8 @@ export default [
   route("api/admin/people", "routes/api/admin/people.ts"),
   route("api/admin/analytics", "routes/api/admin/analytics.ts"),
   route("api/admin/sessions/:id", "routes/api/admin/session.ts"),
+  route("api/admin/notifications", "routes/api/admin/notifications.ts"),
+  route("api/admin/notifications/read", "routes/api/admin/notifications-read.ts"),
   route("api/admin/availability", "routes/api/admin/availability.ts"),
   route("api/admin/availability/calendar", "routes/api/admin/availability-calendar.ts"),
   route("api/admin/meeting-types", "routes/api/admin/meeting-types.ts"),

@@ -6,6 +6,7 @@ import { queueMeetingEmails } from "#app/features/meetings/meeting-email.server.
 import { findStaffMeeting, type MeetingOutcomeHook } from "#app/features/meetings/meeting-staff.server.ts";
 import type { MeetingChange, MeetingChangeHook } from "#app/features/meetings/meeting-store.server.ts";
 import { queueEventData } from "#app/features/webhooks/webhook-store.server.ts";
+import type { NotificationProducers } from "./notifications.server.ts";
 
 // What follows a meeting's change (issue 34), in the change's own transaction so it is stored with
 // it or not at all: the e-mails, the lead's timeline (and, at booking, the host as the owner of a
@@ -57,7 +58,14 @@ export const onMeetingErased: MeetingChangeHook = async (trx, change) => {
   if (meeting) await queueMeetingWebhook(trx, meeting, change.event, new Date(change.occurredAt), null);
 };
 
-export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: LeadChangeHook }) {
+export function createMeetingChangeHooks({
+  onLeadChange,
+  notifications,
+}: {
+  onLeadChange?: LeadChangeHook;
+  /** Issue 35: the host hears of a booking, a move or a cancellation in the back office's bell. */
+  notifications?: Pick<NotificationProducers, "meetingChanged">;
+}) {
   async function onLead(
     trx: Transaction<Database>,
     meeting: NonNullable<Awaited<ReturnType<typeof findStaffMeeting>>>,
@@ -83,7 +91,12 @@ export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: Lead
       now: occurredAt,
     });
     if (ownerAssigned)
-      await onLeadChange?.(trx, { type: "lead.updated", leadId: meeting.leadId, occurredAt });
+      await onLeadChange?.(trx, {
+        type: "lead.updated",
+        leadId: meeting.leadId,
+        occurredAt,
+        assigned: { ownerId: meeting.hostId, by: null },
+      });
   }
 
   /** A booking, a move or a cancellation (booking-http.server.ts, through MeetingServices). */
@@ -97,6 +110,7 @@ export function createMeetingChangeHooks({ onLeadChange }: { onLeadChange?: Lead
         ? new Date(change.previousStart).toISOString()
         : null;
     await queueMeetingWebhook(trx, meeting, change.event, occurredAt, previousStart);
+    await notifications?.meetingChanged(trx, meeting, change.event, occurredAt);
     // After the meeting's own event: a lead.updated for the owner it gave the lead follows it.
     await onLead(trx, meeting, change.event, null, occurredAt, previousStart);
   }

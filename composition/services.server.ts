@@ -91,6 +91,15 @@ import {
 import { type MeetingServices, meetingServicesKey } from "#app/features/meetings/meetings-context.server.ts";
 import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.ts";
 import { staffTimeZones } from "#app/features/meetings/staff-time-zones.server.ts";
+import { createNotificationEmailSender } from "#app/features/notifications/notification-email.server.ts";
+import {
+  forgetLeadNotifications,
+  NOTIFICATION_EMAIL,
+} from "#app/features/notifications/notification-store.server.ts";
+import {
+  type NotificationsServices,
+  notificationsServicesKey,
+} from "#app/features/notifications/notifications-context.server.ts";
 import { type PeopleServices, peopleServicesKey } from "#app/features/people/people-context.server.ts";
 import { type WebhookServices, webhookServicesKey } from "#app/features/webhooks/webhook-context.server.ts";
 import { createWebhookSender } from "#app/features/webhooks/webhook-sender.server.ts";
@@ -129,6 +138,7 @@ import {
 import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.server.ts";
 import { createMeetingChangeHooks } from "./meeting-changes.server.ts";
 import { createMeetingLeads } from "./meeting-leads.server.ts";
+import { createLeadLabels, createNotificationProducers } from "./notifications.server.ts";
 import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
@@ -302,11 +312,24 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       enabled: env.ANALYTICS === "on",
       logger: { error: logError },
     });
+    // Issue 35: the bell's notifications, produced in the transactions of the changes they report.
+    const notifications = createNotificationProducers({ email: Boolean(env.SMTP_URL) });
+    const leadLabels = createLeadLabels(database.db);
     // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
     // as the staff API returns it in its list is loaded only when a webhook subscribes to the event.
     const onLeadChange: LeadChangeHook = async (trx, change) => {
       // An erased lead's earlier deliveries that have not gone out yet carry a copy of it: dropped.
-      if (change.type === "lead.deleted") await forgetLeadDeliveries(trx, change.leadId);
+      if (change.type === "lead.deleted") {
+        await forgetLeadDeliveries(trx, change.leadId);
+        await forgetLeadNotifications(trx, [change.leadId]);
+      }
+      // Its new owner hears of it (and gets an e-mail if they chose to, which onQueued sends).
+      if (change.assigned)
+        await notifications.leadAssigned(trx, {
+          leadId: change.leadId,
+          occurredAt: change.occurredAt,
+          ...change.assigned,
+        });
       return queueWebhookEvent(trx, {
         type: change.type,
         webhooks: change.webhooks,
@@ -410,6 +433,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           transport,
           settings: { from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL },
           timeZonesOf: (userIds) => staffTimeZones(database.db, userIds),
+        });
+        senders[NOTIFICATION_EMAIL] = createNotificationEmailSender({
+          db: database.db,
+          transport,
+          settings: { from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL },
+          leadLabels,
         });
         senders[WATCH_ALERT_EMAIL] = createAlertEmailSender({
           db: database.db,
@@ -623,6 +652,17 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           },
           occurredAt: event.occurredAt,
         });
+        // Issue 35: an alert that opened is in the bell of everyone who uses the audits.
+        if (event.type === "opened")
+          await notifications.watchAlert(
+            trx,
+            {
+              id: alert.id,
+              label: ALERT_CONDITION_LABELS[alert.condition as AlertCondition] ?? alert.condition,
+            },
+            watch,
+            event.occurredAt,
+          );
         if (!env.SMTP_URL || watch.recipients.length === 0) return webhooks;
         const payload: WatchAlertEmailPayload = { alertId: alert.id, type: event.type };
         await enqueue(trx, WATCH_ALERT_EMAIL, payload, event.occurredAt);
@@ -637,7 +677,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       owner: `${process.pid}-${randomBytes(6).toString("hex")}`,
     });
     // A meeting's change and a recorded outcome reach the lead's timeline, its owner and the webhooks.
-    const meetingHooks = createMeetingChangeHooks({ onLeadChange });
+    const meetingHooks = createMeetingChangeHooks({ onLeadChange, notifications });
     // Each feature gets what it declared it needs, no more (issue 23): the guard the signed-in
     // person, leads their services and a way to settle attributions (owned by analytics), and so on.
     const provided: ProvidedServices = [
@@ -661,6 +701,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         database,
         leads: createPeopleLeads(database.db, secret, leadAdmin, notifyOutbox),
       }),
+      provide<NotificationsServices>(notificationsServicesKey, { database, leadLabels }),
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
       provide<WatchServices>(watchServicesKey, {
         database,

@@ -175,8 +175,8 @@ async function shootShellStates(
   out: string,
 ): Promise<void> {
   const [name, value] = cookie.split(";")[0]?.split("=") ?? [];
-  // 1440: the sidebar's first width (app-shell.tsx).
-  for (const width of [1440, 1280, 375]) {
+  // 1280: the sidebar's first width (app-shell.tsx, issue 35).
+  for (const width of [1280, 375]) {
     const context = await browser.newContext({ viewport: { width, height: 800 } });
     await context.addCookies([{ name: name ?? "", value: value ?? "", url }]);
     const page = await context.newPage();
@@ -186,7 +186,7 @@ async function shootShellStates(
       await page.getByText("Menu", { exact: true }).click();
       await page.screenshot({ path: join(out, `shell-menu-${width}.png`) });
     }
-    if (width >= 1440) await page.screenshot({ path: join(out, `dashboard-sidebar-${width}.png`) });
+    if (width >= 1280) await page.screenshot({ path: join(out, `dashboard-sidebar-${width}.png`) });
     await page.keyboard.press("Control+k");
     await page.keyboard.type("ok");
     await page

@@ -37,6 +37,7 @@ import * as calendarConnections034 from "./migrations/034-calendar-connections.t
 import * as meetingFeeds035 from "./migrations/035-meeting-feeds.ts";
 import * as meetingReminders036 from "./migrations/036-meeting-reminders.ts";
 import * as leadActivities037 from "./migrations/037-lead-activities.ts";
+import * as notifications038 from "./migrations/038-notifications.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   "035-meeting-feeds": meetingFeeds035,
   "036-meeting-reminders": meetingReminders036,
   "037-lead-activities": leadActivities037,
+  "038-notifications": notifications038,
 };
 
 export class MigrationError extends Error {}

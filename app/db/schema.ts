@@ -179,6 +179,10 @@ export interface UsersTable {
   totpLastStep: number | null;
   /** For invitations and reminders when the account hosts meetings (migration 033). */
   email: string | null;
+  /** 1: also e-mail a lead assigned to them by someone else (migration 038, off by default). */
+  emailOnAssignment: Generated<number>;
+  /** 1: also e-mail when a task of theirs is due (migration 038, off by default). */
+  emailOnTaskDue: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -671,6 +675,25 @@ export interface WatchAlertsTable {
   resolvedNotices: number | null;
 }
 
+/** One thing to tell one person: the bell's list (migration 038, features/notifications). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  userId: number;
+  /** "lead.assigned" | "meeting.booked" | "meeting.rescheduled" | "meeting.cancelled" | "watch.alert" | "task.due". */
+  kind: string;
+  /** Its sentence, without a lead's or attendee's personal data (the list adds the lead's name). */
+  title: string;
+  /** The back-office page it opens. */
+  link: string;
+  leadId: number | null;
+  /** The meeting's, the alert's or the task's id. */
+  subjectId: number | null;
+  /** Unique per person: the same event never notifies twice. */
+  dedupeKey: string;
+  createdAt: string;
+  readAt: string | null;
+}
+
 /** A host's availability (migration 033, features/meetings); no row: the defaults. */
 export interface BookingProfilesTable {
   userId: number;
@@ -838,4 +861,5 @@ export interface Database {
   calendarBusy: CalendarBusyTable;
   calendarEvents: CalendarEventsTable;
   meetingFeeds: MeetingFeedsTable;
+  notifications: NotificationsTable;
 }

@@ -122,9 +122,9 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/tasks", label: "My tasks", permission: "tasks.own" },
   // Issue 34: booked meetings with their leads (the attendee's details: the leads' permission).
   { path: "/admin/meetings", label: "Meetings", permission: "leads.read" },
-  { path: "/admin/people", label: "People", permission: "people.dataRequests" },
+  { path: "/admin/people", label: "People's data", permission: "people.dataRequests" },
   { path: "/admin/analytics", label: "Analytics", permission: "analytics.read" },
-  { path: "/admin/audit", label: "Audits", permission: "audits.use" },
+  { path: "/admin/audit", label: "Website audits", permission: "audits.use" },
   // Issue 25: watched sites, their runs and alerts.
   { path: "/admin/watches", label: "Watches", permission: "audits.use" },
   { path: "/admin/watches/:id", label: "Watch", permission: "audits.use" },
@@ -136,11 +136,13 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   // Issue 34: hosts' working hours, and the kinds of meeting prospects book.
   { path: "/admin/availability", label: "Availability", permission: "meetings.availability" },
   { path: "/admin/meeting-types", label: "Meeting types", permission: "meetings.manage" },
-  { path: "/admin/staff", label: "Staff", permission: "staff.manage" },
+  { path: "/admin/staff", label: "Staff accounts", permission: "staff.manage" },
   { path: "/admin/api-keys", label: "API keys", permission: "apiKeys.manage" },
   { path: "/admin/webhooks", label: "Webhooks", permission: "webhooks.manage" },
   { path: "/admin/access-log", label: "Access log", permission: "accessLog.read" },
   { path: "/admin/account", label: "Your account", permission: "account.self" },
+  // Issue 35: the bell's list, each person's own.
+  { path: "/admin/notifications", label: "Notifications", permission: "account.self" },
 ];
 
 function matches(pattern: string, pathname: string): boolean {

@@ -791,6 +791,33 @@ const ROWS: Row[] = [
     ok(404),
     { crossOrigin: CROSS_SITE_REFUSED },
   ),
+  // Issue 35: each person's own notifications (the bell), read and marked read; none of the
+  // matrix's callers has any, so an admin marks nothing and no one else's can be named.
+  apiRow(
+    "GET /api/admin/notifications",
+    () => ({ method: "GET", path: "/api/admin/notifications" }),
+    ok(200, { body: /^\{"unread":\d+,"total":\d+,"items":\[/ }),
+  ),
+  apiRow(
+    "POST /api/admin/notifications/read",
+    () => ({ method: "POST", path: "/api/admin/notifications/read", json: { ids: [999999] } }),
+    ok(200, { body: /^\{"marked":0,"unread":\d+\}$/ }),
+    { crossOrigin: ok(403) },
+  ),
+  pageRow(
+    "GET /admin/notifications",
+    () => ({ method: "GET", path: "/admin/notifications" }),
+    "%2Fadmin%2Fnotifications",
+    ok(200, { body: /Notifications/ }),
+  ),
+  dataRow("GET /admin/notifications.data", () => "/admin/notifications", ok(200, { body: /"unread"/ })),
+  pageRow(
+    "POST /admin/notifications (open form)",
+    () => ({ method: "POST", path: "/admin/notifications", form: { intent: "open", id: "999999" } }),
+    "%2Fadmin%2Fnotifications",
+    ok(404),
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
   // Issue 13, two-factor sign-in: an admin's reset of a colleague's, and one's own on the account
   // page. The matrix names no real account and sends no right code: an admin gets 404 or 400.
   apiRow(

@@ -24,6 +24,7 @@ import {
 import {
   cookiesFor,
   goto,
+  openAccountMenu,
   openSignedIn as openWithSession,
   pathOf,
   readText,
@@ -145,6 +146,7 @@ describe("signing in and out", () => {
       .poll(() => page.getByRole("heading", { level: 1 }).textContent(), WAIT)
       .toBe("Admin Dashboard");
 
+    await openAccountMenu(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/admin/login", WAIT);
     await expect.poll(() => toastText(page), WAIT).toBe("Logged out\nYou have been successfully logged out.");
@@ -776,7 +778,10 @@ describe("the accessibility audit", () => {
       },
     );
     const opacity = () => page.locator("#main").evaluate((main) => getComputedStyle(main).opacity);
-    await page.getByRole("link", { name: /^Webhooks/ }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^Webhooks/ })
+      .click();
     await expect.poll(opacity, WAIT).toBe("0.6");
     // Audited while the next page is still on its way: the audit waits for it, then for the fade.
     release();
@@ -805,6 +810,7 @@ describe("without JavaScript", () => {
     await page.waitForURL("**/admin/dashboard", WAIT);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Admin Dashboard");
 
+    await openAccountMenu(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/admin/login?logged-out=1", WAIT);
     await expect(

@@ -84,7 +84,7 @@ const urlInput = (page: Page) => page.getByLabel("Website URL");
 const runAuditButton = (page: Page) => page.getByRole("button", { name: /^(Run Audit|Running\.\.\.)$/ });
 const checkNowButton = (page: Page) => page.getByRole("button", { name: /^(Check Now|Checking\.\.\.)$/ });
 const historyRows = (page: Page) =>
-  page.locator("section", { has: page.getByRole("heading", { name: "Audit History" }) }).locator("tbody tr");
+  page.locator("section", { has: page.getByRole("heading", { name: "Audit history" }) }).locator("tbody tr");
 const rowFor = (page: Page, url: string) => historyRows(page).filter({ hasText: url });
 const performanceCard = (page: Page) => page.getByTestId("performance-card");
 
@@ -249,16 +249,19 @@ describe("the audit page", () => {
   it("shows the spec's texts, prefilled with the site's own address", async () => {
     const { page, answer, close } = await openSignedIn(AUDIT_PATH);
     expect(answer?.status()).toBe(200);
-    await expect(page.title()).resolves.toBe(`Website Audit | ${site.title}`);
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Website Audit");
+    await expect(page.title()).resolves.toBe(`Website audits | ${site.title}`);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Website audits");
     const expectedUrl = (process.env.PUBLIC_URL || site.defaultPublicUrl).replace(/\/+$/, "");
     await expect(urlInput(page).inputValue()).resolves.toBe(expectedUrl);
     await expect(runAuditButton(page).textContent()).resolves.toBe("Run Audit");
     await expect(checkNowButton(page).textContent()).resolves.toBe("Check Now");
-    await expect(page.getByRole("heading", { name: "Audit History" }).count()).resolves.toBe(1);
+    await expect(page.getByRole("heading", { name: "Audit history" }).count()).resolves.toBe(1);
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
     await page.waitForURL("**/admin/dashboard", WAIT);
-    await page.getByRole("link", { name: /Website audits/ }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /Website audits/ })
+      .click();
     await page.waitForURL(`**${AUDIT_PATH}`, WAIT);
     await close();
   });
@@ -346,7 +349,7 @@ describe("the audit page", () => {
     const trigger = rowFor(page, seeded.url).getByRole("button", { name: /^View Details/ });
     await trigger.focus();
     await page.keyboard.press("Enter");
-    const dialog = page.getByRole("dialog", { name: "Security Audit Details" });
+    const dialog = page.getByRole("dialog", { name: "Security audit details" });
     await dialog.waitFor(WAIT);
     await expect(dialog.getByText(seeded.url).count()).resolves.toBeGreaterThan(0);
 
@@ -407,7 +410,7 @@ describe("the audit page", () => {
       issues: [issue("m9", "medium"), issue("l9", "low")],
     });
     const { page, close } = await openSignedIn(AUDIT_PATH);
-    const dialog = page.getByRole("dialog", { name: "Security Audit Details" });
+    const dialog = page.getByRole("dialog", { name: "Security audit details" });
 
     await rowFor(page, clean.url)
       .getByRole("button", { name: /^View Details/ })
@@ -474,7 +477,7 @@ describe("the audit page", () => {
     await expect(row.locator("[data-band]").textContent()).resolves.toBe(String(record.score));
     await expect(row.locator("td").nth(2).textContent()).resolves.toBe(String(record.issues.length));
     await row.getByRole("button", { name: /^View Details/ }).click();
-    const dialog = page.getByRole("dialog", { name: "Security Audit Details" });
+    const dialog = page.getByRole("dialog", { name: "Security audit details" });
     await dialog.waitFor(WAIT);
     await expect(dialog.getByTestId("audit-grade").textContent()).resolves.toBe(record.grade);
     await expect(dialog.getByTestId("audit-algorithm").textContent()).resolves.toBe(
@@ -503,7 +506,7 @@ describe("the audit page", () => {
       .toMatch(/^Performance Check Complete\nLoad time: [\d,]+ ms$/);
     await expect.poll(() => checkNowButton(page).textContent(), WAIT).toBe("Check Now");
     const card = performanceCard(page);
-    await expect(card.getByRole("heading", { name: "Performance Results" }).count()).resolves.toBe(1);
+    await expect(card.getByRole("heading", { name: "Performance results" }).count()).resolves.toBe(1);
     const text = await readText(card);
     expect(text).toContain(`${ownUrl}/`);
     expect(text).toMatch(/Load time\n[\d,]+ ms/);
@@ -617,7 +620,7 @@ describe("without JavaScript", () => {
     await page.getByRole("link", { name: "View its details" }).click();
     await page.waitForURL(/details=/, WAIT);
     expect(pathOf(page)).toMatch(/^\/admin\/audit\?details=\d+$/);
-    const details = page.getByRole("region", { name: "Security Audit Details" });
+    const details = page.getByRole("region", { name: "Security audit details" });
     await expect(details.getByRole("heading", { name: "Summary" }).count()).resolves.toBe(1);
     await expect(details.getByRole("heading", { name: /^Issues \(\d+\)$/ }).count()).resolves.toBe(1);
     await expect(details.getByTestId("audit-grade").textContent()).resolves.toMatch(/^[A-F][+-]?$/);
@@ -676,7 +679,7 @@ describe("accessibility (axe)", () => {
       await rowFor(page, seeded.url)
         .getByRole("button", { name: /^View Details/ })
         .click();
-      const dialog = page.getByRole("dialog", { name: "Security Audit Details" });
+      const dialog = page.getByRole("dialog", { name: "Security audit details" });
       await dialog.waitFor(WAIT);
       await expectNoA11yViolations(page);
       await selectTab(dialog, "Issues (7)");
@@ -700,7 +703,7 @@ describe("accessibility (axe)", () => {
       issues: MANY_ISSUES,
     });
     const { page, close } = await openSignedIn(`${AUDIT_PATH}?details=${seeded.id}`);
-    await page.getByRole("region", { name: "Security Audit Details" }).waitFor(WAIT);
+    await page.getByRole("region", { name: "Security audit details" }).waitFor(WAIT);
     await expectNoA11yViolations(page);
     await close();
   });

@@ -189,6 +189,8 @@ describe("a sales person works a lead", () => {
     const fits = await frame.evaluate((element) => element.scrollWidth <= element.clientWidth);
     expect(fits).toBe(true);
     const toastBox = await toast.boundingBox();
+    // Logout is under the avatar since issue 35: the menu opened, it stays clear of the toast.
+    await page.locator("[data-account-menu] > summary:visible").first().click();
     const logoutBox = await page.getByRole("button", { name: "Logout" }).boundingBox();
     if (!toastBox || !logoutBox) throw new Error("toast or Logout not on screen");
     const overlap =

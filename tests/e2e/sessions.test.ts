@@ -4,7 +4,7 @@ import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts"
 import { createUser } from "../../app/features/auth/users.server.ts";
 import { signIn } from "./support/accounts.ts";
 import { baseUrl, expectNoA11yViolations, MOBILE, setupBrowser } from "./support/browser.ts";
-import { goto, openSignedIn, readText } from "./support/pages.ts";
+import { goto, openAccountMenu, openSignedIn, readText } from "./support/pages.ts";
 
 // Issue 13, sessions, in Chromium against the shared e2e server: a staff member sees where they are
 // signed in (browser, masked network, times), ends a session they do not recognise, ends every other
@@ -54,6 +54,8 @@ it(
 
     const here = await openSignedIn("/admin/dashboard", { allowConsoleErrors: FAILED_LOAD }, laptop);
     const { page } = here;
+    // Your account is under the avatar (issue 35).
+    await openAccountMenu(page);
     await page.getByRole("link", { name: "Your account" }).click();
     // The address changes as the navigation commits; the new page renders just after.
     await page.waitForURL("**/admin/account", WAIT);

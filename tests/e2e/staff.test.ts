@@ -16,7 +16,7 @@ import {
   type PageOptions,
   setupBrowser,
 } from "./support/browser.ts";
-import { goto, openSignedIn as openWithSession, pathOf, readText } from "./support/pages.ts";
+import { goto, openAccountMenu, openSignedIn as openWithSession, pathOf, readText } from "./support/pages.ts";
 
 // Issue 10, staff accounts, in Chromium against the shared e2e server: an admin adds a colleague with
 // a one-time link, the colleague chooses a password and signs in, the admin disables them (their open
@@ -197,7 +197,7 @@ describe("staff accounts with JavaScript", () => {
 
       // The colleague's next click is refused: back to the login page, stale hints cleared, no loop.
       await expect(flags(mate.page)).resolves.toMatchObject({ isAdmin: "true" });
-      await mate.page.getByRole("link", { name: "Website audits" }).click();
+      await mate.page.getByRole("main").getByRole("link", { name: "Website audits" }).click();
       await mate.page.waitForURL("**/admin/login?next=%2Fadmin%2Faudit", WAIT);
       await expect.poll(() => flags(mate.page), WAIT).toEqual({ isAdmin: null, adminUser: null });
       const api = await mate.page.evaluate(async () => (await fetch("/api/admin/leads")).status);
@@ -284,7 +284,10 @@ describe("staff accounts with JavaScript", () => {
 
   it("is reached from the dashboard's Staff accounts card", async () => {
     const { page, close } = await openSignedIn("/admin/dashboard");
-    await page.getByRole("link", { name: /^Staff accounts/ }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^Staff accounts/ })
+      .click();
     await page.waitForURL(`**${STAFF}`, WAIT);
     await expect
       .poll(() => page.getByRole("heading", { level: 1 }).textContent(), WAIT)
@@ -369,6 +372,7 @@ describe("localStorage hints (SPEC sections 3-4)", () => {
       username: ADMIN.username,
       isAdmin: true,
     });
+    await openAccountMenu(page);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/admin/login", WAIT);
     await expect(flags(page)).resolves.toEqual({ isAdmin: null, adminUser: null });

@@ -10,14 +10,14 @@ describe("the back office's sections", () => {
       "Leads",
       "My tasks",
       "Meetings",
-      "People",
+      "People's data",
       "Analytics",
-      "Audits",
+      "Website audits",
       "Watches",
       "Content",
       "Availability",
       "Meeting types",
-      "Staff",
+      "Staff accounts",
       "API keys",
       "Webhooks",
       "Access log",
@@ -31,7 +31,7 @@ describe("the back office's sections", () => {
         roleLabel: "Marketing",
         permissions: ["leads.counts", "analytics.read", "audits.use", "content.publish", "account.self"],
       }).map((item) => item.label),
-    ).toEqual(["Analytics", "Audits", "Watches", "Content"]);
+    ).toEqual(["Analytics", "Website audits", "Watches", "Content"]);
     // Sales works the leads and reads analytics: no content studio.
     expect(
       visibleNavItems({

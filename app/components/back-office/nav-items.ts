@@ -1,7 +1,7 @@
 import { ACCOUNT_PATH, DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
 
-// The back office's sections, in one list: the shell's sidebar, its phone menu and the tests read
-// it. Each names the permission of the role table (lib/permissions.ts, issue 23) that
+// The back office's sections, in one list: the shell's sidebar (from 1280 px, issue 35), its phone
+// menu and the tests read it. Each names the permission of the role table (lib/permissions.ts, issue 23) that
 // opens it; the guarded layout's loader hands the shell the signed-in person's permissions, so this
 // module only compares names and needs nothing from the auth feature.
 
@@ -20,34 +20,64 @@ export type Permission =
   | "meetings.manage"
   | "tasks.own";
 
+/** The sidebar's icon for a section (app-shell.tsx draws them; shown alone when it is collapsed). */
+export type NavIcon =
+  | "leads"
+  | "spam"
+  | "tasks"
+  | "meetings"
+  | "people"
+  | "analytics"
+  | "audits"
+  | "watches"
+  | "content"
+  | "availability"
+  | "meeting-types"
+  | "staff"
+  | "api-keys"
+  | "webhooks"
+  | "access-log";
+
 export type NavItem = {
   label: string;
+  icon?: NavIcon;
   to: string;
   permission: Permission;
   /** The admin-only sections sit in their own group below the daily work. */
   group: "work" | "admin";
   /** Other pathnames that belong to this section (a lead's page belongs to Leads). */
   alsoCurrentFor?: RegExp;
-  /** False: not among the top bar's sections between 1280 px and the sidebar (it is in Menu). */
-  topBar?: false;
 };
 
 export const NAV_ITEMS: readonly NavItem[] = [
   {
     label: "Leads",
+    icon: "leads",
     to: DASHBOARD_PATH,
     permission: "leads.read",
     group: "work",
     alsoCurrentFor: /^\/admin\/leads\//,
   },
-  // Issue 35. Out of the 1280 px top bar, which an admin's nine sections would overflow (Menu has it).
-  { label: "My tasks", to: "/admin/tasks", permission: "tasks.own", group: "work", topBar: false },
-  { label: "Meetings", to: "/admin/meetings", permission: "leads.read", group: "work" },
-  { label: "People", to: "/admin/people", permission: "people.dataRequests", group: "work" },
-  { label: "Analytics", to: "/admin/analytics", permission: "analytics.read", group: "work" },
-  { label: "Audits", to: "/admin/audit", permission: "audits.use", group: "work" },
+  { label: "My tasks", icon: "tasks", to: "/admin/tasks", permission: "tasks.own", group: "work" },
+  { label: "Meetings", icon: "meetings", to: "/admin/meetings", permission: "leads.read", group: "work" },
+  {
+    label: "People's data",
+    icon: "people",
+    to: "/admin/people",
+    permission: "people.dataRequests",
+    group: "work",
+  },
+  {
+    label: "Analytics",
+    icon: "analytics",
+    to: "/admin/analytics",
+    permission: "analytics.read",
+    group: "work",
+  },
+  { label: "Website audits", icon: "audits", to: "/admin/audit", permission: "audits.use", group: "work" },
   {
     label: "Watches",
+    icon: "watches",
     to: "/admin/watches",
     permission: "audits.use",
     group: "work",
@@ -55,17 +85,48 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
   {
     label: "Content",
+    icon: "content",
     to: "/admin/content",
     permission: "content.publish",
     group: "work",
     alsoCurrentFor: /^\/admin\/content\//,
   },
-  { label: "Availability", to: "/admin/availability", permission: "meetings.availability", group: "work" },
-  { label: "Meeting types", to: "/admin/meeting-types", permission: "meetings.manage", group: "admin" },
-  { label: "Staff", to: "/admin/staff", permission: "staff.manage", group: "admin" },
-  { label: "API keys", to: "/admin/api-keys", permission: "apiKeys.manage", group: "admin" },
-  { label: "Webhooks", to: "/admin/webhooks", permission: "webhooks.manage", group: "admin" },
-  { label: "Access log", to: "/admin/access-log", permission: "accessLog.read", group: "admin" },
+  {
+    label: "Availability",
+    icon: "availability",
+    to: "/admin/availability",
+    permission: "meetings.availability",
+    group: "work",
+  },
+  {
+    label: "Meeting types",
+    icon: "meeting-types",
+    to: "/admin/meeting-types",
+    permission: "meetings.manage",
+    group: "admin",
+  },
+  { label: "Staff accounts", icon: "staff", to: "/admin/staff", permission: "staff.manage", group: "admin" },
+  {
+    label: "API keys",
+    icon: "api-keys",
+    to: "/admin/api-keys",
+    permission: "apiKeys.manage",
+    group: "admin",
+  },
+  {
+    label: "Webhooks",
+    icon: "webhooks",
+    to: "/admin/webhooks",
+    permission: "webhooks.manage",
+    group: "admin",
+  },
+  {
+    label: "Access log",
+    icon: "access-log",
+    to: "/admin/access-log",
+    permission: "accessLog.read",
+    group: "admin",
+  },
 ];
 
 /** The signed-in person as the shell knows them: their role's label and what it may do. */

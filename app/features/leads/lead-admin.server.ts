@@ -388,8 +388,14 @@ type Trx = Transaction<Database>;
  * are stored together or not at all. Undefined means the lead does not exist.
  */
 export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: LeadAdminOptions) {
-  const emit = async (trx: Trx, type: LeadChange["type"], leadId: number, now: Date) => {
-    await onLeadChange?.(trx, { type, leadId, occurredAt: now });
+  const emit = async (
+    trx: Trx,
+    type: LeadChange["type"],
+    leadId: number,
+    now: Date,
+    extra: Pick<LeadChange, "assigned"> = {},
+  ) => {
+    await onLeadChange?.(trx, { type, leadId, occurredAt: now, ...extra });
   };
   async function inTransaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
     const result = await db.transaction().execute(work);
@@ -455,7 +461,13 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: 
       },
       now,
     });
-    await emit(trx, "lead.updated", leadId, now);
+    await emit(
+      trx,
+      "lead.updated",
+      leadId,
+      now,
+      ownerId === null ? {} : { assigned: { ownerId, by: { id: actor.id, username: actor.username } } },
+    );
     return toLead(updated);
   }
 

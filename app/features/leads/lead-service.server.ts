@@ -48,6 +48,8 @@ export type LeadChange = {
   occurredAt: Date;
   /** The webhooks (id, events), when already read in this transaction (a new lead's first statement). */
   webhooks?: { id: number; events: string }[];
+  /** The lead got an owner (issue 35's notifications): who, and who gave it (null: the product). */
+  assigned?: { ownerId: number; by: { id: number; username: string } | null };
 };
 
 /**

@@ -1,7 +1,9 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Banner } from "#app/components/back-office/banner.tsx";
 import { PageHeader } from "#app/components/back-office/page-header.tsx";
+import { sidebarCookie } from "#app/components/back-office/sidebar-state.ts";
 import { Button } from "#app/components/ui/button.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { authServices } from "#app/features/auth/auth-context.server.ts";
@@ -23,6 +25,7 @@ import { adminMeta } from "#app/features/content/admin-meta.ts";
 import { leadsServices } from "#app/features/leads/leads-context.server.ts";
 import { chooseTaskDigest, taskDigestChosen } from "#app/features/leads/task-digest.server.ts";
 import { TASK_DIGEST_INTENT, TaskDigestForm } from "#app/features/leads/ui/task-digest-form.tsx";
+import { emailChoices, setEmailChoices } from "#app/features/notifications/notification-store.server.ts";
 import { adminUser } from "#app/lib/admin-guard.server.ts";
 import { ACCOUNT_PATH } from "#app/lib/admin-paths.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
@@ -45,6 +48,7 @@ const NOTICES = {
   email: "Your e-mail address is saved: invitations to meetings you host go there.",
   "task-digest-on": "Saved: your tasks come by e-mail each morning at 7:00.",
   "task-digest-off": "Saved: no morning e-mail of your tasks.",
+  "notification-email": "Your e-mail choices are saved.",
 } as const;
 
 /** Passwords have at least 12 characters; a 6-digit code or a recovery code (10 + a dash) fewer. */
@@ -54,11 +58,12 @@ type Notice = keyof typeof NOTICES;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
   const { auth, database } = await authServices(context);
-  const [sessions, status, enrolment, member] = await Promise.all([
+  const [sessions, status, enrolment, member, choices] = await Promise.all([
     auth.sessions(user.id, readSessionToken(request)),
     auth.twoFactor.status(user.id),
     auth.twoFactor.enrolment(user),
     findStaffMember(database.db, user.id),
+    emailChoices(database.db, user.id),
   ]);
   const notice = new URL(request.url).searchParams.get("notice");
   // Issue 35: the morning e-mail of one's tasks, for whoever has tasks.
@@ -69,6 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     taskDigest,
     username: user.username,
     email: member?.email ?? null,
+    emailChoices: { assignment: choices.assignment, taskDue: choices.taskDue },
     twoFactor: {
       enabled: status.enabled,
       since: status.enabledAt ? formatDateTime(status.enabledAt) : null,
@@ -115,6 +121,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse(kind, tooManyLoginsMessage(outcome.throttled), 429);
   };
   switch (form.get("intent")) {
+    // Issue 35: the sidebar collapsed or not, without JavaScript (with it, the shell sets the cookie).
+    case "sidebar": {
+      const collapsed = form.get("sidebar") === "collapsed";
+      throw redirect(safeAdminNext(form.get("next")), {
+        headers: { "Set-Cookie": sidebarCookie(collapsed, new URL(request.url).protocol === "https:") },
+      });
+    }
+    case "notification-email": {
+      await setEmailChoices(database.db, user.id, {
+        assignment: form.get("assignment") === "on",
+        taskDue: form.get("taskDue") === "on",
+      });
+      throw redirect(`${ACCOUNT_PATH}?notice=notification-email#notification-email`);
+    }
     case "email": {
       const email = checkStaffEmail(form.get("email") ?? "");
       if (!email.ok)
@@ -189,7 +209,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { username, email, sessions, notice, twoFactor, taskDigest } = loaderData;
+  const { username, email, emailChoices: choices, sessions, notice, twoFactor, taskDigest } = loaderData;
   const emailResult = actionData && "email" in actionData ? actionData.email : undefined;
   const twoFactorResult = actionData && "twoFactor" in actionData ? actionData.twoFactor : undefined;
   const sessionMessage = actionData && "message" in actionData ? actionData.message : undefined;
@@ -245,6 +265,46 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </section>
 
       {taskDigest ? <TaskDigestForm chosen={taskDigest.chosen} email={email} /> : null}
+
+      <section
+        id="notification-email"
+        aria-labelledby="notification-email-heading"
+        className="grid gap-4 rounded-xl border border-line bg-white p-4 shadow-sm sm:p-6"
+      >
+        <div>
+          <h2 id="notification-email-heading" className="text-2xl font-bold tracking-tight">
+            Notifications by e-mail
+          </h2>
+          <p className="mt-1 max-w-3xl leading-7 text-ink-muted">
+            The bell shows everything for you in the back office. Choose what also reaches you by e-mail
+            {email ? ` at ${email}` : " (add your e-mail address above first)"}.
+          </p>
+        </div>
+        <Form method="post" className="grid gap-4">
+          <input type="hidden" name="intent" value="notification-email" />
+          <fieldset className="grid gap-1">
+            <legend className="sr-only">E-mail me</legend>
+            <Checkbox
+              name="assignment"
+              defaultChecked={choices.assignment}
+              label="Email me when a lead is assigned to me"
+            />
+            <Checkbox
+              name="taskDue"
+              defaultChecked={choices.taskDue}
+              label="Email me when a task of mine is due"
+            />
+          </fieldset>
+          <Button
+            type="submit"
+            variant="outline"
+            className="justify-self-start"
+            aria-busy={pendingIntent === "notification-email" || undefined}
+          >
+            {pendingIntent === "notification-email" ? "Saving..." : "Save e-mail choices"}
+          </Button>
+        </Form>
+      </section>
 
       <section
         id="two-factor"

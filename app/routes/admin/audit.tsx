@@ -24,7 +24,7 @@ import type { Route } from "./+types/audit";
 // a website, the product's own by default. With JavaScript the buttons call the JSON API; without
 // it the same form posts to this page's action, which runs the same server functions.
 
-export const meta: Route.MetaFunction = () => adminMeta("Website Audit");
+export const meta: Route.MetaFunction = () => adminMeta("Website audits");
 
 /** A busy answer (503) from the form's action tells the browser when to try again. */
 export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
@@ -65,7 +65,7 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
       </Link>
 
       <PageHeader
-        title="Website Audit"
+        title="Website audits"
         description="Check a website's security set-up and how fast it answers. Security audits are kept below."
       />
 
@@ -108,7 +108,7 @@ export default function AdminAudit({ loaderData, actionData }: Route.ComponentPr
 
       <section aria-labelledby="history-heading" className="flex flex-col gap-4">
         <h2 id="history-heading" className="text-2xl font-bold tracking-tight">
-          Audit History
+          Audit history
         </h2>
         {loadError ? (
           <Banner tone="error">The audit history could not be loaded. Please try again in a moment.</Banner>

@@ -1,13 +1,19 @@
 import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { AppShell, type ShellCounts } from "#app/components/back-office/app-shell.tsx";
+import { sidebarCollapsed } from "#app/components/back-office/sidebar-state.ts";
 import { useConfirmedAdminFlags } from "#app/features/auth/admin-flags.ts";
 import { authServices } from "#app/features/auth/auth-context.server.ts";
 import { CodeFailureNotice, type CodeFailureNoticeView } from "#app/features/auth/ui/code-failure-notice.tsx";
 import { LogoutButton } from "#app/features/auth/ui/logout-button.tsx";
 import { leadsServices } from "#app/features/leads/leads-context.server.ts";
 import { GlobalSearch } from "#app/features/leads/search/ui/global-search.tsx";
+import { listNotifications } from "#app/features/notifications/notification-store.server.ts";
+import { notificationsServices } from "#app/features/notifications/notifications-context.server.ts";
+import { NotificationBell } from "#app/features/notifications/ui/notification-bell.tsx";
+import type { BellView } from "#app/features/notifications/ui/notification-items.tsx";
 import { adminUser, guardAdminRequest } from "#app/lib/admin-guard.server.ts";
 import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
 import { can, PERMISSIONS, ROLE_LABELS } from "#app/lib/permissions.ts";
 import type { Route } from "./+types/guarded-layout";
 
@@ -27,7 +33,7 @@ export const middleware: Route.MiddlewareFunction[] = [
  * the counts beside Leads: from the dashboard's summary, cached a few seconds, so the shell costs a
  * page no query of its own under steady use.
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { id, username, role, isAdmin } = adminUser(context);
   const user = {
     id,
@@ -55,8 +61,26 @@ export async function loader({ context }: Route.LoaderArgs) {
   } catch {
     // As the counts: the page itself says when the database is away.
   }
-  return { user, counts, codeNotices };
+  // Issue 35: the bell's count and newest few (two indexed reads by person).
+  let bell: BellView = { unread: 0, items: [] };
+  try {
+    const { database, leadLabels } = await notificationsServices(context);
+    const list = await listNotifications(database.db, id, { limit: BELL_ITEMS, leadLabels });
+    bell = {
+      unread: list.unread,
+      items: list.items.map(({ createdAt, link: _link, ...item }) => ({
+        ...item,
+        when: formatDateTime(createdAt),
+      })),
+    };
+  } catch {
+    // As the counts: the page itself says when the database is away.
+  }
+  return { user, counts, codeNotices, bell, collapsed: sidebarCollapsed(request.headers.get("cookie")) };
 }
+
+/** How many notifications the bell lists; the rest are on /admin/notifications. */
+const BELL_ITEMS = 8;
 
 /** The search finds people by name and email: only for the roles that may read the leads. */
 function searchFor(user: { permissions: readonly string[] }) {
@@ -71,6 +95,8 @@ export default function GuardedLayout({ loaderData }: Route.ComponentProps) {
       counts={loaderData.counts}
       search={searchFor(loaderData.user)}
       logout={<LogoutButton />}
+      bell={(placement) => <NotificationBell view={loaderData.bell} placement={placement} />}
+      collapsed={loaderData.collapsed}
     >
       <CodeFailureNotice notices={loaderData.codeNotices} />
       <Outlet />
@@ -122,6 +148,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       counts={shell.counts}
       search={searchFor(shell.user)}
       logout={<LogoutButton />}
+      bell={(placement) => <NotificationBell view={shell.bell} placement={placement} />}
+      collapsed={shell.collapsed}
     >
       {message}
     </AppShell>

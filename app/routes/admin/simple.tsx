@@ -6,7 +6,7 @@ import type { Route } from "./+types/simple";
 
 // SPEC section 2 /admin/simple. Rendered in the browser only: its data comes from the JSON API.
 
-export const meta: Route.MetaFunction = () => adminMeta("Simple Lead Viewer");
+export const meta: Route.MetaFunction = () => adminMeta("Simple lead viewer");
 
 // The viewer signs in by itself: the auth feature's localStorage hints, handed to the leads feature's viewer.
 const ADMIN_HINTS = { store: storeAdminFlags, clear: clearLocalAdminFlags };
@@ -15,7 +15,7 @@ export default function SimpleAdmin() {
   const hydrated = useHydrated();
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6">
-      <h1 className="text-3xl font-bold tracking-tight">Simple Lead Viewer</h1>
+      <h1 className="text-3xl font-bold tracking-tight">Simple lead viewer</h1>
       {/* Not <noscript>: this also covers the moment before the script has loaded, and a script that fails to. */}
       {hydrated ? (
         <SimpleViewer hints={ADMIN_HINTS} />

@@ -51,3 +51,11 @@ export async function toastText(page: Page): Promise<string> {
   await item.waitFor(WAIT);
   return (await readText(item)).replace(/\s*×$/, "");
 }
+
+/**
+ * Opens the signed-in person's avatar menu (issue 35: their account and Logout live there), the one
+ * on screen: the sidebar's from 1280 px, the top bar's below.
+ */
+export async function openAccountMenu(page: Page) {
+  await page.locator("[data-account-menu] > summary:visible").first().click();
+}

@@ -154,7 +154,7 @@ export function AuditDetailsDialog({ audit }: { audit: AuditRow }) {
         {AUDIT_TEXT.viewDetails}
         <span className="sr-only"> of the audit of {detailsDescription(audit)}</span>
       </DialogTrigger>
-      <DialogContent title="Security Audit Details" description={detailsDescription(audit)}>
+      <DialogContent title="Security audit details" description={detailsDescription(audit)}>
         <Tabs defaultValue="summary">
           <TabsList aria-label="Audit details">
             <TabsTrigger value="summary">Summary</TabsTrigger>
@@ -196,7 +196,7 @@ export function AuditDetailsSection({ audit, closeHref }: { audit: AuditRow; clo
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h2 id="audit-details-heading" className="text-xl font-semibold">
-            Security Audit Details
+            Security audit details
           </h2>
           <p className="mt-1 text-sm break-words text-ink-muted">{detailsDescription(audit)}</p>
         </div>

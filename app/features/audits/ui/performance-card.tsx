@@ -27,7 +27,7 @@ export function PerformanceCard({
       data-testid="performance-card"
     >
       <h2 id="performance-heading" className="text-xl font-semibold">
-        Performance Results
+        Performance results
       </h2>
       <p className="mt-1 text-sm break-all text-ink-muted">
         {result.url}

@@ -74,7 +74,7 @@ export const POST_FIELDS = [
 
 /** The fields' names as people read them (messages, the revisions' differences). */
 export const POST_FIELD_LABELS: Readonly<Record<PostField, string>> = {
-  kind: "Kind",
+  kind: "Post type",
   title: "Title",
   slug: "Address",
   excerpt: "Summary",

@@ -359,7 +359,7 @@ export function PostEditor({
                 </p>
               ) : null}
             </div>
-            <Field id="kind" name="kind" label="Kind">
+            <Field id="kind" name="kind" label="Post type">
               {(control) => (
                 <select
                   {...control}

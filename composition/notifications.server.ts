@@ -1,0 +1,169 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import {
+  type LeadLabels,
+  type NotificationKind,
+  notify,
+} from "#app/features/notifications/notification-store.server.ts";
+import { formatDateTime } from "#app/lib/format-date.ts";
+import { can, ROLES } from "#app/lib/permissions.ts";
+
+// Issue 35, the producers of the bell's notifications (ADR 043). Leads, meetings, watches and the
+// notifications know nothing of each other; they meet here, each producer called inside the
+// transaction of the change it reports, so a notification is stored with its change or not at all.
+// Each names its event in a dedupe key: the same event never notifies a person twice.
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The leads' names as the bell shows them: name and company, of leads not anonymised. */
+export function createLeadLabels(db: Kysely<Database>): LeadLabels {
+  return async (ids) => {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom("leads")
+      .select(["id", "fullName", "company"])
+      .where("id", "in", ids)
+      .where("anonymisedAt", "is", null)
+      .execute();
+    return new Map(
+      rows.map((row) => [Number(row.id), row.company ? `${row.fullName}, ${row.company}` : row.fullName]),
+    );
+  };
+}
+
+export type NotificationProducers = ReturnType<typeof createNotificationProducers>;
+
+/** `email`: this installation sends e-mail (SMTP configured), so a person's e-mail choice applies. */
+export function createNotificationProducers({ email }: { email: boolean }) {
+  return {
+    /**
+     * A lead got an owner: its new owner hears of it, unless they took it themselves. `by` is null
+     * when the product assigned it (a meeting booked with a host gives a lead without one its host).
+     */
+    async leadAssigned(
+      trx: Db,
+      change: {
+        leadId: number;
+        ownerId: number;
+        by: { id: number; username: string } | null;
+        occurredAt: Date;
+      },
+    ): Promise<boolean> {
+      if (change.by?.id === change.ownerId) return false;
+      return notify(
+        trx,
+        {
+          userId: change.ownerId,
+          kind: "lead.assigned",
+          title: change.by
+            ? `${change.by.username} assigned a lead to you`
+            : "A lead was assigned to you with a meeting booked with you",
+          link: `/admin/leads/${change.leadId}`,
+          leadId: change.leadId,
+          dedupeKey: `lead.assigned:${change.leadId}:${change.occurredAt.getTime()}`,
+          now: change.occurredAt,
+        },
+        { email },
+      );
+    },
+
+    /** A meeting booked, moved or cancelled (by its attendee): its host hears of it. */
+    async meetingChanged(
+      trx: Db,
+      meeting: { id: number; typeName: string; start: string; hostId: number; leadId: number | null },
+      event: "booked" | "rescheduled" | "cancelled",
+      occurredAt: Date,
+    ): Promise<boolean> {
+      const when = formatDateTime(meeting.start);
+      const title =
+        event === "booked"
+          ? `${meeting.typeName} booked with you for ${when}`
+          : event === "rescheduled"
+            ? `${meeting.typeName} moved to ${when}`
+            : `${meeting.typeName} on ${when} cancelled`;
+      return notify(trx, {
+        userId: meeting.hostId,
+        kind: `meeting.${event}` as NotificationKind,
+        title,
+        link: "/admin/meetings",
+        leadId: meeting.leadId,
+        subjectId: meeting.id,
+        dedupeKey:
+          event === "rescheduled"
+            ? `meeting.rescheduled:${meeting.id}:${meeting.start}`
+            : `meeting.${event}:${meeting.id}`,
+        now: occurredAt,
+      });
+    },
+
+    /** A watch opened an alert: everyone whose role uses the audits hears of it. */
+    async watchAlert(
+      trx: Db,
+      alert: { id: number; label: string },
+      watch: { id: number; url: string },
+      occurredAt: Date,
+    ): Promise<number> {
+      const roles = ROLES.filter((role) => can(role, "audits.use"));
+      const people = await trx
+        .selectFrom("users")
+        .select("id")
+        .where("role", "in", roles)
+        .where("disabled", "=", 0)
+        .execute();
+      let host = watch.url;
+      try {
+        host = new URL(watch.url).host;
+      } catch {
+        // A watch's address was checked when it was added; the whole address will do.
+      }
+      let stored = 0;
+      for (const person of people)
+        if (
+          await notify(trx, {
+            userId: Number(person.id),
+            kind: "watch.alert",
+            title: `Alert on ${host}: ${alert.label}`,
+            link: `/admin/watches/${watch.id}`,
+            subjectId: alert.id,
+            dedupeKey: `watch.alert:${alert.id}`,
+            now: occurredAt,
+          })
+        )
+          stored++;
+      return stored;
+    },
+
+    /**
+     * A task of the person's fell due: the producer for the tasks (issue 35's "My tasks", built on
+     * another branch). Call it from the sweep that finds due tasks, in the transaction that marks the
+     * task as notified; `dueAt` is part of the key, so moving the task's due time notifies again.
+     */
+    async taskDue(
+      trx: Db,
+      task: {
+        id: number;
+        assigneeId: number;
+        what: string;
+        dueAt: string;
+        leadId: number | null;
+        link: string;
+      },
+      now: Date,
+    ): Promise<boolean> {
+      return notify(
+        trx,
+        {
+          userId: task.assigneeId,
+          kind: "task.due",
+          title: `Task due ${formatDateTime(task.dueAt)}: ${task.what}`,
+          link: task.link,
+          leadId: task.leadId,
+          subjectId: task.id,
+          dedupeKey: `task.due:${task.id}:${task.dueAt}`,
+          now,
+        },
+        { email },
+      );
+    },
+  };
+}
