@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
+import { addActivity, updateTask } from "#app/features/leads/lead-activities.server.ts";
 import { createLeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import {
   emailChoices,
@@ -12,7 +13,11 @@ import {
 } from "#app/features/notifications/notification-store.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { leadRow } from "../tests/support/lead-rows.ts";
-import { createLeadLabels, createNotificationProducers } from "./notifications.server.ts";
+import {
+  createLeadLabels,
+  createNotificationProducers,
+  notifyFallenDueTasks,
+} from "./notifications.server.ts";
 
 // Issue 35, the bell's notifications on both databases: each producer once, the dedupe key, marking
 // read only one's own, the unread count, and the e-mail a person chose.
@@ -158,4 +163,54 @@ describeEachDatabase("notifications", (use) => {
     expect(await unreadCount(db, host.id)).toBe(0);
     expect(await unreadCount(db, marketer.id)).toBe(1);
   });
+
+  it("the due-task sweep tells each assignee of a task that fell due once, and not of a done or later one", async () => {
+    const { db } = use();
+    const rep = await createUser(db, { username: "tess", password: PASSWORD, role: "sales" });
+    const lead = await db
+      .insertInto("leads")
+      .values(leadRow({ fullName: "Owen Marsh", company: "Marsh Groundworks", email: "owen@marsh.example" }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const leadId = Number(lead.id);
+    const actor = { id: rep.id, username: rep.username };
+    const created = new Date("2026-11-20T08:00:00Z");
+    const task = (body: string, dueAt: string) =>
+      addActivity(db, leadId, { kind: "task", body, dueAt, assigneeId: rep.id }, actor, created);
+    await task("Call Owen about the bill of quantities", "2026-11-20T09:00:00.000Z");
+    const done = await task("Send the brochure", "2026-11-20T09:30:00.000Z");
+    await updateTask(db, done?.id ?? 0, { done: true }, actor, created);
+    await task("Chase the signed contract", "2026-11-20T17:00:00.000Z");
+    const producers = createNotificationProducers({ email: false });
+
+    const first = await notifyFallenDueTasks(db, producers, {
+      after: new Date("2026-11-19T10:00:00Z"),
+      until: new Date("2026-11-20T10:00:00Z"),
+    });
+    expect(first).toEqual({ next: new Date("2026-11-20T10:00:00Z"), stored: 1 });
+    // An overlapping window (a second instance, or a restart) tells nobody twice.
+    const again = await notifyFallenDueTasks(db, producers, {
+      after: new Date("2026-11-20T08:00:00Z"),
+      until: new Date("2026-11-20T10:01:00Z"),
+    });
+    expect(again.stored).toBe(0);
+    const list = await listNotifications(db, rep.id, { leadLabels: createLeadLabels(db) });
+    expect(list.items).toMatchObject([
+      {
+        kind: "task.due",
+        lead: "Owen Marsh, Marsh Groundworks",
+        link: `/admin/leads/${leadId}`,
+        read: false,
+      },
+    ]);
+    expect(list.items[0]?.title).toContain("Call Owen about the bill of quantities");
+    // The afternoon's task, once its time has come.
+    const later = await notifyFallenDueTasks(db, producers, {
+      after: new Date("2026-11-20T10:01:00Z"),
+      until: new Date("2026-11-20T17:00:00Z"),
+    });
+    expect(later.stored).toBe(1);
+    expect(await unreadCount(db, rep.id)).toBe(2);
+  });
 });
+

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { FALLEN_DUE_LIMIT, tasksFallenDue } from "#app/features/leads/lead-activities.server.ts";
 import {
   type LeadLabels,
   type NotificationKind,
@@ -166,4 +167,45 @@ export function createNotificationProducers({ email }: { email: boolean }) {
       );
     },
   };
+}
+
+/** How far back the first sweep after a start looks: a day's due tasks, not every old one at once. */
+export const TASK_DUE_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The "task due" sweep: every open, assigned task that fell due since the last sweep notifies its
+ * assignee (and e-mails them if they chose so). Each instance sweeps on its own; the dedupe key
+ * (task and due time) keeps a task that two instances or two overlapping windows see to one
+ * notification. Returns the sweep's next start and how many notifications were stored.
+ */
+export async function notifyFallenDueTasks(
+  db: Kysely<Database>,
+  producers: NotificationProducers,
+  window: { after: Date; until: Date },
+): Promise<{ next: Date; stored: number }> {
+  const tasks = await tasksFallenDue(db, window.after, window.until);
+  let stored = 0;
+  for (const task of tasks) {
+    if (task.assigneeId === null) continue;
+    const assigneeId = task.assigneeId;
+    const added = await db.transaction().execute((trx) =>
+      producers.taskDue(
+        trx,
+        {
+          id: task.id,
+          assigneeId,
+          what: task.body,
+          dueAt: task.dueAt,
+          leadId: task.leadId,
+          link: `/admin/leads/${task.leadId}`,
+        },
+        window.until,
+      ),
+    );
+    if (added) stored++;
+  }
+  // A full batch leaves the rest for the next sweep, from the last one handed on.
+  const last = tasks.at(-1);
+  const next = tasks.length >= FALLEN_DUE_LIMIT && last ? new Date(last.dueAt) : window.until;
+  return { next, stored };
 }

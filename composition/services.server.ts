@@ -138,7 +138,12 @@ import {
 import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.server.ts";
 import { createMeetingChangeHooks } from "./meeting-changes.server.ts";
 import { createMeetingLeads } from "./meeting-leads.server.ts";
-import { createLeadLabels, createNotificationProducers } from "./notifications.server.ts";
+import {
+  createLeadLabels,
+  createNotificationProducers,
+  notifyFallenDueTasks,
+  TASK_DUE_LOOKBACK_MS,
+} from "./notifications.server.ts";
 import { createPeopleLeads } from "./people-leads.server.ts";
 import { retentionCategories, retentionDifferingFromPolicy } from "./retention.server.ts";
 
@@ -549,6 +554,20 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         );
       }, TASK_DIGEST_SWEEP_MS);
       taskDigests.unref();
+      // Tasks falling due (issue 35) reach their assignees' bells: each instance sweeps each minute
+      // from where it left off (a day back after a start); the dedupe key keeps one per task and time.
+      let dueSince = new Date(Date.now() - TASK_DUE_LOOKBACK_MS);
+      const dueTasks = setInterval(() => {
+        sweeping = sweeping.then(() =>
+          notifyFallenDueTasks(database.db, notifications, { after: dueSince, until: new Date() })
+            .then(({ next, stored }) => {
+              dueSince = next;
+              if (stored > 0) notifyOutbox();
+            })
+            .catch((error: Error) => logError(`Notifying due tasks failed: ${error.message}`)),
+        );
+      }, TASK_DIGEST_SWEEP_MS);
+      dueTasks.unref();
       // Leads another instance stored and could not settle (it stopped): settled now, not at a read.
       settleAttributions();
       void rollup.run();
@@ -571,6 +590,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           clearInterval(compactCounts);
           clearInterval(reminders);
           clearInterval(taskDigests);
+          clearInterval(dueTasks);
           publishedSite.stop();
           // A watch run in progress finishes beside the rest of the shutdown; one that outlasts the
           // server's grace period is abandoned and retried elsewhere once its lease runs out.

@@ -353,6 +353,26 @@ export async function dueTasksFor(db: Db, userId: number, now: Date, zone = "UTC
   return rows.map(toTask);
 }
 
+/** How many fallen-due tasks one sweep hands on at most; the next sweep takes the rest. */
+export const FALLEN_DUE_LIMIT = 500;
+
+/**
+ * Open, assigned tasks whose due time fell in (`after`, `until`]: what the bell's "task due"
+ * notifications are made from, oldest first. Reads the open-tasks-by-due index.
+ */
+export async function tasksFallenDue(db: Db, after: Date, until: Date): Promise<Task[]> {
+  const rows = await selectTasks(db)
+    .where(OPEN_TASK)
+    .where("leadActivities.dueAt", ">", after.toISOString())
+    .where("leadActivities.dueAt", "<=", until.toISOString())
+    .where("leadActivities.assigneeUserId", "is not", null)
+    .orderBy("leadActivities.dueAt")
+    .orderBy("leadActivities.id")
+    .limit(FALLEN_DUE_LIMIT)
+    .execute();
+  return rows.map(toTask);
+}
+
 /**
  * Changes a task: done or open again, what, due, assignee. Each completion and reopening is on the
  * lead's timeline; the lead's next step follows. Undefined when there is no such task (or its lead
