@@ -36,6 +36,7 @@ import * as meetings033 from "./migrations/033-meetings.ts";
 import * as calendarConnections034 from "./migrations/034-calendar-connections.ts";
 import * as meetingFeeds035 from "./migrations/035-meeting-feeds.ts";
 import * as meetingReminders036 from "./migrations/036-meeting-reminders.ts";
+import * as listPageSize039 from "./migrations/039-list-page-size.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   "034-calendar-connections": calendarConnections034,
   "035-meeting-feeds": meetingFeeds035,
   "036-meeting-reminders": meetingReminders036,
+  "039-list-page-size": listPageSize039,
 };
 
 export class MigrationError extends Error {}

@@ -176,6 +176,8 @@ export interface UsersTable {
   totpLastStep: number | null;
   /** For invitations and reminders when the account hosts meetings (migration 033). */
   email: string | null;
+  /** The lead list's rows per page this person chose (10, 25, 50, 100); null: the spec's 10 (migration 039). */
+  listPageSize: number | null;
 }
 
 export interface SessionsTable {

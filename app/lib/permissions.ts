@@ -111,6 +111,8 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   // Before /admin/leads/:id, which would match them too (the first match decides).
   { path: "/admin/leads/new", label: "Add lead", permission: "leads.write" },
   { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
+  // Issue 35: the leads by status (moving a card also asks for leads.write, as the list's change).
+  { path: "/admin/leads/board", label: "Lead board", permission: "leads.read" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
   { path: "/admin/search", label: "Search", permission: "leads.read" },
   // Issue 34: booked meetings with their leads (the attendee's details: the leads' permission).

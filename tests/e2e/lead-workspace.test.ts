@@ -225,19 +225,19 @@ describe("bulk actions without JavaScript", () => {
     for (const name of ["Bulk Alpha", "Bulk Bravo", "Bulk Charlie"])
       ids.push((await post(lead(name))).body.id ?? 0);
     const { page, close } = await open("/admin/dashboard?q=Bulk", { javaScript: false });
-    await page.getByRole("checkbox", { name: "Tick Bulk Alpha" }).check();
-    await page.getByRole("checkbox", { name: "Tick Bulk Charlie" }).check();
-    await page.getByLabel("Action for the ticked leads").selectOption({ label: "Status: Qualified" });
-    await page.getByRole("button", { name: "Apply to ticked" }).click();
+    await page.getByRole("checkbox", { name: "Select Bulk Alpha" }).check();
+    await page.getByRole("checkbox", { name: "Select Bulk Charlie" }).check();
+    await page.getByLabel("Action for the selected leads").selectOption({ label: "Status: Qualified" });
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
     await page.waitForURL(/notice=bulk/, WAIT);
-    await expect(page.getByText("The ticked leads have been updated.").count()).resolves.toBe(1);
+    await expect(page.getByText("The selected leads have been updated.").count()).resolves.toBe(1);
     expect(new URL(page.url()).searchParams.get("q")).toBe("Bulk");
     const [alpha, bravo, charlie] = await Promise.all(ids.map(stored));
     expect([alpha?.status, bravo?.status, charlie?.status]).toEqual(["qualified", "new", "qualified"]);
 
-    await page.getByRole("checkbox", { name: "Tick Bulk Bravo" }).check();
-    await page.getByLabel("Action for the ticked leads").selectOption({ label: "Assign to riley" });
-    await page.getByRole("button", { name: "Apply to ticked" }).click();
+    await page.getByRole("checkbox", { name: "Select Bulk Bravo" }).check();
+    await page.getByLabel("Action for the selected leads").selectOption({ label: "Assign to riley" });
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
     await page.waitForURL(/notice=bulk/, WAIT);
     const riley = await database.db
       .selectFrom("users")

@@ -10,6 +10,7 @@ import { LeadListRange } from "#app/features/leads/ui/lead-list-range.tsx";
 import { listHref } from "#app/features/leads/ui/lead-list-url.ts";
 import { LeadStatusViews } from "#app/features/leads/ui/lead-status-views.tsx";
 import { LeadTable } from "#app/features/leads/ui/lead-table.tsx";
+import { LeadViewSwitch } from "#app/features/leads/ui/lead-view-switch.tsx";
 import { LeadsHeading } from "#app/features/leads/ui/leads-heading.tsx";
 import { ShortcutsDialog, useListShortcuts } from "#app/features/leads/ui/list-shortcuts.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
@@ -81,6 +82,9 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       )}
 
       <section aria-labelledby="leads-heading" className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <LeadViewSwitch current="list" view={view} />
+        </div>
         <LeadsHeading view={view} total={total} />
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <LeadFilters view={view} staff={staff} pageSize={pageSize} />
@@ -112,12 +116,17 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         ) : (
           <>
             <div className="flex flex-wrap items-center justify-between gap-2 max-md:contents">
-              <BulkActions action={formAction} staff={staff} tickedCount={ticked.length} />
+              <BulkActions
+                action={formAction}
+                staff={staff}
+                selectedCount={ticked.length}
+                onClear={() => setTicked([])}
+              />
               {/* On a phone the range and page size go below the cards (the row's box dissolves into
                   the section's column and this moves last), out of the way of the work. */}
               <div className="max-md:order-last">
                 <LeadListRange
-                  view={view}
+                  action={formAction}
                   page={page}
                   pageSize={pageSize}
                   shown={leads.length}

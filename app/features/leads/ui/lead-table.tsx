@@ -177,13 +177,13 @@ export function LeadTable({
                 <input
                   ref={allBox}
                   type="checkbox"
-                  aria-label="Tick every lead on this page"
+                  aria-label="Select every lead on this page"
                   className="size-4 accent-brand"
                   checked={ticked.length > 0 && ticked.length === leads.length}
                   onChange={(event) => onTick(event.currentTarget.checked ? leads.map((l) => l.id) : [])}
                 />
               ) : (
-                <span className="sr-only">Tick</span>
+                <span className="sr-only">Select</span>
               )}
             </th>
             {COLUMNS.map((column) => (
@@ -218,7 +218,7 @@ export function LeadTable({
                     name="ids"
                     value={lead.id}
                     form={BULK_FORM}
-                    aria-label={`Tick ${lead.fullName}`}
+                    aria-label={`Select ${lead.fullName}`}
                     className="size-4 accent-brand"
                     checked={hydrated ? ticked.includes(lead.id) : undefined}
                     onChange={

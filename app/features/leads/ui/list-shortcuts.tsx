@@ -10,7 +10,7 @@ export const SHORTCUTS = [
   { keys: ["j"], does: "Next lead" },
   { keys: ["k"], does: "Previous lead" },
   { keys: ["Enter"], does: "Open the lead" },
-  { keys: ["x"], does: "Tick or untick the lead" },
+  { keys: ["x"], does: "Select or unselect the lead" },
   { keys: ["a"], does: "Assign the lead (owner)" },
   { keys: ["s"], does: "Change the lead's status" },
   { keys: ["?"], does: "Show these shortcuts" },
