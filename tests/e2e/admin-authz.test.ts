@@ -852,6 +852,33 @@ const ROWS: Row[] = [
     "%2Fadmin%2Fleads%2Fimport",
     ok(200, { body: /<h1[^>]*>Import leads<\/h1>/ }),
   ),
+  // Issue 35: the board by status (the list's query parameters), its status form, and the list's
+  // rows per page kept for the person.
+  pageRow(
+    "GET /admin/leads/board",
+    () => ({ method: "GET", path: "/admin/leads/board?spam=include" }),
+    "%2Fadmin%2Fleads%2Fboard%3Fspam%3Dinclude",
+    ok(200, { leadData: true, body: /<h1[^>]*>Lead board<\/h1>/ }),
+  ),
+  dataRow("GET /admin/leads/board.data", () => "/admin/leads/board"),
+  pageRow(
+    "POST /admin/leads/board (status form)",
+    (id) => ({
+      method: "POST",
+      path: "/admin/leads/board",
+      form: { intent: "status", id: String(id), status: "qualified" },
+    }),
+    "%2Fadmin%2Fleads%2Fboard",
+    { status: [302], location: /^\/admin\/leads\/board\?notice=updated/ },
+    { changes: "status", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/dashboard (rows per page form)",
+    () => ({ method: "POST", path: "/admin/dashboard", form: { intent: "page-size", pageSize: "10" } }),
+    "%2Fadmin%2Fdashboard",
+    { status: [302], location: /^\/admin\/dashboard$/ },
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
   // Issue 12, the analytics report: figures only, never a lead's details.
   apiRow(
     "GET /api/admin/analytics",

@@ -185,16 +185,19 @@ describe("the dashboard opens on the work", () => {
     }
   });
 
-  it("on a phone puts each card's status and owner controls first", async () => {
+  it("on a phone puts each card's name first, its status and owner controls right below", async () => {
     const { page, close } = await open("/admin/dashboard", { width: 375 });
     try {
       const row = rows(page).first();
       const status = await row.locator("[data-status-control]").boundingBox();
       const owner = await row.locator("[data-owner-control]").boundingBox();
       const name = await row.locator("[data-lead-link]").boundingBox();
-      expect(status && owner && name).toBeTruthy();
-      expect(status?.y ?? 0).toBeLessThan(name?.y ?? 0);
-      expect(owner?.y ?? 0).toBeLessThan(name?.y ?? 0);
+      const company = await row.locator("td").nth(1).boundingBox();
+      expect(status && owner && name && company).toBeTruthy();
+      // Issue 35: the name leads the card; status and owner follow, above the details.
+      expect(name?.y ?? 0).toBeLessThan(status?.y ?? 0);
+      expect(name?.y ?? 0).toBeLessThan(owner?.y ?? 0);
+      expect(status?.y ?? 0).toBeLessThan(company?.y ?? 0);
     } finally {
       await close();
     }

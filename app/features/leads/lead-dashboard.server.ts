@@ -247,7 +247,7 @@ export async function leadDashboardAction(request: Request, context: Context, us
       await rememberListPageSize(database.db, user.id, size);
       const parsed = parseListQuery(url, { userId: user.id });
       const view = parsed.ok ? listViewOf(url, parsed.query) : {};
-      throw redirect(listHref(url.pathname, { ...view, pageSize: size }));
+      throw redirect(listHref(DASHBOARD_PATH, { ...view, pageSize: size }));
     }
     case "save-view": {
       const parsed = SavedViewSchema.safeParse({

@@ -55,6 +55,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
     staff,
     savedViews,
     spamRetentionDays,
+    userId,
   } = loaderData;
   const { pathname, search } = useLocation();
   const formAction = pathname + search;
@@ -143,6 +144,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
               ticked={ticked}
               onTick={setTicked}
               onToggle={toggle}
+              meId={userId}
             />
             <Pagination
               page={page}

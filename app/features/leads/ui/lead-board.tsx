@@ -14,7 +14,7 @@ import { failureMessage, NETWORK_ERROR, sendJson } from "#app/lib/api-client.ts"
 import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import type { LeadStatus } from "../lead-repository.server.ts";
-import { LEAD_STATUS_OPTIONS, statusBadgeClass, statusLabel } from "./lead-format.ts";
+import { LEAD_STATUS_OPTIONS, statusLabel } from "./lead-format.ts";
 import { type ListView, viewParams } from "./lead-list-url.ts";
 
 // The leads by status (issue 35). A card moves to another column by pointer (drag it; the column
@@ -48,6 +48,15 @@ type Pin = { card: BoardCardView; from: LeadStatus; settled: boolean };
 type Lifted = { id: number; from: LeadStatus; over: LeadStatus };
 
 const INSTRUCTIONS_ID = "board-move-instructions";
+
+/** Each column's colour, the badge's hue at full strength (a mark beside the name, not text). */
+const STATUS_DOT: Record<LeadStatus, string> = {
+  new: "bg-blue-600",
+  contacted: "bg-yellow-500",
+  qualified: "bg-green-600",
+  unqualified: "bg-red-600",
+  customer: "bg-slate-600",
+};
 
 function moreHref(view: ListView, status: LeadStatus, after: string): string {
   const params = viewParams(view);
@@ -289,8 +298,9 @@ export function LeadBoard({
       <div aria-live="assertive" aria-atomic="true" className="sr-only" data-board-announcer>
         {announcement}
       </div>
+      {/* Positioned, so that the columns' visually hidden words stay inside its scroll box. */}
       <div
-        className="-mx-4 flex snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-2 sm:-mx-6 sm:px-6 xl:mx-0 xl:grid xl:snap-none xl:grid-cols-5 xl:overflow-visible xl:px-0"
+        className="relative -mx-4 flex scroll-px-4 snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-2 sm:-mx-6 sm:scroll-px-6 sm:px-6 xl:mx-0 xl:grid xl:snap-none xl:grid-cols-5 xl:overflow-visible xl:px-0"
         data-board
       >
         {shown.map((column) => {
@@ -312,7 +322,7 @@ export function LeadBoard({
                 <span className="flex items-center gap-2">
                   <span
                     aria-hidden="true"
-                    className={cn("size-2.5 rounded-full", statusBadgeClass(column.status))}
+                    className={cn("size-2.5 rounded-full", STATUS_DOT[column.status])}
                   />
                   {statusLabel(column.status)}
                 </span>

@@ -67,6 +67,9 @@ export function useListShortcuts({
     function onKeyDown(event: KeyboardEvent) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target) || state.current.helpOpen) return;
+      // A row's open menu or its confirmation (issue 35) has the keys: Enter picks an item there.
+      if (event.target instanceof Element && event.target.closest('[role="menu"], [role="alertdialog"]'))
+        return;
       const { activeId: current, ticked: on, onToggle: toggle } = state.current;
       switch (event.key) {
         case "j":
