@@ -63,6 +63,12 @@ const COLUMNS = [
   "Actions",
 ] as const;
 
+/**
+ * The row menus stay in reach at the table's right edge when a narrow window scrolls the table
+ * sideways in its box (issue 35).
+ */
+const STICKY_ACTIONS = "md:sticky md:right-0 md:shadow-[-1px_0_0_var(--color-line)]";
+
 /** The column's sort as `aria-sort` says it: only the sorted column has one. */
 function sortState(column: (typeof COLUMNS)[number], view: ListView): "ascending" | "descending" | undefined {
   const sort = SORTABLE[column];
@@ -182,7 +188,7 @@ export function LeadTable({
       <table className="w-full text-left text-sm max-md:block">
         <thead className="bg-surface-muted max-md:hidden">
           <tr>
-            <th scope="col" className="w-10 px-2 py-2.5">
+            <th scope="col" className="w-10 px-1.5 py-2.5">
               {hydrated ? (
                 <input
                   ref={allBox}
@@ -201,7 +207,10 @@ export function LeadTable({
                 key={column}
                 scope="col"
                 aria-sort={sortState(column, view)}
-                className="px-2 py-2.5 font-semibold whitespace-nowrap"
+                className={cn(
+                  "px-1.5 py-2.5 font-semibold whitespace-nowrap",
+                  column === "Actions" && `${STICKY_ACTIONS} md:bg-surface-muted`,
+                )}
               >
                 <SortHeader column={column} view={view} />
               </th>
@@ -222,7 +231,7 @@ export function LeadTable({
                     "bg-brand-soft/60 outline-2 -outline-offset-2 outline-brand max-md:bg-brand-soft/60",
                 )}
               >
-                <td className="px-2 py-2.5 max-md:order-2 max-md:grid max-md:size-8 max-md:place-items-center max-md:p-0">
+                <td className="px-1.5 py-2.5 max-md:order-2 max-md:grid max-md:size-8 max-md:place-items-center max-md:p-0">
                   <input
                     type="checkbox"
                     name="ids"
@@ -238,7 +247,7 @@ export function LeadTable({
                 </td>
                 <th
                   scope="row"
-                  className="max-w-44 min-w-32 px-2 py-2.5 font-normal max-md:order-1 max-md:col-span-2 max-md:max-w-none max-md:min-w-0 max-md:p-0"
+                  className="max-w-44 min-w-32 px-1.5 py-2.5 font-normal max-md:order-1 max-md:col-span-2 max-md:max-w-none max-md:min-w-0 max-md:p-0"
                 >
                   <Link
                     to={`/admin/leads/${lead.id}`}
@@ -254,54 +263,54 @@ export function LeadTable({
                   </span>
                   {lead.nextStep ? <NextStepLine step={lead.nextStep} /> : null}
                 </th>
-                <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-6 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0">
+                <td className="max-w-36 min-w-24 px-1.5 py-2.5 break-words max-md:order-6 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0">
                   {lead.company}
                 </td>
-                <td className="max-w-36 px-2 py-2.5 max-md:order-7 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0">
+                <td className="max-w-32 px-1.5 py-2.5 max-md:order-7 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
                     href={`mailto:${lead.email}`}
                     title={lead.email}
                     data-lead-email
-                    className="block truncate text-ink hover:text-brand hover:underline max-md:inline-flex max-md:max-w-full max-md:min-h-8 max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
+                    className="block truncate text-ink hover:text-brand hover:underline max-md:flex max-md:min-h-8 max-md:w-fit max-md:max-w-full max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
                   >
                     <span className="truncate">{lead.email}</span>
                   </a>
                 </td>
-                <td className="px-2 py-2.5 whitespace-nowrap max-md:order-8 max-md:col-span-full max-md:p-0">
+                <td className="px-1.5 py-2.5 whitespace-nowrap max-md:order-8 max-md:col-span-full max-md:p-0">
                   {/* Tap to call on a phone (issue 35); the number as written. */}
                   {lead.phone ? (
                     <a
                       href={`tel:${telNumber(lead.phone)}`}
                       data-lead-phone
-                      className="text-ink hover:text-brand hover:underline max-md:inline-flex max-md:min-h-8 max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
+                      className="text-ink hover:text-brand hover:underline max-md:flex max-md:min-h-8 max-md:w-fit max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
                     >
                       {lead.phone}
                     </a>
                   ) : null}
                 </td>
                 <td
-                  className="max-w-32 px-2 py-2.5 break-words max-md:order-9 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
+                  className="max-w-32 px-1.5 py-2.5 break-words max-md:order-9 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
                   data-lead-source
                 >
                   <span className="md:hidden">Source: </span>
                   {lead.source}
                 </td>
                 <td
-                  className="max-w-28 px-2 py-2.5 max-md:order-10 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
+                  className="max-w-28 px-1.5 py-2.5 max-md:order-10 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
                   data-lead-channel
                 >
                   <span className="md:hidden">Channel: </span>
                   <ChannelText channel={lead.channel} />
                 </td>
-                <td className="px-2 py-2.5 max-md:order-5 max-md:col-span-3 max-md:flex max-md:min-w-0 max-md:items-center max-md:gap-2 max-md:p-0">
+                <td className="px-1.5 py-2.5 max-md:order-5 max-md:col-span-3 max-md:flex max-md:min-w-0 max-md:items-center max-md:gap-2 max-md:p-0">
                   <LeadOwnerControl lead={lead} staff={staff} action={action} />
                   {lead.ownerDisabled ? (
                     <span className="mt-0.5 block text-xs text-ink-muted">(disabled)</span>
                   ) : null}
                 </td>
-                <td className="px-2 py-2.5 text-ink-muted max-md:order-11 max-md:col-span-full max-md:p-0">
+                <td className="px-1.5 py-2.5 text-ink-muted max-md:order-11 max-md:col-span-full max-md:p-0">
                   {/* SPEC section 9's date, its day and time on two lines in the table (one on a
                       phone), and its age beside it (issue 32). */}
                   <time dateTime={lead.createdAt} className="whitespace-nowrap text-ink">
@@ -311,10 +320,16 @@ export function LeadTable({
                     {lead.age}
                   </span>
                 </td>
-                <td className="px-2 py-2.5 max-md:order-4 max-md:p-0">
+                <td className="px-1.5 py-2.5 max-md:order-4 max-md:p-0">
                   <LeadStatusControl lead={lead} action={action} badge />
                 </td>
-                <td className="px-2 py-2.5 max-md:order-3 max-md:p-0">
+                <td
+                  className={cn(
+                    "px-1.5 py-2.5 max-md:order-3 max-md:p-0",
+                    STICKY_ACTIONS,
+                    active ? "md:bg-brand-soft" : "md:bg-white",
+                  )}
+                >
                   <div className="flex items-center gap-2">
                     {lead.spamLevel === "held" ? (
                       <Form method="post" action={action}>
