@@ -83,10 +83,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       )}
 
       <section aria-labelledby="leads-heading" className="flex flex-col gap-3">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <LeadViewSwitch current="list" view={view} />
-        </div>
-        <LeadsHeading view={view} total={total} />
+        <LeadsHeading
+          view={view}
+          total={total}
+          layoutSwitch={<LeadViewSwitch current="list" view={view} />}
+        />
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <LeadFilters view={view} staff={staff} pageSize={pageSize} />
           <SavedViewsBar views={savedViews} action={formAction} />

@@ -36,12 +36,12 @@ export default function LeadBoardPage({ loaderData, actionData }: Route.Componen
   const total = columns.reduce((sum, column) => sum + column.count, 0);
   return (
     <div className="mx-auto flex max-w-screen-2xl flex-col gap-4 px-4 py-5 sm:px-6">
-      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
-        <div className="flex items-baseline gap-2">
-          <h1 className="text-2xl font-bold tracking-tight">Lead board</h1>
-          <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+        <h1 className="text-2xl font-bold tracking-tight">Lead board</h1>
+        <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
+        <div className="ml-2 self-center">
+          <LeadViewSwitch current="board" view={view} />
         </div>
-        <LeadViewSwitch current="board" view={view} />
       </div>
       {actionData?.message ? (
         <Banner tone="error">{actionData.message}</Banner>
