@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
-import { countMatchingLeads, filterLeads, type LeadFilter } from "./lead-admin.server.ts";
+import { countMatchingLeadsByStatus, filterLeads, type LeadFilter } from "./lead-admin.server.ts";
 import { LEAD_STATUSES, type LeadStatus } from "./lead-repository.server.ts";
 
 // Issue 35: the leads by status, one column each (New, Contacted, Qualified, Unqualified, Customer),
@@ -9,7 +9,7 @@ import { LEAD_STATUSES, type LeadStatus } from "./lead-repository.server.ts";
 // by keyset, newest first: `created_at, id` below the last card shown, so a column's next page costs
 // the same at page 1 and page 500 (the index (is_spam, status, created_at) of migration 002; SQLite's
 // rowid and PostgreSQL's incremental sort finish the order by id). The counts come from lead_counts
-// when the filter allows (lead-admin.server.ts countMatchingLeads).
+// when the filter allows, in one grouped query (lead-admin.server.ts countMatchingLeadsByStatus).
 
 /** Cards a column shows at first and adds with each "Show more". */
 export const BOARD_PAGE = 20;
@@ -106,18 +106,9 @@ export async function boardColumn(
   };
 }
 
-/** How many leads each column holds for the filter. */
-export async function boardCounts(
-  db: Kysely<Database>,
-  filter: BoardFilter,
-): Promise<Record<LeadStatus, number>> {
-  const counts = await Promise.all(
-    BOARD_STATUSES.map((status) => countMatchingLeads(db, { ...filter, status })),
-  );
-  return Object.fromEntries(BOARD_STATUSES.map((status, index) => [status, counts[index] ?? 0])) as Record<
-    LeadStatus,
-    number
-  >;
+/** How many leads each column holds for the filter: one grouped query. */
+export function boardCounts(db: Kysely<Database>, filter: BoardFilter): Promise<Record<LeadStatus, number>> {
+  return countMatchingLeadsByStatus(db, filter);
 }
 
 /**
