@@ -207,12 +207,13 @@ describe("a sales person works a lead", () => {
   it("shows the list as cards below 768 px", async () => {
     const { page, close } = await open("/admin/dashboard", { width: 375 });
     await expect(page.locator("table thead").isVisible()).resolves.toBe(false);
-    // Each row a card (a wrapping flex box, status and owner first: issue 23), not a table row.
+    // Each row a card (a grid: the name first, then status and owner, each detail below on one left
+    // edge: issue 35), not a table row.
     const display = await page
       .locator("table tbody tr")
       .first()
       .evaluate((row) => getComputedStyle(row).display);
-    expect(display).toBe("flex");
+    expect(display).toBe("grid");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow).toBe(false);
     await close();
@@ -220,7 +221,7 @@ describe("a sales person works a lead", () => {
 });
 
 describe("bulk actions without JavaScript", () => {
-  it("sets the status of the ticked leads, assigns them, and exports only them", async () => {
+  it("sets the status of the selected leads, assigns them, and exports only them", async () => {
     const ids: number[] = [];
     for (const name of ["Bulk Alpha", "Bulk Bravo", "Bulk Charlie"])
       ids.push((await post(lead(name))).body.id ?? 0);

@@ -39,7 +39,7 @@ export default function LeadBoardPage({ loaderData, actionData }: Route.Componen
       <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
         <h1 className="text-2xl font-bold tracking-tight">Lead board</h1>
         <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
-        <div className="ml-2 self-center">
+        <div className="self-center sm:ml-2">
           <LeadViewSwitch current="board" view={view} />
         </div>
       </div>

@@ -31,7 +31,7 @@ export function LeadsHeading({
           Demo Requests
         </h2>
         <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
-        {layoutSwitch ? <div className="ml-2 self-center">{layoutSwitch}</div> : null}
+        {layoutSwitch ? <div className="self-center sm:ml-2">{layoutSwitch}</div> : null}
       </div>
       <div className="flex flex-wrap items-center gap-2">
         {total > 0 ? (
