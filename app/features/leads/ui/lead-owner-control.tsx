@@ -60,7 +60,7 @@ export function LeadOwnerControl({
     <Form
       method="post"
       action={action}
-      className="flex items-center gap-2"
+      className="flex min-w-0 items-center gap-2"
       onSubmit={hydrated ? (event) => event.preventDefault() : undefined}
     >
       <input type="hidden" name="intent" value="owner" />
