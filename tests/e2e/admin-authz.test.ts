@@ -89,7 +89,7 @@ type Answer = {
   /** The Location header, or for a data request the redirect inside its body. */
   location?: string | RegExp;
   /** Whether the answer carries the lead (only ever to an admin). */
-  leadData?: boolean;
+  leadData?: boolean | "name and company";
   body?: RegExp;
 };
 type Row = {
@@ -858,9 +858,13 @@ const ROWS: Row[] = [
     "GET /admin/leads/board",
     () => ({ method: "GET", path: "/admin/leads/board?spam=include" }),
     "%2Fadmin%2Fleads%2Fboard%3Fspam%3Dinclude",
-    ok(200, { leadData: true, body: /<h1[^>]*>Lead board<\/h1>/ }),
+    ok(200, { leadData: "name and company", body: /<h1[^>]*>Lead board<\/h1>/ }),
   ),
-  dataRow("GET /admin/leads/board.data", () => "/admin/leads/board"),
+  dataRow(
+    "GET /admin/leads/board.data",
+    () => "/admin/leads/board",
+    ok(200, { leadData: "name and company" }),
+  ),
   pageRow(
     "POST /admin/leads/board (status form)",
     (id) => ({
@@ -1234,7 +1238,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
             else if (want.location) expect(response.headers.get("location")).toBe(want.location);
             if (want.body) expect(body).toMatch(want.body);
             const leaked = LEAD_SECRETS.filter((secret) => body.includes(secret));
-            if (want.leadData) expect(leaked).toEqual(LEAD_SECRETS);
+            // A board card (issue 35) shows the name and company, not the e-mail.
+            if (want.leadData === "name and company")
+              expect(leaked).toEqual(["Leaky Leadperson", "Confidential Builds Ltd"]);
+            else if (want.leadData) expect(leaked).toEqual(LEAD_SECRETS);
             else expect(leaked, "lead data in a refused or unrelated answer").toEqual([]);
             // Nothing invites another site to read an answer.
             expect(response.headers.get("access-control-allow-origin")).toBeNull();
