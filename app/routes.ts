@@ -30,6 +30,7 @@ export default [
       route("admin/dashboard", "routes/admin/dashboard.tsx"),
       route("admin/leads/new", "routes/admin/lead-new.tsx"),
       route("admin/leads/import", "routes/admin/lead-import.tsx"),
+      route("admin/leads/board", "routes/admin/lead-board.tsx"),
       route("admin/leads/:id", "routes/admin/lead-detail.tsx"),
       route("admin/tasks", "routes/admin/tasks.tsx"),
       route("admin/meetings", "routes/admin/meetings.tsx"),

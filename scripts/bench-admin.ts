@@ -12,6 +12,9 @@
 // - the dashboard page itself with its summary strip: its latency, and its server time (from the
 //   request histogram of /metrics, so neither the client nor the network is in it) under the load
 //   and again once the load has stopped, where a change of 1-2 ms in what every page runs shows;
+// - issue 35's board (`/admin/leads/board`): the page with every status's first 20 cards and the
+//   counts, the same for "My leads" (`owner=me`), and a column's page deep down (`column=new&after=`
+//   2,000 cards in, by keyset), one request at a time, with the board page's server time;
 // - all of it while a second process stores `--load` leads a second (default 300, what this
 //   2-core machine sustains beside the server and the measuring client) through the public API
 //   (scripts/lib/lead-load.ts), as a busy form or an import would;
@@ -62,6 +65,10 @@ const METRICS_TOKEN = "bench-admin-metrics-token";
 const TASKS_PER_PERSON = 3000;
 const DONE_TASKS_PER_PERSON = 1000;
 const DASHBOARD_ROUTE = "/admin/dashboard";
+/** Issue 35: the board, its "My leads", and a column's page 2,000 cards down (keyset). */
+const BOARD_ROUTE = "/admin/leads/board";
+const BOARD_DEEP_CARDS = 2000;
+const TARGET_BOARD_P95_MS_BY_DATABASE: Record<string, number> = { SQLite: 20, PostgreSQL: 50 };
 const LOAD_SETTLE_MS = 10_000;
 const STAFF = ["bench-sales-1", "bench-sales-2"];
 /** The search term: one surname in SURNAMES, so about 1 % of the leads, 40 % of those `new`. */
@@ -491,6 +498,8 @@ type Result = {
   dashboardServerMs: { loaded: number; idle: number };
   /** The idle dashboard's client-side latency (sequential requests only). */
   dashboardIdle: Latency;
+  /** Issue 35's board: its page, "My leads", a column's page deep down, and the page's server time (ms). */
+  board: { page: Latency; mine: Latency; deep: Latency; serverMs: number };
   load: LoadFigures | null;
   /** Leads in the database when the export ran (the seeded ones and the load's). */
   leadsAtExport: number;
@@ -606,6 +615,31 @@ async function measure(
     concurrentP99: dashboardConcurrent.concurrentP99,
     failures: dashboard.failures + dashboardConcurrent.failures,
   };
+  console.error(`${label}: the board, its "My leads", and a column's page ${BOARD_DEEP_CARDS} cards down`);
+  const boardUrl = `${server.url}${BOARD_ROUTE}`;
+  let board: Latency | undefined;
+  const boardServerMs = await meanServerMs(server.url, BOARD_ROUTE, async () => {
+    board = await measureQuery(boardUrl, cookie, options.requests, 0);
+  });
+  if (!board) throw new Error("the board was not measured");
+  const boardMine = await measureQuery(`${boardUrl}?${MY_LEADS_QUERY}`, cookie, options.requests, 0);
+  const deep = await database.db
+    .selectFrom("leads")
+    .select(["createdAt", "id"])
+    .where("status", "=", "new")
+    .where("isSpam", "=", 0)
+    .where("anonymisedAt", "is", null)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .offset(BOARD_DEEP_CARDS)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const boardDeep = await measureQuery(
+    `${boardUrl}?column=new&after=${encodeURIComponent(`${deep.createdAt}_${deep.id}`)}`,
+    cookie,
+    options.requests,
+    0,
+  );
   console.error(`${label}: filtered search`);
   const search = await measureQuery(
     `${server.url}/api/admin/leads?status=new&q=${SEARCH_TERM}&page=1&pageSize=10`,
@@ -654,6 +688,7 @@ async function measure(
     dashboard,
     dashboardServerMs: { loaded: loadedServerMs, idle: idleServerMs },
     dashboardIdle,
+    board: { page: board, mine: boardMine, deep: boardDeep, serverMs: boardServerMs },
     load: loadResult,
     leadsAtExport,
     exports: { small, full },
@@ -720,6 +755,9 @@ async function main(): Promise<number> {
       ["sort=nextStep", r.nextStepSort],
       ["dashboard page (HTML, summary strip)", r.dashboard],
       ["dashboard page, load stopped", r.dashboardIdle],
+      ["board page (HTML, 5 columns, counts)", r.board.page],
+      [`board page, "My leads" (${MY_LEADS_QUERY})`, r.board.mine],
+      [`board column New, ${BOARD_DEEP_CARDS} cards down`, r.board.deep],
       [`status=new, q=${SEARCH_TERM}`, r.search],
     ] as const) {
       console.log(
@@ -794,6 +832,9 @@ async function main(): Promise<number> {
       r.nextStepSort,
       r.dashboard,
       r.dashboardIdle,
+      r.board.page,
+      r.board.mine,
+      r.board.deep,
       ...r.unassignedSorts,
     ];
     if (latencies.some((latency) => latency.failures > 0)) ok = false;
@@ -818,6 +859,15 @@ async function main(): Promise<number> {
       `- dashboard page server time (mean of its sequential requests, /metrics): ` +
         `${ms(r.dashboardServerMs.loaded)} ms${underLoad}, ${ms(r.dashboardServerMs.idle)} ms with the load stopped`,
     );
+    const boardTarget = TARGET_BOARD_P95_MS_BY_DATABASE[r.database] ?? TARGET_LIST_P95_MS;
+    console.log(`\nTargets (${r.database}, issue 35's board: p95 < ${boardTarget} ms${underLoad}):`);
+    for (const [name, latency] of [
+      ["board page", r.board.page],
+      [`board "My leads"`, r.board.mine],
+      [`board column ${BOARD_DEEP_CARDS} cards down`, r.board.deep],
+    ] as const)
+      console.log(`- ${name}: ${verdict(latency.p95 < boardTarget)} (${ms(latency.p95)} ms)`);
+    console.log(`- board page server time (mean, /metrics): ${ms(r.board.serverMs)} ms${underLoad}`);
   }
   for (const r of results) {
     const { small, full } = r.exports;

@@ -38,6 +38,7 @@ import * as meetingFeeds035 from "./migrations/035-meeting-feeds.ts";
 import * as meetingReminders036 from "./migrations/036-meeting-reminders.ts";
 import * as leadActivities037 from "./migrations/037-lead-activities.ts";
 import * as notifications038 from "./migrations/038-notifications.ts";
+import * as listPageSize039 from "./migrations/039-list-page-size.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   "036-meeting-reminders": meetingReminders036,
   "037-lead-activities": leadActivities037,
   "038-notifications": notifications038,
+  "039-list-page-size": listPageSize039,
 };
 
 export class MigrationError extends Error {}

@@ -183,6 +183,8 @@ export interface UsersTable {
   emailOnAssignment: Generated<number>;
   /** 1: also e-mail when a task of theirs is due (migration 038, off by default). */
   emailOnTaskDue: Generated<number>;
+  /** The lead list's rows per page this person chose (10, 25, 50, 100); null: the spec's 10 (migration 039). */
+  listPageSize: number | null;
 }
 
 export interface SessionsTable {

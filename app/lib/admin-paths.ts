@@ -8,3 +8,6 @@ export const LOGIN_PATH = "/admin/login";
 export const ACCOUNT_PATH = "/admin/account";
 /** People's data rights (issue 13): subject access and erasure by email. */
 export const PEOPLE_PATH = "/admin/people";
+
+/** The leads by status (issue 35), with the list's query parameters. */
+export const BOARD_PATH = "/admin/leads/board";

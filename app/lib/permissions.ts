@@ -116,6 +116,8 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   // Before /admin/leads/:id, which would match them too (the first match decides).
   { path: "/admin/leads/new", label: "Add lead", permission: "leads.write" },
   { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
+  // Issue 35: the leads by status (moving a card also asks for leads.write, as the list's change).
+  { path: "/admin/leads/board", label: "Lead board", permission: "leads.read" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
   { path: "/admin/search", label: "Search", permission: "leads.read" },
   // Issue 35: the signed-in person's tasks (everyone's, for tasks.team).

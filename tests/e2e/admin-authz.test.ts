@@ -89,7 +89,7 @@ type Answer = {
   /** The Location header, or for a data request the redirect inside its body. */
   location?: string | RegExp;
   /** Whether the answer carries the lead (only ever to an admin). */
-  leadData?: boolean;
+  leadData?: boolean | "name and company";
   body?: RegExp;
 };
 type Row = {
@@ -967,6 +967,37 @@ const ROWS: Row[] = [
     "%2Fadmin%2Fleads%2Fimport",
     ok(200, { body: /<h1[^>]*>Import leads<\/h1>/ }),
   ),
+  // Issue 35: the board by status (the list's query parameters), its status form, and the list's
+  // rows per page kept for the person.
+  pageRow(
+    "GET /admin/leads/board",
+    () => ({ method: "GET", path: "/admin/leads/board?spam=include" }),
+    "%2Fadmin%2Fleads%2Fboard%3Fspam%3Dinclude",
+    ok(200, { leadData: "name and company", body: /<h1[^>]*>Lead board<\/h1>/ }),
+  ),
+  dataRow(
+    "GET /admin/leads/board.data",
+    () => "/admin/leads/board",
+    ok(200, { leadData: "name and company" }),
+  ),
+  pageRow(
+    "POST /admin/leads/board (status form)",
+    (id) => ({
+      method: "POST",
+      path: "/admin/leads/board",
+      form: { intent: "status", id: String(id), status: "qualified" },
+    }),
+    "%2Fadmin%2Fleads%2Fboard",
+    { status: [302], location: /^\/admin\/leads\/board\?notice=updated/ },
+    { changes: "status", crossOrigin: CROSS_SITE_REFUSED },
+  ),
+  pageRow(
+    "POST /admin/dashboard (rows per page form)",
+    () => ({ method: "POST", path: "/admin/dashboard", form: { intent: "page-size", pageSize: "10" } }),
+    "%2Fadmin%2Fdashboard",
+    { status: [302], location: /^\/admin\/dashboard$/ },
+    { crossOrigin: CROSS_SITE_REFUSED },
+  ),
   // Issue 12, the analytics report: figures only, never a lead's details.
   apiRow(
     "GET /api/admin/analytics",
@@ -1324,7 +1355,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
             else if (want.location) expect(response.headers.get("location")).toBe(want.location);
             if (want.body) expect(body).toMatch(want.body);
             const leaked = LEAD_SECRETS.filter((secret) => body.includes(secret));
-            if (want.leadData) expect(leaked).toEqual(LEAD_SECRETS);
+            // A board card (issue 35) shows the name and company, not the e-mail.
+            if (want.leadData === "name and company")
+              expect(leaked).toEqual(["Leaky Leadperson", "Confidential Builds Ltd"]);
+            else if (want.leadData) expect(leaked).toEqual(LEAD_SECRETS);
             else expect(leaked, "lead data in a refused or unrelated answer").toEqual([]);
             // Nothing invites another site to read an answer.
             expect(response.headers.get("access-control-allow-origin")).toBeNull();

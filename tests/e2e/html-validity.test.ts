@@ -148,6 +148,7 @@ function pages(): { path: string; signedIn: boolean }[] {
   ].map((path) => ({ path, signedIn: false }));
   const admin = [
     "/admin/dashboard",
+    "/admin/leads/board",
     `/admin/leads/${ids.websiteLead}`,
     `/admin/leads/${ids.manualLead}`,
     `/admin/leads/${ids.importedLead}`,

@@ -63,11 +63,11 @@ async function exportsLogged(): Promise<number> {
 
 /** Ticks Alpha and Charlie, clicks "Export ticked" and returns the downloaded file's text. */
 async function exportTicked(page: Page): Promise<string> {
-  await page.getByRole("checkbox", { name: `Tick Alpha ${RUN}` }).check();
-  await page.getByRole("checkbox", { name: `Tick Charlie ${RUN}` }).check();
+  await page.getByRole("checkbox", { name: `Select Alpha ${RUN}` }).check();
+  await page.getByRole("checkbox", { name: `Select Charlie ${RUN}` }).check();
   const [download] = await Promise.all([
     page.waitForEvent("download", WAIT),
-    page.getByRole("button", { name: "Export ticked" }).click(),
+    page.getByRole("button", { name: "Export selected" }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/);
   return (await downloadedBytes(download)).toString("utf8");
@@ -89,7 +89,7 @@ describe("Export ticked", () => {
         session,
       );
       const { page } = opened;
-      await page.getByRole("checkbox", { name: `Tick Alpha ${RUN}` }).waitFor(WAIT);
+      await page.getByRole("checkbox", { name: `Select Alpha ${RUN}` }).waitFor(WAIT);
       const csv = await exportTicked(page);
       expect(namesIn(csv).sort()).toEqual([`Alpha ${RUN}`, `Charlie ${RUN}`]);
       // The dashboard stays where it was: the download does not replace it with a blank page.
@@ -122,11 +122,11 @@ describe("Export ticked", () => {
     await page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
     });
-    await page.getByRole("checkbox", { name: `Tick Bravo ${RUN}` }).check();
-    await page.getByLabel("Action for the ticked leads").selectOption({ label: "Status: Contacted" });
-    await page.getByRole("button", { name: "Apply to ticked" }).click();
+    await page.getByRole("checkbox", { name: `Select Bravo ${RUN}` }).check();
+    await page.getByLabel("Action for the selected leads").selectOption({ label: "Status: Contacted" });
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
     await page.waitForURL(/notice=bulk/, WAIT);
-    await page.getByText("The ticked leads have been updated.").waitFor(WAIT);
+    await page.getByText("The selected leads have been updated.").waitFor(WAIT);
     await expect(
       page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
     ).resolves.toBe(true);

@@ -209,12 +209,13 @@ describe("a sales person works a lead", () => {
   it("shows the list as cards below 768 px", async () => {
     const { page, close } = await open("/admin/dashboard", { width: 375 });
     await expect(page.locator("table thead").isVisible()).resolves.toBe(false);
-    // Each row a card (a wrapping flex box, status and owner first: issue 23), not a table row.
+    // Each row a card (a grid: the name first, then status and owner, each detail below on one left
+    // edge: issue 35), not a table row.
     const display = await page
       .locator("table tbody tr")
       .first()
       .evaluate((row) => getComputedStyle(row).display);
-    expect(display).toBe("flex");
+    expect(display).toBe("grid");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow).toBe(false);
     await close();
@@ -222,24 +223,24 @@ describe("a sales person works a lead", () => {
 });
 
 describe("bulk actions without JavaScript", () => {
-  it("sets the status of the ticked leads, assigns them, and exports only them", async () => {
+  it("sets the status of the selected leads, assigns them, and exports only them", async () => {
     const ids: number[] = [];
     for (const name of ["Bulk Alpha", "Bulk Bravo", "Bulk Charlie"])
       ids.push((await post(lead(name))).body.id ?? 0);
     const { page, close } = await open("/admin/dashboard?q=Bulk", { javaScript: false });
-    await page.getByRole("checkbox", { name: "Tick Bulk Alpha" }).check();
-    await page.getByRole("checkbox", { name: "Tick Bulk Charlie" }).check();
-    await page.getByLabel("Action for the ticked leads").selectOption({ label: "Status: Qualified" });
-    await page.getByRole("button", { name: "Apply to ticked" }).click();
+    await page.getByRole("checkbox", { name: "Select Bulk Alpha" }).check();
+    await page.getByRole("checkbox", { name: "Select Bulk Charlie" }).check();
+    await page.getByLabel("Action for the selected leads").selectOption({ label: "Status: Qualified" });
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
     await page.waitForURL(/notice=bulk/, WAIT);
-    await expect(page.getByText("The ticked leads have been updated.").count()).resolves.toBe(1);
+    await expect(page.getByText("The selected leads have been updated.").count()).resolves.toBe(1);
     expect(new URL(page.url()).searchParams.get("q")).toBe("Bulk");
     const [alpha, bravo, charlie] = await Promise.all(ids.map(stored));
     expect([alpha?.status, bravo?.status, charlie?.status]).toEqual(["qualified", "new", "qualified"]);
 
-    await page.getByRole("checkbox", { name: "Tick Bulk Bravo" }).check();
-    await page.getByLabel("Action for the ticked leads").selectOption({ label: "Assign to riley" });
-    await page.getByRole("button", { name: "Apply to ticked" }).click();
+    await page.getByRole("checkbox", { name: "Select Bulk Bravo" }).check();
+    await page.getByLabel("Action for the selected leads").selectOption({ label: "Assign to riley" });
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
     await page.waitForURL(/notice=bulk/, WAIT);
     const riley = await database.db
       .selectFrom("users")

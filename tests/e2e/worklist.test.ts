@@ -182,16 +182,19 @@ describe("the dashboard opens on the work", () => {
     }
   });
 
-  it("on a phone puts each card's status and owner controls first", async () => {
+  it("on a phone puts each card's name first, its status and owner controls right below", async () => {
     const { page, close } = await open("/admin/dashboard", { width: 375 });
     try {
       const row = rows(page).first();
       const status = await row.locator("[data-status-control]").boundingBox();
       const owner = await row.locator("[data-owner-control]").boundingBox();
       const name = await row.locator("[data-lead-link]").boundingBox();
-      expect(status && owner && name).toBeTruthy();
-      expect(status?.y ?? 0).toBeLessThan(name?.y ?? 0);
-      expect(owner?.y ?? 0).toBeLessThan(name?.y ?? 0);
+      const company = await row.locator("td").nth(1).boundingBox();
+      expect(status && owner && name && company).toBeTruthy();
+      // Issue 35: the name leads the card; status and owner follow, above the details.
+      expect(name?.y ?? 0).toBeLessThan(status?.y ?? 0);
+      expect(name?.y ?? 0).toBeLessThan(owner?.y ?? 0);
+      expect(status?.y ?? 0).toBeLessThan(company?.y ?? 0);
     } finally {
       await close();
     }
@@ -344,9 +347,11 @@ describe("the dashboard opens on the work", () => {
       );
 
       await page.keyboard.press("x");
-      await expect(page.getByText("1 ticked").count()).resolves.toBe(1);
+      await expect(page.getByText("1 selected").count()).resolves.toBe(1);
+      await expect(page.locator("[data-bulk-bar]").isVisible()).resolves.toBe(true);
       await page.keyboard.press("x");
-      await expect(page.getByText("0 ticked").count()).resolves.toBe(1);
+      // Nothing selected: the bulk bar leaves the page (issue 35).
+      await expect(page.locator("[data-bulk-bar]").isVisible()).resolves.toBe(false);
 
       await page.keyboard.press("s");
       await expect(
@@ -381,7 +386,7 @@ describe("the dashboard opens on the work", () => {
       await page.keyboard.press("?");
       const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
       await dialog.waitFor();
-      await expect(dialog.getByText("Tick or untick the lead").count()).resolves.toBe(1);
+      await expect(dialog.getByText("Select or unselect the lead").count()).resolves.toBe(1);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
 

@@ -316,17 +316,17 @@ const BulkSchema = z.discriminatedUnion(
   "action",
   [
     z.object({
-      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Tick at least one lead.").max(MAX_IDS),
+      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Select at least one lead.").max(MAX_IDS),
       action: z.literal("status"),
       value: z.enum(LEAD_STATUSES, `Status must be one of: ${LEAD_STATUSES.join(", ")}.`),
     }),
     z.object({
-      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Tick at least one lead.").max(MAX_IDS),
+      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Select at least one lead.").max(MAX_IDS),
       action: z.literal("owner"),
       value: z.union([ID, z.null()], "value must be a user id or null."),
     }),
     z.object({
-      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Tick at least one lead.").max(MAX_IDS),
+      ids: z.array(ID, "ids must be a list of lead ids.").min(1, "Select at least one lead.").max(MAX_IDS),
       action: z.literal("spam"),
       value: z.boolean("value must be true or false."),
     }),

@@ -284,17 +284,53 @@ const LIST_ONLY_KEYS: ReadonlySet<string> = new Set(["sort", "order", "page", "p
  * dimensions it is kept for (the dashboard's usual views: a few rows summed, whatever the number of
  * leads); otherwise by counting the matching rows.
  */
-export async function countMatchingLeads(
-  db: Kysely<Database>,
-  filter: LeadFilter | LeadListQuery,
-): Promise<number> {
-  const covered = Object.entries(filter).every(
+function countedByTriggers(filter: LeadFilter | LeadListQuery): boolean {
+  return Object.entries(filter).every(
     ([key, value]) =>
       value === undefined ||
       COUNTED_FILTERS.has(key) ||
       LIST_ONLY_KEYS.has(key) ||
       (key === "q" && typeof value === "string" && value.trim() === ""),
   );
+}
+
+/**
+ * How many leads match `filter` in each status (the board's columns, issue 35): one grouped query,
+ * from lead_counts when the filter allows, as `countMatchingLeads`.
+ */
+export async function countMatchingLeadsByStatus(
+  db: Kysely<Database>,
+  filter: Omit<LeadFilter, "status">,
+): Promise<Record<LeadStatus, number>> {
+  const counts = Object.fromEntries(LEAD_STATUSES.map((status) => [status, 0])) as Record<LeadStatus, number>;
+  let rows: { status: string; count: unknown }[];
+  if (!countedByTriggers(filter)) {
+    rows = await filterLeads(
+      db.selectFrom("leads").select((eb) => ["leads.status as status", eb.fn.countAll().as("count")]),
+      filter,
+    )
+      .groupBy("leads.status")
+      .execute();
+  } else {
+    const { spam = "exclude", ownerId, type } = filter;
+    let query = db
+      .selectFrom("leadCounts")
+      .select((eb) => ["status", eb.fn.sum("count").as("count")])
+      .where("anonymised", "=", 0);
+    if (spam !== "include") query = query.where("isSpam", "=", spam === "only" ? 1 : 0);
+    if (ownerId !== undefined) query = query.where("ownerId", "=", ownerId ?? 0);
+    if (type) query = query.where("requestType", "=", type);
+    rows = await query.groupBy("status").execute();
+  }
+  for (const row of rows) if (isLeadStatus(row.status)) counts[row.status] = Number(row.count ?? 0);
+  return counts;
+}
+
+export async function countMatchingLeads(
+  db: Kysely<Database>,
+  filter: LeadFilter | LeadListQuery,
+): Promise<number> {
+  const covered = countedByTriggers(filter);
   if (!covered) {
     const row = await filterLeads(
       db.selectFrom("leads").select((eb) => eb.fn.countAll().as("count")),

@@ -6,12 +6,19 @@ import { channelSlug } from "#app/lib/attribution.ts";
 import { formatLeadDate } from "#app/lib/format-date.ts";
 import { readForm } from "#app/lib/http.server.ts";
 import { leadOriginLabel } from "#app/lib/lead-origin.ts";
-import { assignableStaff, type BulkAction, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
+import {
+  assignableStaff,
+  type BulkAction,
+  type LeadListQuery,
+  listLeads,
+  UnknownOwnerError,
+} from "./lead-admin.server.ts";
 import { parseBulk, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
 import type { Actor } from "./lead-events.server.ts";
 import { changeStatusFromForm, parseLeadId, readNotice, withNotice } from "./lead-forms.server.ts";
 import { isTaskOverdue, nextStepsOf } from "./lead-next-step.server.ts";
 import { leadsServices, timeZoneOf } from "./leads-context.server.ts";
+import { isPageSize, listPageSizeOf, rememberListPageSize } from "./list-preferences.server.ts";
 import {
   deleteView,
   listSavedViews,
@@ -35,27 +42,16 @@ type Context = Readonly<RouterContextProvider>;
  */
 export async function loadLeadDashboard(request: Request, context: Context, user: Actor) {
   const url = new URL(request.url);
-  const parsed = parseListQuery(url, { pageSize: DEFAULT_PAGE_SIZE, userId: user.id });
+  // Rows per page (issue 35): the URL's when it names one, else the person's own choice, else 10.
+  const chosenSize = await listPageSizeOf((await leadsServices(context)).database.db, user.id).catch(
+    () => null,
+  );
+  const parsed = parseListQuery(url, { pageSize: chosenSize ?? DEFAULT_PAGE_SIZE, userId: user.id });
   // A hand-edited query (page=abc, status=bogus): start again from the unfiltered first page.
   if (!parsed.ok) throw redirect(DASHBOARD_PATH);
   const query = parsed.query;
-  const pageSize = (PAGE_SIZES as readonly number[]).includes(query.pageSize)
-    ? query.pageSize
-    : DEFAULT_PAGE_SIZE;
-  const view: ListView = {
-    status: query.status,
-    q: query.q || undefined,
-    spam: query.spam,
-    owner: url.searchParams.get("owner") || undefined,
-    type: query.type,
-    from: query.from,
-    to: query.to,
-    channel: query.channel ? channelSlug(query.channel) : undefined,
-    campaign: query.campaign,
-    sort: query.sort,
-    order: query.order,
-    pageSize,
-  };
+  const pageSize = isPageSize(query.pageSize) ? query.pageSize : DEFAULT_PAGE_SIZE;
+  const view: ListView = { ...listViewOf(url, query), pageSize };
   const base = {
     username: user.username,
     /** Said on the Spam view: held spam is deleted after this many days (SPAM_RETENTION_DAYS). */
@@ -147,6 +143,23 @@ export async function loadLeadDashboard(request: Request, context: Context, user
   }
 }
 
+/** The view as the page's links rebuild it: the URL's filters and sort as parsed, defaults left out. */
+export function listViewOf(url: URL, query: LeadListQuery): ListView {
+  return {
+    status: query.status,
+    q: query.q || undefined,
+    spam: query.spam,
+    owner: url.searchParams.get("owner") || undefined,
+    type: query.type,
+    from: query.from,
+    to: query.to,
+    channel: query.channel ? channelSlug(query.channel) : undefined,
+    campaign: query.campaign,
+    sort: query.sort,
+    order: query.order,
+  };
+}
+
 /** The analytics channel and campaign of each lead, or pending while its visit is being linked. */
 async function sourcesOf(db: Kysely<Database>, leadIds: number[]) {
   const sources = new Map<number, { pending: boolean; channel: string | null; campaign: string | null }>();
@@ -165,7 +178,7 @@ async function sourcesOf(db: Kysely<Database>, leadIds: number[]) {
   return sources;
 }
 
-function nextStepView(
+export function nextStepView(
   step: { body: string; dueOn: string; dueAt: string } | undefined,
   now: Date,
   zone: string,
@@ -231,6 +244,17 @@ export async function leadDashboardAction(request: Request, context: Context, us
       }
       throw redirect(withNotice(back, "owner"));
     }
+    case "page-size": {
+      // Rows per page, kept for the person (issue 35); back to the first page of the view at that size.
+      const size = Number(form.get("pageSize"));
+      if (!isPageSize(size))
+        return data({ message: "Choose 10, 25, 50 or 100 leads a page." }, { status: 400 });
+      const { database } = await leadsServices(context);
+      await rememberListPageSize(database.db, user.id, size);
+      const parsed = parseListQuery(url, { userId: user.id });
+      const view = parsed.ok ? listViewOf(url, parsed.query) : {};
+      throw redirect(listHref(DASHBOARD_PATH, { ...view, pageSize: size }));
+    }
     case "save-view": {
       const parsed = SavedViewSchema.safeParse({
         name: form.get("name") ?? "",
@@ -259,6 +283,9 @@ export async function leadDashboardAction(request: Request, context: Context, us
       throw redirect(withNotice(back, "view-deleted"));
     }
     case "bulk": {
+      // No action is preselected (issue 35): an Apply without one is refused, saying what to do.
+      if (!form.get("do"))
+        return data({ message: "Choose an action for the selected leads." }, { status: 400 });
       const parsed = bulkFromForm(form);
       if (!parsed.ok) return data({ message: parsed.message }, { status: 400 });
       const { ids, action: kind, value } = parsed.bulk;

@@ -10,6 +10,7 @@ import { LeadListRange } from "#app/features/leads/ui/lead-list-range.tsx";
 import { listHref } from "#app/features/leads/ui/lead-list-url.ts";
 import { LeadStatusViews } from "#app/features/leads/ui/lead-status-views.tsx";
 import { LeadTable } from "#app/features/leads/ui/lead-table.tsx";
+import { LeadViewSwitch } from "#app/features/leads/ui/lead-view-switch.tsx";
 import { LeadsHeading } from "#app/features/leads/ui/leads-heading.tsx";
 import { ShortcutsDialog, useListShortcuts } from "#app/features/leads/ui/list-shortcuts.tsx";
 import { NoticeBanner } from "#app/features/leads/ui/notice-banner.tsx";
@@ -55,6 +56,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
     staff,
     savedViews,
     spamRetentionDays,
+    userId,
   } = loaderData;
   const { pathname, search } = useLocation();
   const formAction = pathname + search;
@@ -82,7 +84,11 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       )}
 
       <section aria-labelledby="leads-heading" className="flex flex-col gap-3">
-        <LeadsHeading view={view} total={total} />
+        <LeadsHeading
+          view={view}
+          total={total}
+          layoutSwitch={<LeadViewSwitch current="list" view={view} />}
+        />
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <LeadFilters view={view} staff={staff} pageSize={pageSize} />
           <SavedViewsBar views={savedViews} action={formAction} />
@@ -113,12 +119,17 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         ) : (
           <>
             <div className="flex flex-wrap items-center justify-between gap-2 max-md:contents">
-              <BulkActions action={formAction} staff={staff} tickedCount={ticked.length} />
+              <BulkActions
+                action={formAction}
+                staff={staff}
+                selectedCount={ticked.length}
+                onClear={() => setTicked([])}
+              />
               {/* On a phone the range and page size go below the cards (the row's box dissolves into
                   the section's column and this moves last), out of the way of the work. */}
               <div className="max-md:order-last">
                 <LeadListRange
-                  view={view}
+                  action={formAction}
                   page={page}
                   pageSize={pageSize}
                   shown={leads.length}
@@ -136,6 +147,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
               onTick={setTicked}
               onToggle={toggle}
               list={{ from: listHref(DASHBOARD_PATH, view, page), offset: (page - 1) * pageSize }}
+              meId={userId}
             />
             <Pagination
               page={page}

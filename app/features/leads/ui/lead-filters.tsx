@@ -36,16 +36,20 @@ export function LeadFilters({
   view,
   staff,
   pageSize,
+  base = DASHBOARD_PATH,
 }: {
   view: ListView;
   staff: StaffMember[];
-  pageSize: number;
+  /** The list's rows per page; the board (issue 35) pages each column itself and has none. */
+  pageSize?: number;
+  /** The page the filters apply to: the list, or the board (issue 35). */
+  base?: string;
 }) {
   const active = activeFilterCount(view);
   return (
     <Form
       method="get"
-      action={DASHBOARD_PATH}
+      action={base}
       role="search"
       aria-label="Leads"
       className="relative flex min-w-0 flex-1 basis-80 flex-wrap items-center gap-2"
@@ -54,7 +58,7 @@ export function LeadFilters({
       {view.spam && view.spam !== "exclude" ? <input type="hidden" name="spam" value={view.spam} /> : null}
       {view.sort ? <input type="hidden" name="sort" value={view.sort} /> : null}
       {view.order ? <input type="hidden" name="order" value={view.order} /> : null}
-      <input type="hidden" name="pageSize" value={pageSize} />
+      {pageSize ? <input type="hidden" name="pageSize" value={pageSize} /> : null}
       <label htmlFor="lead-search" className="sr-only">
         Search leads
       </label>
@@ -155,7 +159,7 @@ export function LeadFilters({
             <Button type="submit">Apply filters</Button>
             {view.q || active > 0 ? (
               <Link
-                to={listHref(DASHBOARD_PATH, { status: view.status, spam: view.spam, pageSize })}
+                to={listHref(base, { status: view.status, spam: view.spam, pageSize })}
                 className="inline-flex h-11 items-center px-2 font-semibold text-brand underline"
               >
                 Clear

@@ -1,16 +1,21 @@
-import { Link } from "react-router";
-import { DASHBOARD_PATH } from "#app/lib/admin-paths.ts";
-import { type ListView, listHref, PAGE_SIZES } from "./lead-list-url.ts";
+import { Form } from "react-router";
+import { cn } from "#app/lib/cn.ts";
+import { PAGE_SIZES } from "./lead-list-url.ts";
 
-/** Which leads of how many the page shows, and links to show more or fewer a page. */
+/**
+ * Which leads of how many the page shows, and the rows per page: a choice kept for the person
+ * (issue 35), so its buttons post (`intent=page-size`) to the page's action, which keeps it and
+ * answers with the list at that size.
+ */
 export function LeadListRange({
-  view,
+  action,
   page,
   pageSize,
   shown,
   total,
 }: {
-  view: ListView;
+  /** The page's URL (with its query). */
+  action: string;
   page: number;
   pageSize: number;
   /** How many leads this page holds. */
@@ -23,23 +28,30 @@ export function LeadListRange({
       <p className="text-sm text-ink-muted">
         Showing {first}–{first + shown - 1} of {total}
       </p>
-      <nav aria-label="Leads per page" className="flex items-center gap-1 text-sm">
+      <Form
+        method="post"
+        action={action}
+        aria-label="Leads per page"
+        className="flex items-center gap-1 text-sm"
+      >
+        <input type="hidden" name="intent" value="page-size" />
         <span className="mr-1 text-ink-muted">Per page:</span>
         {PAGE_SIZES.map((size) => (
-          <Link
+          <button
             key={size}
-            to={listHref(DASHBOARD_PATH, { ...view, pageSize: size })}
-            aria-current={size === pageSize ? "page" : undefined}
-            className={
-              size === pageSize
-                ? "rounded-md bg-brand px-2.5 py-1 font-semibold text-white"
-                : "rounded-md px-2.5 py-1 font-semibold text-brand hover:bg-brand-soft"
-            }
+            type="submit"
+            name="pageSize"
+            value={size}
+            aria-pressed={size === pageSize}
+            className={cn(
+              "rounded-md px-2.5 py-1 font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand",
+              size === pageSize ? "bg-brand text-white" : "text-brand hover:bg-brand-soft",
+            )}
           >
             {size}
-          </Link>
+          </button>
         ))}
-      </nav>
+      </Form>
     </div>
   );
 }

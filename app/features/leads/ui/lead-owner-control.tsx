@@ -60,7 +60,7 @@ export function LeadOwnerControl({
     <Form
       method="post"
       action={action}
-      className="flex items-center gap-2"
+      className="flex min-w-0 items-center gap-2"
       onSubmit={hydrated ? (event) => event.preventDefault() : undefined}
     >
       <input type="hidden" name="intent" value="owner" />
@@ -72,7 +72,7 @@ export function LeadOwnerControl({
         id={selectId}
         name="ownerId"
         data-owner-control
-        className="block h-8 w-full min-w-0 rounded-md border border-line bg-white pr-7 pl-2 text-sm text-ink hover:border-ink-muted focus-visible:border-brand focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand md:w-28"
+        className="block h-8 w-full min-w-0 rounded-md border border-line bg-white pr-7 pl-2 text-sm text-ink hover:border-ink-muted focus-visible:border-brand focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand max-md:w-auto max-md:max-w-full md:w-28"
         value={value}
         onChange={onChange}
         aria-busy={pending || undefined}

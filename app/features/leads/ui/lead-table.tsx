@@ -9,6 +9,7 @@ import { BULK_FORM } from "./bulk-actions.tsx";
 import { ReturningBadge, SpamLevelBadge, TypeBadge } from "./lead-badges.tsx";
 import { type ListView, leadHref, listHref, sortToggle } from "./lead-list-url.ts";
 import { LeadOwnerControl } from "./lead-owner-control.tsx";
+import { LeadRowMenu } from "./lead-row-menu.tsx";
 import { LeadStatusControl } from "./lead-status-control.tsx";
 
 /** A row of the list: the lead's columns, its age and full date, its source and next step. */
@@ -63,6 +64,12 @@ const COLUMNS = [
   "Next step",
   "Actions",
 ] as const;
+
+/**
+ * The row menus stay in reach at the table's right edge when a narrow window scrolls the table
+ * sideways in its box (issue 35).
+ */
+const STICKY_ACTIONS = "md:sticky md:right-0 md:shadow-[-1px_0_0_var(--color-line)]";
 
 /** The column's sort as `aria-sort` says it: only the sorted column has one. */
 function sortState(column: (typeof COLUMNS)[number], view: ListView): "ascending" | "descending" | undefined {
@@ -121,6 +128,11 @@ function ChannelText({ channel }: { channel: LeadRow["channel"] }) {
   );
 }
 
+/** A number as a tel: link dials it: digits and a leading +, the spaces and dashes left out. */
+function telNumber(phone: string): string {
+  return phone.trim().replace(/(?!^\+)[^\d]/g, "");
+}
+
 /**
  * The lead's next step (its earliest open task, issue 35) in its column: what, then when; an
  * overdue one says so in words and colour. On a phone it is a line of the card.
@@ -161,8 +173,11 @@ export function LeadTable({
   onTick,
   onToggle,
   list,
+  meId,
 }: {
   leads: LeadRow[];
+  /** The signed-in person, for each row menu's "Assign to me". */
+  meId: number;
   view: ListView;
   staff: StaffMember[];
   /** The row the keyboard is on (j/k), highlighted. */
@@ -186,24 +201,25 @@ export function LeadTable({
   }, [ticked, leads.length]);
 
   return (
-    // A table from 768 px; below, each row is a card (the same markup, so one set of controls), its
-    // status and owner controls first.
+    // A table from 768 px; below, each row is a card (the same markup, so one set of controls): the
+    // name first with the row's box and menu on its right, then its status and owner, then each
+    // detail on its own line, all from the card's one left edge (issue 35).
     <div className="relative rounded-xl border border-line bg-white shadow-sm md:overflow-x-auto max-md:border-0 max-md:bg-transparent max-md:shadow-none">
       <table className="w-full text-left text-sm max-md:block">
         <thead className="bg-surface-muted max-md:hidden">
           <tr>
-            <th scope="col" className="w-10 px-2 py-2.5">
+            <th scope="col" className="w-10 px-1.5 py-2.5">
               {hydrated ? (
                 <input
                   ref={allBox}
                   type="checkbox"
-                  aria-label="Tick every lead on this page"
+                  aria-label="Select every lead on this page"
                   className="size-4 accent-brand"
                   checked={ticked.length > 0 && ticked.length === leads.length}
                   onChange={(event) => onTick(event.currentTarget.checked ? leads.map((l) => l.id) : [])}
                 />
               ) : (
-                <span className="sr-only">Tick</span>
+                <span className="sr-only">Select</span>
               )}
             </th>
             {COLUMNS.map((column) => (
@@ -213,8 +229,9 @@ export function LeadTable({
                 aria-sort={sortState(column, view)}
                 // "Next step" may take two lines, so the table still fits its frame at 1280 px.
                 className={cn(
-                  "px-2 py-2.5 font-semibold",
+                  "px-1.5 py-2.5 font-semibold",
                   column === "Next step" ? "leading-tight" : "whitespace-nowrap",
+                  column === "Actions" && `${STICKY_ACTIONS} md:bg-surface-muted`,
                 )}
               >
                 <SortHeader column={column} view={view} />
@@ -231,18 +248,18 @@ export function LeadTable({
                 data-lead-row={lead.id}
                 data-active={active || undefined}
                 className={cn(
-                  "border-t border-line align-top max-md:flex max-md:min-w-0 max-md:flex-wrap max-md:items-center max-md:gap-x-3 max-md:gap-y-1.5 max-md:rounded-xl max-md:border max-md:bg-white max-md:p-4 max-md:shadow-sm",
+                  "border-t border-line align-top max-md:grid max-md:min-w-0 max-md:grid-cols-[auto_minmax(0,1fr)_auto_auto] max-md:items-center max-md:gap-x-2 max-md:gap-y-1.5 max-md:rounded-xl max-md:border max-md:bg-white max-md:p-4 max-md:shadow-sm",
                   active &&
                     "bg-brand-soft/60 outline-2 -outline-offset-2 outline-brand max-md:bg-brand-soft/60",
                 )}
               >
-                <td className="px-2 py-2.5 max-md:order-3 max-md:p-0">
+                <td className="px-1.5 py-2.5 max-md:order-2 max-md:grid max-md:size-8 max-md:place-items-center max-md:p-0">
                   <input
                     type="checkbox"
                     name="ids"
                     value={lead.id}
                     form={BULK_FORM}
-                    aria-label={`Tick ${lead.fullName}`}
+                    aria-label={`Select ${lead.fullName}`}
                     className="size-4 accent-brand"
                     checked={hydrated ? ticked.includes(lead.id) : undefined}
                     onChange={
@@ -252,7 +269,7 @@ export function LeadTable({
                 </td>
                 <th
                   scope="row"
-                  className="max-w-44 min-w-28 px-2 py-2.5 font-normal max-md:order-4 max-md:max-w-none max-md:min-w-0 max-md:flex-1 max-md:basis-[calc(100%-2rem)] max-md:p-0"
+                  className="max-w-44 min-w-28 px-1.5 py-2.5 font-normal max-md:order-1 max-md:col-span-2 max-md:max-w-none max-md:min-w-0 max-md:p-0"
                 >
                   <Link
                     to={leadHref(lead.id, list && { from: list.from, at: list.offset + index + 1 })}
@@ -267,45 +284,54 @@ export function LeadTable({
                     <SpamLevelBadge level={lead.spamLevel} reasons={lead.spamReasons} />
                   </span>
                 </th>
-                <td className="max-w-36 min-w-24 px-2 py-2.5 break-words max-md:order-5 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-36 min-w-24 px-1.5 py-2.5 break-words max-md:order-6 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0">
                   {lead.company}
                 </td>
-                <td className="max-w-32 px-2 py-2.5 max-md:order-6 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7">
+                <td className="max-w-32 px-1.5 py-2.5 max-md:order-7 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0">
                   {/* One line, cut with an ellipsis; the whole address is the link's text (read out
                       whole) and its title (on hover). */}
                   <a
                     href={`mailto:${lead.email}`}
                     title={lead.email}
                     data-lead-email
-                    className="block truncate text-ink hover:text-brand hover:underline"
+                    className="block truncate text-ink hover:text-brand hover:underline max-md:flex max-md:min-h-8 max-md:w-fit max-md:max-w-full max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
                   >
-                    {lead.email}
+                    <span className="truncate">{lead.email}</span>
                   </a>
                 </td>
-                <td className="px-2 py-2.5 whitespace-nowrap max-md:order-7 max-md:p-0 max-md:pl-7">
-                  {lead.phone}
+                <td className="px-1.5 py-2.5 whitespace-nowrap max-md:order-8 max-md:col-span-full max-md:p-0">
+                  {/* Tap to call on a phone (issue 35); the number as written. */}
+                  {lead.phone ? (
+                    <a
+                      href={`tel:${telNumber(lead.phone)}`}
+                      data-lead-phone
+                      className="text-ink hover:text-brand hover:underline max-md:flex max-md:min-h-8 max-md:w-fit max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
+                    >
+                      {lead.phone}
+                    </a>
+                  ) : null}
                 </td>
                 <td
-                  className="max-w-32 px-2 py-2.5 break-words max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted"
+                  className="max-w-32 px-1.5 py-2.5 break-words max-md:order-9 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
                   data-lead-source
                 >
                   <span className="md:hidden">Source: </span>
                   {lead.source}
                 </td>
                 <td
-                  className="max-w-28 px-2 py-2.5 max-md:order-8 max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7 max-md:text-ink-muted"
+                  className="max-w-28 px-1.5 py-2.5 max-md:order-10 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
                   data-lead-channel
                 >
                   <span className="md:hidden">Channel: </span>
                   <ChannelText channel={lead.channel} />
                 </td>
-                <td className="px-2 py-2.5 max-md:order-2 max-md:min-w-0 max-md:flex-1 max-md:p-0">
+                <td className="px-1.5 py-2.5 max-md:order-5 max-md:col-span-3 max-md:flex max-md:min-w-0 max-md:items-center max-md:gap-2 max-md:p-0">
                   <LeadOwnerControl lead={lead} staff={staff} action={action} />
                   {lead.ownerDisabled ? (
                     <span className="mt-0.5 block text-xs text-ink-muted">(disabled)</span>
                   ) : null}
                 </td>
-                <td className="px-2 py-2.5 text-ink-muted max-md:order-9 max-md:p-0 max-md:pl-7">
+                <td className="px-1.5 py-2.5 text-ink-muted max-md:order-11 max-md:col-span-full max-md:p-0">
                   {/* SPEC section 9's date, its day and time on two lines in the table (one on a
                       phone), and its age beside it (issue 32). */}
                   <time dateTime={lead.createdAt} className="whitespace-nowrap text-ink">
@@ -315,12 +341,12 @@ export function LeadTable({
                     {lead.age}
                   </span>
                 </td>
-                <td className="px-2 py-2.5 max-md:order-1 max-md:p-0">
+                <td className="px-1.5 py-2.5 max-md:order-4 max-md:p-0">
                   <LeadStatusControl lead={lead} action={action} badge />
                 </td>
                 <td
                   className={cn(
-                    "w-24 max-w-24 px-2 py-2.5 2xl:w-40 2xl:max-w-40 max-md:order-9 max-md:w-auto max-md:max-w-none max-md:min-w-0 max-md:basis-full max-md:p-0 max-md:pl-7",
+                    "w-24 max-w-24 px-1.5 py-2.5 2xl:w-40 2xl:max-w-40 max-md:order-12 max-md:col-span-full max-md:w-auto max-md:max-w-none max-md:min-w-0 max-md:p-0",
                     !lead.nextStep && "max-md:hidden",
                   )}
                 >
@@ -333,17 +359,26 @@ export function LeadTable({
                     </span>
                   )}
                 </td>
-                <td className="px-2 py-2.5 max-md:order-10 max-md:p-0 max-md:pl-7 max-md:empty:hidden">
-                  {lead.spamLevel === "held" ? (
-                    <Form method="post" action={action}>
-                      <input type="hidden" name="intent" value="spam" />
-                      <input type="hidden" name="id" value={lead.id} />
-                      <input type="hidden" name="value" value="false" />
-                      <Button type="submit" size="sm" variant="outline">
-                        Not spam<span className="sr-only">: {lead.fullName}</span>
-                      </Button>
-                    </Form>
-                  ) : null}
+                <td
+                  className={cn(
+                    "px-1.5 py-2.5 max-md:order-3 max-md:p-0",
+                    STICKY_ACTIONS,
+                    active ? "md:bg-brand-soft" : "md:bg-white",
+                  )}
+                >
+                  <div className="flex items-center gap-2">
+                    {lead.spamLevel === "held" ? (
+                      <Form method="post" action={action}>
+                        <input type="hidden" name="intent" value="spam" />
+                        <input type="hidden" name="id" value={lead.id} />
+                        <input type="hidden" name="value" value="false" />
+                        <Button type="submit" size="sm" variant="outline">
+                          Not spam<span className="sr-only">: {lead.fullName}</span>
+                        </Button>
+                      </Form>
+                    ) : null}
+                    <LeadRowMenu lead={lead} meId={meId} action={action} />
+                  </div>
                 </td>
               </tr>
             );

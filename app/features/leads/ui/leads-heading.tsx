@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { type ListView, viewParams } from "./lead-list-url.ts";
@@ -10,17 +11,27 @@ export const IMPORT_LEADS_PATH = "/admin/leads/import";
  * The list's header: its heading and count, a lead added by hand or imported, and the CSV export of
  * the whole view (which says whether spam is in it; SPEC: only when there are leads).
  */
-export function LeadsHeading({ view, total }: { view: ListView; total: number }) {
+export function LeadsHeading({
+  view,
+  total,
+  layoutSwitch,
+}: {
+  view: ListView;
+  total: number;
+  /** The "List" / "Board" switch (issue 35), beside the count. */
+  layoutSwitch?: ReactNode;
+}) {
   const exportQuery = viewParams(view).toString();
   const spamNote =
     view.spam === "only" ? "held spam only" : view.spam === "include" ? "spam included" : "spam not included";
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
-      <div className="flex items-baseline gap-2">
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
         <h2 id="leads-heading" className="text-xl font-bold tracking-tight">
           Demo Requests
         </h2>
         <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
+        {layoutSwitch ? <div className="self-center sm:ml-2">{layoutSwitch}</div> : null}
       </div>
       <div className="flex flex-wrap items-center gap-2">
         {total > 0 ? (

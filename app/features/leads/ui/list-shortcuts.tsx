@@ -10,7 +10,7 @@ export const SHORTCUTS = [
   { keys: ["j"], does: "Next lead" },
   { keys: ["k"], does: "Previous lead" },
   { keys: ["Enter"], does: "Open the lead" },
-  { keys: ["x"], does: "Tick or untick the lead" },
+  { keys: ["x"], does: "Select or unselect the lead" },
   { keys: ["a"], does: "Assign the lead (owner)" },
   { keys: ["s"], does: "Change the lead's status" },
   { keys: ["?"], does: "Show these shortcuts" },
@@ -67,6 +67,9 @@ export function useListShortcuts({
     function onKeyDown(event: KeyboardEvent) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target) || state.current.helpOpen) return;
+      // A row's open menu or its confirmation (issue 35) has the keys: Enter picks an item there.
+      if (event.target instanceof Element && event.target.closest('[role="menu"], [role="alertdialog"]'))
+        return;
       const { activeId: current, ticked: on, onToggle: toggle } = state.current;
       switch (event.key) {
         case "j":

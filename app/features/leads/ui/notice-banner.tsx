@@ -4,7 +4,7 @@ import type { Notice } from "../lead-forms.server.ts";
 const NOTICES: Record<Notice, { title: string; text: string }> = {
   updated: { title: "Lead updated", text: "The lead status has been updated successfully." },
   deleted: { title: "Lead deleted", text: "The lead and its history have been erased." },
-  bulk: { title: "Leads updated", text: "The ticked leads have been updated." },
+  bulk: { title: "Leads updated", text: "The selected leads have been updated." },
   owner: { title: "Owner changed", text: "The lead's owner has been updated." },
   spam: { title: "Marked as spam", text: "The lead is held out of the list; find it under Spam." },
   "not-spam": { title: "Not spam", text: "The lead is back in the list and sales have been notified." },

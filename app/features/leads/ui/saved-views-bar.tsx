@@ -23,7 +23,9 @@ function ViewLink({
   query,
   current,
   shared,
+  base,
 }: {
+  base: string;
   name: string;
   query: string;
   current: boolean;
@@ -31,7 +33,7 @@ function ViewLink({
 }) {
   return (
     <Link
-      to={query ? `${DASHBOARD_PATH}?${query}` : DASHBOARD_PATH}
+      to={query ? `${base}?${query}` : base}
       aria-current={current ? "page" : undefined}
       title={shared === undefined ? undefined : shared ? "Shared with the team" : "Only you see this view"}
       className={cn(
@@ -54,7 +56,16 @@ function ViewLink({
  * person's own; and a small form that saves the list as it is now (filters and sort) under a name.
  * Plain links and forms: it all works without JavaScript.
  */
-export function SavedViewsBar({ views, action }: { views: SavedView[]; action: string }) {
+export function SavedViewsBar({
+  views,
+  action,
+  base = DASHBOARD_PATH,
+}: {
+  views: SavedView[];
+  action: string;
+  /** Where a view's link opens it: the list, or the board (issue 35). */
+  base?: string;
+}) {
   const { search } = useLocation();
   const current = normalise(search);
   const own = views.filter((view) => view.mine);
@@ -64,12 +75,18 @@ export function SavedViewsBar({ views, action }: { views: SavedView[]; action: s
         <ul className="flex min-w-max items-center gap-1.5">
           {BUILT_IN_VIEWS.map((view) => (
             <li key={view.key}>
-              <ViewLink name={view.name} query={view.query} current={current === normalise(view.query)} />
+              <ViewLink
+                base={base}
+                name={view.name}
+                query={view.query}
+                current={current === normalise(view.query)}
+              />
             </li>
           ))}
           {views.map((view) => (
             <li key={view.id}>
               <ViewLink
+                base={base}
                 name={view.name}
                 query={view.query}
                 shared={view.shared}
