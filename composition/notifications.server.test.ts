@@ -213,4 +213,3 @@ describeEachDatabase("notifications", (use) => {
     expect(await unreadCount(db, rep.id)).toBe(2);
   });
 });
-

@@ -168,7 +168,8 @@ export async function leadDetailAction(
   const { database, leadAdmin } = services;
   // Back to the page as it was opened (its list, its place), without a one-off step it showed.
   const url = new URL(request.url);
-  for (const param of [EDIT_PARAM, CONFIRM_DELETE_PARAM, COMPOSER_PARAM, "notice", "index"]) url.searchParams.delete(param);
+  for (const param of [EDIT_PARAM, CONFIRM_DELETE_PARAM, COMPOSER_PARAM, "notice", "index"])
+    url.searchParams.delete(param);
   const here = url.pathname + url.search;
   const done = (notice: Notice) => redirect(withNotice(here, notice));
   switch (form.get("intent")) {

@@ -35,7 +35,8 @@ export function LeadNextStepForm({
   const busy = usePendingIntent("next-step");
   const clearing = usePendingIntent("next-step-clear");
   return (
-    <div className="grid gap-1.5">
+    // The list's row menu "Set next step" lands here (`#next-step`).
+    <div id="next-step" className="grid scroll-mt-24 gap-1.5">
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor="next-step-body" className="font-semibold">
           Next step
