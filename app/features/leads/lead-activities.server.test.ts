@@ -368,7 +368,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         }
         for (const [index, leadId] of ids.slice(0, 2).entries())
           await sql`insert into lead_next_steps (lead_id, body, due_on, set_by_user_id, set_by_username, set_at)
-            values (${leadId}, ${`Step ${index}`}, ${"2026-11-2" + index}, ${setter.id}, 'setter', '2026-11-19T10:00:00.000Z')`.execute(
+            values (${leadId}, ${`Step ${index}`}, ${`2026-11-2${index}`}, ${setter.id}, 'setter', '2026-11-19T10:00:00.000Z')`.execute(
             db,
           );
         await migrateToLatest(db);

@@ -27,7 +27,7 @@ import {
   TooManyViewsError,
 } from "./saved-views.server.ts";
 import { formatAge } from "./ui/lead-age.ts";
-import { DEFAULT_PAGE_SIZE, type ListView, listHref, PAGE_SIZES } from "./ui/lead-list-url.ts";
+import { DEFAULT_PAGE_SIZE, type ListView, listHref } from "./ui/lead-list-url.ts";
 import { formatDue } from "./ui/task-format.ts";
 
 // The /admin/dashboard page's server side (SPEC section 2, grown into the sales team's workspace in
