@@ -329,6 +329,7 @@ describe("the dashboard", () => {
       "Owner",
       "Date",
       "Status",
+      "Next step",
       "Actions",
     ]);
     await expect(leadRows(page).count()).resolves.toBe(10);

@@ -299,7 +299,7 @@ export function LeadTable({
                     <span className="truncate">{lead.email}</span>
                   </a>
                 </td>
-                <td className="px-1.5 py-2.5 whitespace-nowrap max-md:order-8 max-md:col-span-full max-md:p-0">
+                <td className="max-w-28 px-1.5 py-2.5 max-md:order-8 max-md:col-span-full max-md:max-w-none max-md:p-0">
                   {/* Tap to call on a phone (issue 35); the number as written. */}
                   {lead.phone ? (
                     <a
