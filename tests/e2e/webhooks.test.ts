@@ -115,7 +115,10 @@ describe("webhooks journey", () => {
     await page.goto(`${app.url}/admin/dashboard`);
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     // The dashboard's own Webhooks card (the sidebar has a link of the same name since issue 35).
-    await page.getByRole("main").getByRole("link", { name: /^Webhooks/ }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^Webhooks/ })
+      .click();
     await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor(WAIT);
     await expect(page.getByText("No webhooks yet.").count()).resolves.toBe(1);
 

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import { type ShellUser, visibleNavItems } from "./nav-items.ts";
 
 /** The rest of the back office, one card each above the leads. */
 const BACK_OFFICE_PAGES = [
@@ -39,11 +40,18 @@ const BACK_OFFICE_PAGES = [
   },
 ] as const;
 
-/** The dashboard's way to every other back-office page. */
+/**
+ * The dashboard's way to every other back-office page the person's role opens (the shell's loader
+ * says which; a card the server would refuse is not offered, as in the sidebar).
+ */
 export function BackOfficeNav() {
+  const shell = useRouteLoaderData("routes/admin/guarded-layout") as { user?: ShellUser } | undefined;
+  const open = shell?.user ? new Set(visibleNavItems(shell.user).map((item) => item.to)) : null;
+  const cards = BACK_OFFICE_PAGES.filter((card) => !open || open.has(card.to));
+  if (cards.length === 0) return null;
   return (
     <nav aria-label="Back office" className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
-      {BACK_OFFICE_PAGES.map((card) => (
+      {cards.map((card) => (
         <Link
           key={card.to}
           to={card.to}

@@ -134,6 +134,25 @@ function telNumber(phone: string): string {
 }
 
 /**
+ * A number in at most two lines where its column is narrow: it may break only at the space nearest
+ * its middle ("+44 20" / "7946 0958"), never inside a group of digits.
+ */
+function PhoneText({ phone }: { phone: string }) {
+  const middle = phone.length / 2;
+  let at = -1;
+  for (let index = phone.indexOf(" "); index !== -1; index = phone.indexOf(" ", index + 1))
+    if (at === -1 || Math.abs(index - middle) < Math.abs(at - middle)) at = index;
+  if (at === -1) return <span className="whitespace-nowrap">{phone}</span>;
+  return (
+    // One span: on a phone the link is a flex box, which would drop the space between two.
+    <span>
+      <span className="whitespace-nowrap">{phone.slice(0, at)}</span>{" "}
+      <span className="whitespace-nowrap">{phone.slice(at + 1)}</span>
+    </span>
+  );
+}
+
+/**
  * The lead's next step (its earliest open task, issue 35) in its column: what, then when; an
  * overdue one says so in words and colour. On a phone it is a line of the card.
  */
@@ -307,7 +326,7 @@ export function LeadTable({
                       data-lead-phone
                       className="text-ink hover:text-brand hover:underline max-md:flex max-md:min-h-8 max-md:w-fit max-md:items-center max-md:text-brand max-md:underline max-md:underline-offset-2"
                     >
-                      {lead.phone}
+                      <PhoneText phone={lead.phone} />
                     </a>
                   ) : null}
                 </td>
