@@ -15,6 +15,8 @@
 // - issue 35's board (`/admin/leads/board`): the page with every status's first 20 cards and the
 //   counts, the same for "My leads" (`owner=me`), and a column's page deep down (`column=new&after=`
 //   2,000 cards in, by keyset), one request at a time, with the board page's server time;
+// - issue 35's lead page opened from the list (`/admin/leads/:id?from=…`, its previous and next found
+//   in that list): its server time, against the issue's 15 ms;
 // - all of it while a second process stores `--load` leads a second (default 300, what this
 //   2-core machine sustains beside the server and the measuring client) through the public API
 //   (scripts/lib/lead-load.ts), as a busy form or an import would;
@@ -67,6 +69,9 @@ const DONE_TASKS_PER_PERSON = 1000;
 const DASHBOARD_ROUTE = "/admin/dashboard";
 /** Issue 35: the board, its "My leads", and a column's page 2,000 cards down (keyset). */
 const BOARD_ROUTE = "/admin/leads/board";
+/** Issue 35: a lead's page (its work card, composer and timeline), opened from the list: under 15 ms of server time. */
+const LEAD_ROUTE = "/admin/leads/:id";
+const TARGET_LEAD_PAGE_SERVER_MS = 15;
 const BOARD_DEEP_CARDS = 2000;
 const TARGET_BOARD_P95_MS_BY_DATABASE: Record<string, number> = { SQLite: 20, PostgreSQL: 50 };
 const LOAD_SETTLE_MS = 10_000;
@@ -500,6 +505,8 @@ type Result = {
   dashboardIdle: Latency;
   /** Issue 35's board: its page, "My leads", a column's page deep down, and the page's server time (ms). */
   board: { page: Latency; mine: Latency; deep: Latency; serverMs: number };
+  /** Issue 35: a lead's page opened from the list, its latency and mean server time (ms). */
+  leadPage: { latency: Latency; serverMs: number };
   load: LoadFigures | null;
   /** Leads in the database when the export ran (the seeded ones and the load's). */
   leadsAtExport: number;
@@ -640,6 +647,25 @@ async function measure(
     options.requests,
     0,
   );
+  // A lead's page as a rep opens it from the list's first page (its previous and next found in
+  // that list): the server's own time, under the load.
+  console.error(`${label}: a lead's page, opened from the list`);
+  const leadRow = await database.db
+    .selectFrom("leads")
+    .select("id")
+    .where("isSpam", "=", 0)
+    .where("anonymisedAt", "is", null)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .offset(3)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const leadUrl = `${server.url}/admin/leads/${leadRow.id}?from=${encodeURIComponent(DASHBOARD_ROUTE)}&at=4`;
+  let leadPage: Latency | undefined;
+  const leadServerMs = await meanServerMs(server.url, LEAD_ROUTE, async () => {
+    leadPage = await measureQuery(leadUrl, cookie, options.requests, 0);
+  });
+  if (!leadPage) throw new Error("the lead page was not measured");
   console.error(`${label}: filtered search`);
   const search = await measureQuery(
     `${server.url}/api/admin/leads?status=new&q=${SEARCH_TERM}&page=1&pageSize=10`,
@@ -689,6 +715,7 @@ async function measure(
     dashboardServerMs: { loaded: loadedServerMs, idle: idleServerMs },
     dashboardIdle,
     board: { page: board, mine: boardMine, deep: boardDeep, serverMs: boardServerMs },
+    leadPage: { latency: leadPage, serverMs: leadServerMs },
     load: loadResult,
     leadsAtExport,
     exports: { small, full },
@@ -835,6 +862,7 @@ async function main(): Promise<number> {
       r.board.page,
       r.board.mine,
       r.board.deep,
+      r.leadPage.latency,
       ...r.unassignedSorts,
     ];
     if (latencies.some((latency) => latency.failures > 0)) ok = false;
@@ -868,6 +896,11 @@ async function main(): Promise<number> {
     ] as const)
       console.log(`- ${name}: ${verdict(latency.p95 < boardTarget)} (${ms(latency.p95)} ms)`);
     console.log(`- board page server time (mean, /metrics): ${ms(r.board.serverMs)} ms${underLoad}`);
+    const leadOk = r.leadPage.serverMs < TARGET_LEAD_PAGE_SERVER_MS;
+    console.log(
+      `- lead page server time (mean, /metrics): ${verdict(leadOk)} (${ms(r.leadPage.serverMs)} ms, ` +
+        `target < ${TARGET_LEAD_PAGE_SERVER_MS} ms${underLoad}; p95 seen by the client ${ms(r.leadPage.latency.p95)} ms)`,
+    );
   }
   for (const r of results) {
     const { small, full } = r.exports;
