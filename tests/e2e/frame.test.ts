@@ -199,7 +199,9 @@ describe("the bell", () => {
 
       const { page, close } = await openSignedIn("/admin/dashboard", {}, rep);
       const bell = page.locator("aside [data-bell]");
-      await expect(bell.locator("summary").innerText()).resolves.toContain(String(before + 1));
+      // At least this one: on the suite's shared server another notice may reach the rep meanwhile.
+      const shown = Number((await bell.locator("summary").innerText()).match(/(\d+) unread/)?.[1] ?? 0);
+      expect(shown).toBeGreaterThanOrEqual(before + 1);
       await bell.locator("summary").click();
       const item = bell.getByRole("button", {
         name: new RegExp(`assigned a lead to you.*Priya Ashdown ${RUN}`),
