@@ -448,9 +448,12 @@ describeEachDatabase("the calendars' outbound policy", (use) => {
     // Every name resolves from this table and every connection goes through the injected connector
     // (startFakeNetwork): the metadata addresses below are refused by the policy, never connected to,
     // and nothing here could reach past loopback even if the policy failed.
+    // The metadata name is in the table too, as the address it has in a cloud: were the name check
+    // to fail, the lookup would still come from here and the address check refuse it.
     const network = await startFakeNetwork({
       "calendar.internal.example": ["10.0.0.7"],
       "rebind.example": ["169.254.169.254"],
+      "metadata.google.internal": ["169.254.169.254"],
     });
     try {
       const closed = createCalendarService({
