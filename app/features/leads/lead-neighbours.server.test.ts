@@ -1,7 +1,15 @@
+import { type Kysely, sql } from "kysely";
 import { beforeEach, expect, it } from "vitest";
+import type { Database } from "#app/db/schema.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
-import { type LeadListQuery, listLeads } from "./lead-admin.server.ts";
+import {
+  filterLeads,
+  type LeadListQuery,
+  type LeadSort,
+  listLeads,
+  orderLeads,
+} from "./lead-admin.server.ts";
 import { leadNeighbours } from "./lead-neighbours.server.ts";
 import type { LeadStatus } from "./lead-repository.server.ts";
 
@@ -68,4 +76,50 @@ describeEachDatabase("lead neighbours", (use) => {
       }
     },
   );
+
+  // Migration 040: the whole list sorted by name, company or status is read in order from an index
+  // and stops after a page, on both databases, where each page and each step of previous/next
+  // sorted every live lead. PostgreSQL is told not to scan or sort when it can help it, so its plan
+  // names the index only if the list's ORDER BY is the very expression the index holds.
+  const SORT_INDEXES: [LeadSort, string][] = [
+    ["fullName", "leads_live_name_idx"],
+    ["company", "leads_live_company_idx"],
+    ["status", "leads_live_status_rank_idx"],
+  ];
+  it.each(
+    SORT_INDEXES.flatMap(([sort, index]) => (["asc", "desc"] as const).map((order) => [sort, order, index])),
+  )("reads the whole list by %s %s through %s", async (sort, order, index) => {
+    const plan = await explain(db(), (trx) =>
+      orderLeads(trx, filterLeads(trx.selectFrom("leads").select("leads.id"), {}), sort as LeadSort, order)
+        .limit(10)
+        .compile(),
+    );
+    expect(plan).toContain(index);
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
+  });
 });
+
+/** The plan of a query, with PostgreSQL's sequential scans and sorts discouraged. */
+async function explain(
+  db: Kysely<Database>,
+  compile: (db: Kysely<Database>) => { sql: string; parameters: readonly unknown[] },
+): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const query = compile(trx);
+    const postgres = query.sql.includes("$1");
+    if (postgres) {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      await sql`set local enable_sort = off`.execute(trx);
+    }
+    const literal = (value: unknown) =>
+      typeof value === "string" ? `'${value.replaceAll("'", "''")}'` : String(value);
+    let next = 0;
+    const text = query.sql.replace(/\$(\d+)|\?/g, (_match, position?: string) =>
+      literal(query.parameters[position ? Number(position) - 1 : next++]),
+    );
+    const { rows } = await sql
+      .raw<Record<string, string>>(`explain ${postgres ? "" : "query plan "}${text}`)
+      .execute(trx);
+    return rows.map((row) => row.detail ?? row["QUERY PLAN"]).join("; ");
+  });
+}

@@ -6,7 +6,8 @@ import { LEAD_STATUSES } from "./lead-repository.server.ts";
 
 // Issue 35: the lead before and after this one in the list it was opened from (same filters, search,
 // sort), found from the lead's own sort key: one indexed keyset query each way with LIMIT 1, never
-// the list itself, so it costs the same at 100,000 leads as at ten.
+// the list itself, so it costs the same at 100,000 leads as at ten (the whole list by name, company
+// or status: migration 040's indexes).
 
 export type Neighbours = { previous: number | null; next: number | null; total: number };
 
