@@ -97,7 +97,9 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
 
       {/* The work first: the status, owner and next step lead the page's order (the top on a phone),
           and sit in the right-hand column on a wide screen, one stack with the person's other
-          submissions, so the column never waits on the left one's rows. */}
+          submissions and where the lead came from, so the narrow column holds the reference cards
+          and the wide one the record and its feed, with no empty stretch beside them. On a phone:
+          the work, the details, the composer and feed, then the reference cards. */}
       <div className="flex flex-col gap-6 lg:grid lg:grid-cols-3 lg:items-start">
         <div className="max-lg:contents lg:col-start-3 lg:row-start-1 lg:grid lg:gap-6">
           <div className="max-lg:order-1">
@@ -111,52 +113,58 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
               }
             />
           </div>
-          <div className="max-lg:order-3">
+          <div className="max-lg:order-5">
             <OtherSubmissions email={lead.email} others={otherSubmissions} />
+          </div>
+          <div className="max-lg:order-6">
+            <LeadAttributionCard attribution={lead.attribution} />
           </div>
         </div>
 
-        <div className="grid gap-6 max-lg:order-2 lg:col-span-2 lg:col-start-1 lg:row-start-1">
-          <LeadDetailsCard
-            lead={lead}
-            action={here}
-            editHref={editHref}
-            cancelHref={here}
-            serverEditing={editing || Boolean(detailsError)}
-            serverErrors={
-              detailsError && "errors" in detailsError ? (detailsError.errors as DetailsErrors) : undefined
-            }
-            serverValues={
-              detailsError && "values" in detailsError ? (detailsError.values as DetailsValues) : undefined
-            }
-          />
-          <LeadAttributionCard attribution={lead.attribution} />
-          {/* One composer (note, call, e-mail, task) directly above the one feed (issue 35). */}
-          <LeadComposer
-            action={here}
-            initialKind={loaderData.composer}
-            staff={staff}
-            me={me}
-            zoneLabel={zone}
-            today={today}
-            error={
-              error && "composer" in error
-                ? (error.composer as ComposerError)
-                : error && "field" in error && error.field === "note"
-                  ? {
-                      kind: "note",
-                      message: error.message,
-                      values: { body: "body" in error ? String(error.body) : "" },
-                    }
+        <div className="max-lg:contents lg:col-span-2 lg:col-start-1 lg:row-start-1 lg:grid lg:gap-6">
+          <div className="max-lg:order-2">
+            <LeadDetailsCard
+              lead={lead}
+              action={here}
+              editHref={editHref}
+              cancelHref={here}
+              serverEditing={editing || Boolean(detailsError)}
+              serverErrors={
+                detailsError && "errors" in detailsError ? (detailsError.errors as DetailsErrors) : undefined
+              }
+              serverValues={
+                detailsError && "values" in detailsError ? (detailsError.values as DetailsValues) : undefined
+              }
+            />
+          </div>
+          <div className="grid gap-6 max-lg:order-3">
+            {/* One composer (note, call, e-mail, task) directly above the one feed (issue 35). */}
+            <LeadComposer
+              action={here}
+              initialKind={loaderData.composer}
+              staff={staff}
+              me={me}
+              zoneLabel={zone}
+              today={today}
+              error={
+                error && "composer" in error
+                  ? (error.composer as ComposerError)
+                  : error && "field" in error && error.field === "note"
+                    ? {
+                        kind: "note",
+                        message: error.message,
+                        values: { body: "body" in error ? String(error.body) : "" },
+                      }
+                    : null
+              }
+              sent={
+                notice === "note" || notice === "call" || notice === "email" || notice === "task"
+                  ? notice
                   : null
-            }
-            sent={
-              notice === "note" || notice === "call" || notice === "email" || notice === "task"
-                ? notice
-                : null
-            }
-          />
-          <LeadTimelineList timeline={timeline} />
+              }
+            />
+            <LeadTimelineList timeline={timeline} />
+          </div>
         </div>
       </div>
     </div>
