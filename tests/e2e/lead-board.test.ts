@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -7,7 +7,8 @@ import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts"
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser, type PageOptions } from "./support/browser.ts";
+import { openSignedIn, saveScreenshot } from "./support/pages.ts";
 
 // Issue 35's list and board in Chromium, on a server of its own with a seeded database: the bulk bar
 // that appears with a selection and preselects nothing, each row's actions menu, the rows per page
@@ -28,30 +29,9 @@ let rileySession: string;
 let samId: number;
 const ids = { amara: 0, bruno: 0, chen: 0, dara: 0, eli: 0, held: 0, menu: 0, gone: 0 };
 
-async function open(
-  path: string,
-  { javaScript = true, width = 1280, height = 900, session = samSession } = {},
-): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width, height } });
-  await context.addCookies(
-    session.split("; ").map((pair) => {
-      const [name = "", ...value] = pair.split("=");
-      return { name, value: value.join("="), url: server.url };
-    }),
-  );
-  context.setDefaultTimeout(WAIT.timeout);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-  if (javaScript) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-  return { page, close: () => context.close() };
-}
-
-async function screenshot(page: Page, name: string) {
-  if (process.env.SAVE_SCREENSHOTS !== "1") return;
-  const target = join(process.cwd(), "docs", "screenshots");
-  mkdirSync(target, { recursive: true });
-  await page.screenshot({ path: join(target, `${name}.png`), fullPage: true });
-}
+/** The list's pages as sam (or another `session`), in a context of its own on this file's server. */
+const open = (path: string, { session = samSession, ...options }: PageOptions & { session?: string } = {}) =>
+  openSignedIn(path, { height: 900, ...options }, session, { browser, server, timeout: WAIT.timeout });
 
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
@@ -433,7 +413,7 @@ describe("the board", () => {
       try {
         await expectNoA11yViolations(page);
         await expect(noSidewaysScroll(page), `no sideways scroll at ${width} px`).resolves.toBe(true);
-        await screenshot(page, `board-${width}`);
+        await saveScreenshot(page, `board-${width}`);
       } finally {
         await close();
       }

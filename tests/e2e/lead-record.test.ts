@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser, type PageOptions } from "./support/browser.ts";
+import { openSignedIn } from "./support/pages.ts";
 
 // Issue 35, a lead record you work in, in Chromium on a server of its own (so the list is this
 // file's): fix a phone number in place and without JavaScript and read it on the timeline, step
@@ -34,24 +35,12 @@ async function post(body: Record<string, unknown>) {
   return ((await response.json()) as { id: number }).id;
 }
 
-async function open(path: string, { javaScript = true, width = 1280 } = {}) {
-  const context = await browser.newContext({
-    javaScriptEnabled: javaScript,
-    viewport: { width, height: 900 },
-    reducedMotion: "reduce",
+const open = (path: string, options: PageOptions = {}) =>
+  openSignedIn(path, { height: 900, reducedMotion: "reduce", ...options }, session, {
+    browser,
+    server,
+    timeout: WAIT.timeout,
   });
-  await context.addCookies(
-    session.split("; ").map((pair) => {
-      const [name = "", ...value] = pair.split("=");
-      return { name, value: value.join("="), url: server.url };
-    }),
-  );
-  context.setDefaultTimeout(WAIT.timeout);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-  if (javaScript) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-  return { page, close: () => context.close() };
-}
 
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;

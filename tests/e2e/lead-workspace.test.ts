@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { launchTestBrowser } from "./support/browser.ts";
+import { launchTestBrowser, type PageOptions } from "./support/browser.ts";
+import { openSignedIn } from "./support/pages.ts";
 
 // Issue 10's journeys in Chromium, on a server of their own (so counts are this file's): a sales
 // person works a lead end to end, bulk actions without JavaScript, the layout at 1280 and 375 px,
@@ -38,24 +39,8 @@ const lead = (fullName: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function open(path: string, { javaScript = true, width = 1280 } = {}) {
-  const context = await browser.newContext({
-    javaScriptEnabled: javaScript,
-    viewport: { width, height: 900 },
-  });
-  await context.addCookies(
-    session.split("; ").map((pair) => {
-      const [name = "", ...value] = pair.split("=");
-      return { name, value: value.join("="), url: server.url };
-    }),
-  );
-  // Every action fails within the wait instead of hanging until the test's own time-out.
-  context.setDefaultTimeout(WAIT.timeout);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-  if (javaScript) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-  return { page, close: () => context.close() };
-}
+const open = (path: string, options: PageOptions = {}) =>
+  openSignedIn(path, { height: 900, ...options }, session, { browser, server, timeout: WAIT.timeout });
 
 async function reloadUntil(page: Page, locator: Locator) {
   for (let attempt = 0; attempt < 20 && (await locator.count()) === 0; attempt++) {

@@ -10,6 +10,7 @@ import { type RunningServer, startServer } from "../../scripts/lib/server-proces
 import { leadRow } from "../support/lead-rows.ts";
 import { signIn } from "./support/accounts.ts";
 import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
+import { openSignedIn } from "./support/pages.ts";
 
 // Issue 35's proof, as one journey in Chromium: a sales rep's morning, at 1280 px and again at
 // 375 px. She opens My tasks, opens the lead of her overdue call, calls and logs the call, sets the
@@ -26,19 +27,12 @@ let database: AppDatabase;
 let browser: Browser;
 let session: string;
 
-async function open(path: string, width: number) {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: "reduce" });
-  await context.addCookies(
-    session.split("; ").map((pair) => {
-      const [name = "", ...value] = pair.split("=");
-      return { name, value: value.join("="), url: server.url };
-    }),
-  );
-  context.setDefaultTimeout(WAIT.timeout);
-  const page = await context.newPage();
-  await go(page, path);
-  return { page, close: () => context.close() };
-}
+const open = (path: string, width: number) =>
+  openSignedIn(path, { width, height: 900, reducedMotion: "reduce" }, session, {
+    browser,
+    server,
+    timeout: WAIT.timeout,
+  });
 
 async function go(page: Page, path: string) {
   await page.goto(`${server.url}${path}`, { waitUntil: "load" });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,7 +8,8 @@ import { addDays, dateIn, parseDate, toInstant, weekdayOf } from "../../app/lib/
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { expectNoA11yViolations, launchTestBrowser } from "./support/browser.ts";
+import { expectNoA11yViolations, launchTestBrowser, type PageOptions } from "./support/browser.ts";
+import { openSignedIn, saveScreenshot } from "./support/pages.ts";
 
 // Issue 35 in Chromium: a rep logs a call from the lead's composer with JavaScript and without,
 // adds a task for Thursday, finds it in My tasks (Upcoming) beside today's and an overdue one,
@@ -29,27 +30,8 @@ let session: string;
 let samId: number;
 const ids = { tia: 0, uma: 0, vic: 0 };
 
-async function open(path: string, { javaScript = true, width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width, height } });
-  await context.addCookies(
-    session.split("; ").map((pair) => {
-      const [name = "", ...value] = pair.split("=");
-      return { name, value: value.join("="), url: server.url };
-    }),
-  );
-  context.setDefaultTimeout(WAIT.timeout);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-  if (javaScript) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-  return { page, close: () => context.close() };
-}
-
-async function screenshot(page: Page, name: string) {
-  if (process.env.SAVE_SCREENSHOTS !== "1") return;
-  const target = join(process.cwd(), "docs", "screenshots");
-  mkdirSync(target, { recursive: true });
-  await page.screenshot({ path: join(target, `${name}.png`), fullPage: true });
-}
+const open = (path: string, options: PageOptions = {}) =>
+  openSignedIn(path, { height: 900, ...options }, session, { browser, server, timeout: WAIT.timeout });
 
 /** True without sideways scroll; else what sticks out, to say so in the failure. */
 const noSidewaysScroll = (page: Page) =>
@@ -185,7 +167,7 @@ describe("the lead's composer", () => {
       await expectNoA11yViolations(page);
       await expect(noSidewaysScroll(page)).resolves.toBe(true);
       await page.locator("#composer").scrollIntoViewIfNeeded();
-      await screenshot(page, "lead-composer-1280");
+      await saveScreenshot(page, "lead-composer-1280");
     } finally {
       await close();
     }
@@ -226,7 +208,7 @@ describe("the lead's composer", () => {
       await expectNoA11yViolations(phone.page);
       await expect(noSidewaysScroll(phone.page)).resolves.toBe(true);
       await phone.page.locator("#composer").scrollIntoViewIfNeeded();
-      await screenshot(phone.page, "lead-composer-375");
+      await saveScreenshot(phone.page, "lead-composer-375");
     } finally {
       await phone.close();
     }
@@ -247,7 +229,7 @@ describe("My tasks", () => {
       await expect(section(page, "Upcoming").innerText()).resolves.toMatch(/Thu, .*10:00 AM/);
       await expectNoA11yViolations(page);
       await expect(noSidewaysScroll(page)).resolves.toBe(true);
-      await screenshot(page, "my-tasks-1280");
+      await saveScreenshot(page, "my-tasks-1280");
 
       // One click.
       await page.getByRole("button", { name: "Mark done: Call the CFO" }).click();
@@ -290,7 +272,7 @@ describe("My tasks", () => {
     try {
       await expectNoA11yViolations(phone.page);
       await expect(noSidewaysScroll(phone.page)).resolves.toBe(true);
-      await screenshot(phone.page, "my-tasks-375");
+      await saveScreenshot(phone.page, "my-tasks-375");
     } finally {
       await phone.close();
     }
@@ -322,7 +304,7 @@ describe("My tasks", () => {
         return `${frame.scrollWidth} > ${frame.clientWidth}: ${widths.join(", ")}`;
       });
       expect(fit).toBe(true);
-      await screenshot(page, "lead-list-next-step-1280");
+      await saveScreenshot(page, "lead-list-next-step-1280");
     } finally {
       await close();
     }

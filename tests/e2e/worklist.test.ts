@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,7 +8,8 @@ import { setNextStep } from "../../app/features/leads/lead-next-step.server.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { leadRow } from "../support/lead-rows.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
-import { launchTestBrowser } from "./support/browser.ts";
+import { launchTestBrowser, type PageOptions } from "./support/browser.ts";
+import { openSignedIn, saveScreenshot } from "./support/pages.ts";
 
 // Issue 23's "the work first" in Chromium, on a server of its own with a seeded database: the list
 // at the top of the dashboard (first row's position at 1280 and 375 px), the Filters count, saved
@@ -30,27 +31,8 @@ const ids = { overdue: 0, upcoming: 0, long: 0, fresh: 0 };
 const today = () => new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 
-async function open(path: string, { javaScript = true, width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width, height } });
-  await context.addCookies(
-    session.split("; ").map((pair) => {
-      const [name = "", ...value] = pair.split("=");
-      return { name, value: value.join("="), url: server.url };
-    }),
-  );
-  context.setDefaultTimeout(WAIT.timeout);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-  if (javaScript) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-  return { page, close: () => context.close() };
-}
-
-async function screenshot(page: Page, name: string) {
-  if (process.env.SAVE_SCREENSHOTS !== "1") return;
-  const target = join(process.cwd(), "docs", "screenshots");
-  mkdirSync(target, { recursive: true });
-  await page.screenshot({ path: join(target, `${name}.png`), fullPage: true });
-}
+const open = (path: string, options: PageOptions = {}) =>
+  openSignedIn(path, { height: 900, ...options }, session, { browser, server, timeout: WAIT.timeout });
 
 const rows = (page: Page) => page.locator("[data-lead-row]");
 const rowNames = (page: Page) => rows(page).locator("[data-lead-link]").allInnerTexts();
@@ -166,7 +148,7 @@ describe("the dashboard opens on the work", () => {
         const box = await rows(page).first().boundingBox();
         expect(box, `first row at ${width} px`).not.toBeNull();
         expect(box?.y ?? Number.POSITIVE_INFINITY, `first row's top at ${width} px`).toBeLessThan(limit);
-        await screenshot(page, name);
+        await saveScreenshot(page, name);
         await expect(noSidewaysScroll(page), `no sideways scroll at ${width} px`).resolves.toBe(true);
         // The back office's cards are below the list and still lead on (SPEC: the card to /admin/audit).
         const cards = page.getByRole("navigation", { name: "Back office" });
@@ -175,7 +157,7 @@ describe("the dashboard opens on the work", () => {
         await expect(cards.getByRole("link", { name: /Website audits/ }).getAttribute("href")).resolves.toBe(
           "/admin/audit",
         );
-        await screenshot(page, name);
+        await saveScreenshot(page, name);
       } finally {
         await close();
       }
@@ -427,7 +409,7 @@ describe("the lead page puts the work first", () => {
         await expect(page.getByText("Privacy notice version").isVisible()).resolves.toBe(true);
         await expect(noSidewaysScroll(page)).resolves.toBe(true);
         await record.locator("summary").click();
-        await screenshot(page, name);
+        await saveScreenshot(page, name);
       } finally {
         await close();
       }

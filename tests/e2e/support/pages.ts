@@ -1,5 +1,14 @@
-import type { Locator, Page, Response } from "playwright-core";
-import { baseUrl, type OpenedPage, openPage, type PageOptions, waitForHydration } from "./browser.ts";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Locator, Page, Response } from "playwright-core";
+import {
+  baseUrl,
+  DESKTOP,
+  type OpenedPage,
+  openPage,
+  type PageOptions,
+  waitForHydration,
+} from "./browser.ts";
 
 // Page helpers the back-office journeys share: carrying a session into a browser context, going to
 // a page and waiting for hydration, and reading what a visitor sees.
@@ -20,16 +29,56 @@ export async function goto(page: Page, path: string, javaScript = true) {
   return response;
 }
 
-/** Opens `path` in a fresh browser context that carries `session` (a Cookie header value). */
+/**
+ * A server a test file starts for itself (a database it seeds) and the Chromium it launched
+ * (launchTestBrowser), in place of the suite's shared server and setupBrowser()'s Chromium.
+ */
+export type OwnServer = {
+  browser: Browser;
+  server: { url: string };
+  /** Every action in the page fails within this instead of hanging until the test's own time-out. */
+  timeout: number;
+};
+
+/**
+ * Opens `path` in a fresh browser context that carries `session` (a Cookie header value): on the
+ * suite's server through openPage (unexpected console errors fail the test at close), or on `own`.
+ * NOTE: on `own` the context is signed in before its first request, `reducedMotion` is Chromium's
+ * own unless given, and only the viewport, JavaScript and time-zone options apply: openPage's
+ * rewriting of the document and its console check are the suite server's.
+ */
 export async function openSignedIn(
   path: string,
   options: PageOptions,
   session: string,
+  own?: OwnServer,
 ): Promise<OpenedPage & { answer: Response | null }> {
-  const opened = await openPage("/admin/login", options);
-  await opened.context.addCookies(cookiesFor(session));
-  const answer = await goto(opened.page, path, options.javaScript !== false);
-  return { ...opened, answer };
+  const javaScript = options.javaScript !== false;
+  if (!own) {
+    const opened = await openPage("/admin/login", options);
+    await opened.context.addCookies(cookiesFor(session));
+    const answer = await goto(opened.page, path, javaScript);
+    return { ...opened, answer };
+  }
+  const context = await own.browser.newContext({
+    javaScriptEnabled: javaScript,
+    viewport: { width: options.width ?? DESKTOP.width, height: options.height ?? DESKTOP.height },
+    reducedMotion: options.reducedMotion,
+    timezoneId: options.timezoneId,
+  });
+  await context.addCookies(cookiesFor(session, own.server.url));
+  context.setDefaultTimeout(own.timeout);
+  const page = await context.newPage();
+  const answer = await goto(page, new URL(path, own.server.url).href, javaScript);
+  return { page, context, response: answer, answer, close: () => context.close() };
+}
+
+/** With SAVE_SCREENSHOTS=1, the whole page as docs/screenshots/<name>.png (the screens the docs show). */
+export async function saveScreenshot(page: Page, name: string) {
+  if (process.env.SAVE_SCREENSHOTS !== "1") return;
+  const target = join(process.cwd(), "docs", "screenshots");
+  mkdirSync(target, { recursive: true });
+  await page.screenshot({ path: join(target, `${name}.png`), fullPage: true });
 }
 
 export const pathOf = (page: Page) => {

@@ -33,6 +33,19 @@ export type DetailsValues = {
 
 export type DetailsErrors = Partial<Record<string, string>>;
 
+/** The contact fields, each required and one line, in the order the card shows them. */
+const CONTACT_FIELDS: {
+  name: "fullName" | "company" | "email" | "phone";
+  label: string;
+  type?: "email" | "tel";
+  spellCheck?: boolean;
+}[] = [
+  { name: "fullName", label: "Full name" },
+  { name: "company", label: "Company" },
+  { name: "email", label: "Email", type: "email", spellCheck: false },
+  { name: "phone", label: "Phone", type: "tel" },
+];
+
 const INVESTOR_BOXES = [
   { key: "angel", name: "investorAngel", label: "Angel" },
   { key: "vc", name: "investorVc", label: "VC" },
@@ -124,12 +137,6 @@ export function LeadDetailsForm({
     }
   };
 
-  const field = (name: "fullName" | "company" | "email" | "phone") => ({
-    id: `lead-edit-${name}`,
-    name,
-    error: errors[name],
-  });
-
   return (
     <Form
       ref={formRef}
@@ -145,53 +152,28 @@ export function LeadDetailsForm({
       <input type="hidden" name="intent" value="details" />
       {errors.form ? <p className="font-semibold text-danger">{errors.form}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field {...field("fullName")} label="Full name" required>
-          {(control) => (
-            <Input
-              {...control}
-              data-field="fullName"
-              autoComplete="off"
-              maxLength={LEAD_LIMITS.fullName}
-              defaultValue={str(values?.fullName, lead.fullName)}
-            />
-          )}
-        </Field>
-        <Field {...field("company")} label="Company" required>
-          {(control) => (
-            <Input
-              {...control}
-              data-field="company"
-              autoComplete="off"
-              maxLength={LEAD_LIMITS.company}
-              defaultValue={str(values?.company, lead.company)}
-            />
-          )}
-        </Field>
-        <Field {...field("email")} label="Email" required>
-          {(control) => (
-            <Input
-              {...control}
-              data-field="email"
-              type="email"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={LEAD_LIMITS.email}
-              defaultValue={str(values?.email, lead.email)}
-            />
-          )}
-        </Field>
-        <Field {...field("phone")} label="Phone" required>
-          {(control) => (
-            <Input
-              {...control}
-              data-field="phone"
-              type="tel"
-              autoComplete="off"
-              maxLength={LEAD_LIMITS.phone}
-              defaultValue={str(values?.phone, lead.phone)}
-            />
-          )}
-        </Field>
+        {CONTACT_FIELDS.map((field) => (
+          <Field
+            key={field.name}
+            id={`lead-edit-${field.name}`}
+            name={field.name}
+            label={field.label}
+            error={errors[field.name]}
+            required
+          >
+            {(control) => (
+              <Input
+                {...control}
+                data-field={field.name}
+                type={field.type}
+                autoComplete="off"
+                spellCheck={field.spellCheck}
+                maxLength={LEAD_LIMITS[field.name]}
+                defaultValue={str(values?.[field.name], lead[field.name])}
+              />
+            )}
+          </Field>
+        ))}
       </div>
       <Field id="lead-edit-message" name="message" label="Message" error={errors.message}>
         {(control) => (
