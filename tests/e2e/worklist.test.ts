@@ -191,8 +191,11 @@ describe("the dashboard opens on the work", () => {
       await expect(
         fresh.getByLabel("Owner of Dee Fresh").locator("option:checked").innerText(),
       ).resolves.toBe("riley");
-      await expect(fresh.getByText("Email", { exact: true }).count()).resolves.toBe(1);
-      await expect(fresh.getByText("spring-launch").count()).resolves.toBe(1);
+      // Once in sight: beside the sidebar's labels the Channel column folds under Source.
+      await expect(fresh.getByText("Email", { exact: true }).filter({ visible: true }).count()).resolves.toBe(
+        1,
+      );
+      await expect(fresh.getByText("spring-launch").filter({ visible: true }).count()).resolves.toBe(1);
       // SPEC section 9's date ("Nov 21, 2025, 03:16 PM"), its age beside it (issue 32).
       const date = fresh.locator("time");
       await expect(

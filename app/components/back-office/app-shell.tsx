@@ -96,7 +96,11 @@ export function AppShell({ user, counts, search, logout, bell, collapsed = false
   );
 
   return (
-    <div ref={shell} className="min-h-screen bg-surface-muted wide:flex">
+    <div
+      ref={shell}
+      data-sidebar={narrow ? "collapsed" : "expanded"}
+      className="min-h-screen bg-surface-muted wide:flex"
+    >
       <aside
         data-search-host
         data-collapsed={narrow || undefined}

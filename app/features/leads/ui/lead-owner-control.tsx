@@ -72,7 +72,7 @@ export function LeadOwnerControl({
         id={selectId}
         name="ownerId"
         data-owner-control
-        className="block h-8 w-full min-w-0 rounded-md border border-line bg-white pr-7 pl-2 text-sm text-ink hover:border-ink-muted focus-visible:border-brand focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand max-md:w-auto max-md:max-w-full md:w-28"
+        className="block h-8 w-full min-w-0 rounded-md border border-line bg-white pr-7 pl-2 text-sm text-ink hover:border-ink-muted focus-visible:border-brand focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand max-md:w-auto max-md:max-w-full md:field-sizing-content md:w-auto md:max-w-40 md:pr-2"
         value={value}
         onChange={onChange}
         aria-busy={pending || undefined}

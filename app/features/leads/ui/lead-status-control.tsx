@@ -8,9 +8,12 @@ import { cn } from "#app/lib/cn.ts";
 import { useHydrated } from "#app/lib/use-hydrated.ts";
 import { LEAD_STATUS_OPTIONS, statusBadgeClass, statusLabel } from "./lead-format.ts";
 
-/** The list's status control looks like the status badge it replaces (status shows once a row). */
+/**
+ * The list's status control looks like the status badge it replaces (status shows once a row), as
+ * wide as the status it shows (not its longest option), so the list fits beside the sidebar.
+ */
 const BADGE_SELECT =
-  "h-8 cursor-pointer rounded-full border border-transparent pr-7 pl-3 text-xs font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand";
+  "field-sizing-content h-8 cursor-pointer rounded-full border border-transparent pr-2 pl-3 text-xs font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand";
 
 const UPDATED = { title: "Lead updated", description: "The lead status has been updated successfully." };
 const UPDATE_FAILED = "Update failed";

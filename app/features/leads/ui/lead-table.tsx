@@ -251,6 +251,7 @@ export function LeadTable({
                   "px-1.5 py-2.5 font-semibold",
                   column === "Next step" ? "leading-tight" : "whitespace-nowrap",
                   column === "Actions" && `${STICKY_ACTIONS} md:bg-surface-muted`,
+                  (column === "Channel" || column === "Phone") && "beside-sidebar:hidden",
                 )}
               >
                 <SortHeader column={column} view={view} />
@@ -288,7 +289,7 @@ export function LeadTable({
                 </td>
                 <th
                   scope="row"
-                  className="max-w-44 min-w-28 px-1.5 py-2.5 font-normal max-md:order-1 max-md:col-span-2 max-md:max-w-none max-md:min-w-0 max-md:p-0"
+                  className="max-w-44 min-w-28 px-1.5 py-2.5 font-normal beside-sidebar:min-w-24 max-md:order-1 max-md:col-span-2 max-md:max-w-none max-md:min-w-0 max-md:p-0"
                 >
                   <Link
                     to={leadHref(lead.id, list && { from: list.from, at: list.offset + index + 1 })}
@@ -317,8 +318,15 @@ export function LeadTable({
                   >
                     <span className="truncate">{lead.email}</span>
                   </a>
+                  {/* Beside the sidebar's labels at 1280-1535 px the Phone column folds in here, as
+                      text: a second link right under the e-mail's would be too small a target. */}
+                  {lead.phone ? (
+                    <span className="hidden truncate text-xs text-ink-muted beside-sidebar:block">
+                      {lead.phone}
+                    </span>
+                  ) : null}
                 </td>
-                <td className="max-w-28 px-1.5 py-2.5 max-md:order-8 max-md:col-span-full max-md:max-w-none max-md:p-0">
+                <td className="max-w-28 px-1.5 py-2.5 beside-sidebar:hidden max-md:order-8 max-md:col-span-full max-md:max-w-none max-md:p-0">
                   {/* Tap to call on a phone (issue 35); the number as written. */}
                   {lead.phone ? (
                     <a
@@ -336,9 +344,15 @@ export function LeadTable({
                 >
                   <span className="md:hidden">Source: </span>
                   {lead.source}
+                  {/* Beside the sidebar's labels at 1280-1535 px the Channel column folds in here. */}
+                  {lead.channel ? (
+                    <span className="hidden text-xs text-ink-muted beside-sidebar:block" data-folded-channel>
+                      <ChannelText channel={lead.channel} />
+                    </span>
+                  ) : null}
                 </td>
                 <td
-                  className="max-w-28 px-1.5 py-2.5 max-md:order-10 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
+                  className="max-w-28 px-1.5 py-2.5 beside-sidebar:hidden max-md:order-10 max-md:col-span-full max-md:max-w-none max-md:min-w-0 max-md:p-0 max-md:text-ink-muted"
                   data-lead-channel
                 >
                   <span className="md:hidden">Channel: </span>
