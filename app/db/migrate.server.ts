@@ -39,6 +39,7 @@ import * as meetingReminders036 from "./migrations/036-meeting-reminders.ts";
 import * as leadActivities037 from "./migrations/037-lead-activities.ts";
 import * as notifications038 from "./migrations/038-notifications.ts";
 import * as listPageSize039 from "./migrations/039-list-page-size.ts";
+import * as leadFormerEmails041 from "./migrations/041-lead-former-emails.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -81,6 +82,8 @@ export const migrations: Record<string, Migration> = {
   "037-lead-activities": leadActivities037,
   "038-notifications": notifications038,
   "039-list-page-size": listPageSize039,
+  // NOTE: 040 is reserved by a change on another branch; 041 stands alone, so either may land first.
+  "041-lead-former-emails": leadFormerEmails041,
 };
 
 export class MigrationError extends Error {}
