@@ -3,6 +3,7 @@ import type { Database } from "#app/db/schema.ts";
 import type { LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { leadDetail } from "#app/features/leads/lead-admin-http.server.ts";
 import { erasedOn, leadIdsOf } from "#app/features/leads/lead-erasure.server.ts";
+import { formerLeadsOf } from "#app/features/leads/lead-former-emails.server.ts";
 import type { PeopleLeads } from "#app/features/people/people-context.server.ts";
 import { eraseMeetingsOfPerson } from "./meeting-privacy.server.ts";
 
@@ -20,6 +21,7 @@ export function createPeopleLeads(
 ): PeopleLeads {
   return {
     leadIdsOf: (email) => leadIdsOf(db, email),
+    formerLeadsOf: (email) => formerLeadsOf(db, email),
     erasedOn: (email) => erasedOn(db, secret, email),
     leadRecord: (id) => leadDetail(db, id),
     erasePerson: async (request) => {

@@ -114,7 +114,7 @@ describeEachDatabase("people's data", (use) => {
       clientAddress: "203.0.113.5",
       secret: SECRET,
     });
-    expect(erased).toBe(2);
+    expect(erased).toEqual({ leads: 2, formerly: 0 });
     const left = await db().selectFrom("leads").select("id").execute();
     expect(left.map((row) => Number(row.id))).toEqual([other.id]);
     expect(await db().selectFrom("leadNotes").selectAll().execute()).toEqual([]);

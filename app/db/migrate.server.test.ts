@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
@@ -44,6 +45,16 @@ describeEachDatabase("migrations", (use) => {
     await expect(migrateToLatest(use().db, list)).rejects.toThrow(
       /Database migration "999-broken" failed: .*no_such_table/,
     );
+  });
+});
+
+describe("the migration list", () => {
+  // A migration file not in `migrations` never runs: the server build carries only what is imported.
+  it("names every migration file of app/db/migrations, by its file name", () => {
+    const files = readdirSync(new URL("./migrations/", import.meta.url))
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+      .map((file) => file.replace(/\.ts$/, ""));
+    expect(Object.keys(migrations).sort()).toEqual(files.sort());
   });
 });
 

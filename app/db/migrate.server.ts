@@ -40,6 +40,7 @@ import * as leadActivities037 from "./migrations/037-lead-activities.ts";
 import * as notifications038 from "./migrations/038-notifications.ts";
 import * as listPageSize039 from "./migrations/039-list-page-size.ts";
 import * as leadSortIndexes040 from "./migrations/040-lead-sort-indexes.ts";
+import * as leadFormerEmails041 from "./migrations/041-lead-former-emails.ts";
 
 // Migrations are imported, not read from a folder at run time, so the bundled server build carries
 // them. Names sort in the order they apply; never rename or edit one that has shipped.
@@ -83,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   "038-notifications": notifications038,
   "039-list-page-size": listPageSize039,
   "040-lead-sort-indexes": leadSortIndexes040,
+  "041-lead-former-emails": leadFormerEmails041,
 };
 
 export class MigrationError extends Error {}

@@ -113,6 +113,17 @@ export interface LeadEventsTable {
   createdAt: string;
 }
 
+/**
+ * An address a lead carried before staff replaced it (ADR 044, migration 041), by its key (as
+ * `leads.email_key`): how its holder's erasure and subject access still find the lead.
+ */
+export interface LeadFormerEmailsTable {
+  id: Generated<number>;
+  leadId: number;
+  emailKey: string;
+  replacedAt: string;
+}
+
 export interface ApiKeysTable {
   id: Generated<number>;
   name: string;
@@ -821,6 +832,7 @@ export interface Database {
   leadStatusChanges: LeadStatusChangesTable;
   leadNotes: LeadNotesTable;
   leadEvents: LeadEventsTable;
+  leadFormerEmails: LeadFormerEmailsTable;
   apiKeys: ApiKeysTable;
   securityAudits: SecurityAuditsTable;
   performanceChecks: PerformanceChecksTable;

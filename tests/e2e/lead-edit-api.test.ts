@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { ERASED_VALUE, WITHHELD_VALUE } from "../../app/features/leads/lead-contact-schema.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
 import { createAccount, signIn } from "./support/accounts.ts";
@@ -160,6 +161,68 @@ for (const kind of ["sqlite", "postgres"] as const) {
           errors: { email: expect.stringMatching(/erased on request/) },
         });
         expect((await detail(first)).email).toBe("first@okafor.example");
+      });
+
+      it("leaves a replaced address to its holder's export and erasure, which take it off the lead", async () => {
+        const id = await submit({ email: "old.holder@okafor.example" });
+        const moved = await call("PATCH", `/api/admin/leads/${id}`, { email: "new.holder@okafor.example" });
+        expect(moved.status).toBe(200);
+
+        // Subject access: the fact and the entry naming the address; the lead's new person withheld.
+        const exported = await call("GET", "/api/admin/people?email=Old.Holder%40okafor.example");
+        expect(exported.status).toBe(200);
+        const person = (await exported.json()) as Record<string, unknown>;
+        expect(person).toMatchObject({
+          leads: [],
+          timeline: [],
+          formerly: [
+            {
+              leadId: id,
+              field: "email",
+              replacedAt: [expect.any(String)],
+              timeline: [
+                {
+                  kind: "contact_changed",
+                  actor: "alice",
+                  changes: [{ field: "email", from: "old.holder@okafor.example", to: WITHHELD_VALUE }],
+                },
+              ],
+            },
+          ],
+          erasedBefore: null,
+        });
+        expect(JSON.stringify(person)).not.toMatch(/new\.holder|Amara|7946/);
+
+        // The page says so, names the lead by number only, and offers to erase the address.
+        const page = await fetch(`${server.url}/admin/people?email=old.holder%40okafor.example`, {
+          headers: { Cookie: cookie },
+        });
+        const html = await page.text();
+        expect(html).toContain("Formerly on other leads");
+        // (React marks the join of the text and the number with a comment.)
+        expect(html).toMatch(new RegExp(`Lead #(<!-- -->)?${id}<`));
+        expect(html).toContain("Erase this address");
+        expect(html).not.toMatch(/new\.holder|Amara/);
+
+        // Erasure: the lead stays with its person; its timeline keeps the change, not the address.
+        expect((await call("DELETE", "/api/admin/people?email=old.holder%40okafor.example")).status).toBe(
+          204,
+        );
+        const after = await detail(id);
+        expect(after.email).toBe("new.holder@okafor.example");
+        expect(after.timeline.find((entry) => entry.kind === "contact_changed")).toMatchObject({
+          changes: [{ field: "email", from: ERASED_VALUE, to: "new.holder@okafor.example" }],
+        });
+        const again = await call("GET", "/api/admin/people?email=old.holder%40okafor.example");
+        await expect(again.json()).resolves.toMatchObject({
+          leads: [],
+          formerly: [],
+          erasedBefore: expect.any(String),
+        });
+        // Erased a second time: nothing is held any more.
+        expect((await call("DELETE", "/api/admin/people?email=old.holder%40okafor.example")).status).toBe(
+          404,
+        );
       });
 
       it("keeps an investor lead to the investor form's rules", async () => {

@@ -9,6 +9,7 @@ import { enqueue, LEAD_NOTIFICATION, type LeadNotificationPayload } from "#app/l
 import { type ContactEdit, ERASED_EMAIL_MESSAGE } from "./lead-contact-schema.ts";
 import { type ErasePerson, erasedOn, erasePerson } from "./lead-erasure.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
+import { recordFormerEmail } from "./lead-former-emails.server.ts";
 import {
   contactKey,
   LEAD_STATUSES,
@@ -535,9 +536,9 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: 
    * Issue 35: corrects what the person sent. Only the fields that differ are written; they land on
    * the timeline as one `contact_changed` event listing each (field, from, to), with `lead.updated`
    * for the webhooks. A new e-mail moves the lead to the person of that address (people are the
-   * leads sharing a normalised e-mail): its timeline goes with it. An address under an erasure
-   * suppression is refused. The row is locked first on PostgreSQL, so two editors at once each
-   * record what they really replaced.
+   * leads sharing a normalised e-mail): its timeline goes with it, and the old address is recorded as
+   * one the lead carried before. An address under an erasure suppression is refused. The row is
+   * locked first on PostgreSQL, so two editors at once each record what they really replaced.
    */
   async function editContactIn(trx: Trx, leadId: number, edit: ContactEdit, actor: Actor, now: Date) {
     const locked = trx
@@ -599,6 +600,10 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: 
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordLeadEvent(trx, { leadId, type: "contact_changed", actor, detail: { changes }, now });
+    // The entry names the old address, no longer this lead's person's: kept by its key, so its
+    // holder's erasure and subject access still find it here (lead-former-emails.server.ts).
+    if (contactKey(email) !== contactKey(before.email))
+      await recordFormerEmail(trx, leadId, before.email, now);
     await emit(trx, "lead.updated", leadId, now);
     return toLead(updated);
   }
@@ -634,10 +639,10 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: 
         return { changed, missing };
       });
     },
-    /** Erases a lead with its history, notes and events (a data-subject erasure request). */
     /**
      * Erases everything held on the person with this email (people.server.ts): each lead the way
-     * `remove` erases one, `lead.deleted` included, then the suppression record. How many leads went.
+     * `remove` erases one, `lead.deleted` included, their address on leads that carried it before,
+     * then the suppression record. How many leads went, and how many others carried the address.
      */
     erasePerson(person: Omit<ErasePerson, "now">, now = new Date()) {
       return erasePerson(
@@ -711,6 +716,8 @@ export async function eraseLeads(trx: Trx, leadIds: number[]): Promise<number> {
   await trx.deleteFrom("leadNotes").where("leadId", "in", leadIds).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "in", leadIds).execute();
   await trx.deleteFrom("leadActivities").where("leadId", "in", leadIds).execute();
+  // The addresses they carried before (ADR 044): named by the events that just went.
+  await trx.deleteFrom("leadFormerEmails").where("leadId", "in", leadIds).execute();
   // An import's record of them (a merged lead's earlier fields are personal data too).
   await trx.deleteFrom("leadImportChanges").where("leadId", "in", leadIds).execute();
   // Their attribution goes with them (PostgreSQL's foreign key would cascade; SQLite's is not enforced).

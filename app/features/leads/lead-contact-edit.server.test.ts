@@ -145,6 +145,10 @@ describeEachDatabase("lead contact edit", (use) => {
     expect((await leadDetail(db(), first))?.otherSubmissions).toEqual([]);
     expect((await leadDetail(db(), other))?.otherSubmissions.map((lead) => lead.id)).toEqual([edited]);
     expect((await findLeadListItem(db(), first))?.returning).toBe(false);
+    // The address it carried is kept by its key, so its holder's erasure and export still find it.
+    expect(
+      await db().selectFrom("leadFormerEmails").select(["leadId", "emailKey", "replacedAt"]).execute(),
+    ).toEqual([{ leadId: edited, emailKey: "ada@old.example", replacedAt: at(2).toISOString() }]);
   });
 
   it("refuses an address erased on request, unless it is the lead's own in another case", async () => {

@@ -111,3 +111,15 @@ export function contactEditFromForm(
 /** The refusal for an address a person asked to be erased under (its suppression record). */
 export const ERASED_EMAIL_MESSAGE =
   "This address belongs to a person erased on request. If they got in touch again, add them as a new lead.";
+
+/**
+ * What a person's erasure leaves on the timeline of a lead that carried their address before staff
+ * replaced it (ADR 044): the change stays (the lead is another person's now), their address does not.
+ */
+export const ERASED_VALUE = "(erased on request)";
+
+/**
+ * What a subject-access export shows for the other side of such a change: the lead's address now (or
+ * before), another person's data, not the requester's.
+ */
+export const WITHHELD_VALUE = "(withheld: another person's)";

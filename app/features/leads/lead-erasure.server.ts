@@ -4,11 +4,13 @@ import { preparedOnPostgres } from "#app/db/prepared-statements.ts";
 import type { Database } from "#app/db/schema.ts";
 import { recordAccess } from "#app/lib/access-log.server.ts";
 import type { Actor } from "./lead-events.server.ts";
+import { eraseFormerEmail } from "./lead-former-emails.server.ts";
 import { contactKey } from "./lead-repository.server.ts";
 
 // Erasing a person (issue 13, UK GDPR article 17): every lead held on their normalised email (the
 // contact key every lead stores) goes in one transaction, leaving only a suppression record (an
-// HMAC of the email, the date, the reason) that new leads from that email are checked against.
+// HMAC of the email, the date, the reason) that new leads from that email are checked against. Leads
+// that carried the address before staff replaced it keep the change, not the address (ADR 044).
 // features/people finds and exports a person's data through the composition root.
 
 /** The suppression key of an email: HMAC-SHA256 of its contact key under the app secret. */
@@ -102,22 +104,28 @@ export type ErasePerson = {
   ) => Promise<unknown>;
 };
 
+/** What an erasure did: the person's leads that went, and the others that carried their address before. */
+export type ErasedPerson = { leads: number; formerly: number };
+
 /**
  * Erases every lead of the person with `email` through `eraseLead` (the leads feature's one erasure
  * path: `lead.deleted` webhooks, notes, events, history, queued messages), deletes the access-log
- * entries that name those leads, keeps the suppression record and logs the erasure by count only.
- * One transaction: all of it or nothing. Returns how many leads went.
+ * entries that name those leads, erases the address from leads that carried it before staff
+ * replaced it (ADR 044: those leads stay, another person's), keeps the suppression record and logs
+ * the erasure by count only. One transaction: all of it or nothing.
  */
 export async function erasePerson(
   db: Kysely<Database>,
   eraseLead: (trx: Transaction<Database>, leadId: number, now: Date) => Promise<boolean>,
   { email, reason, actor, clientAddress, secret, now = new Date(), alsoErase }: ErasePerson,
-): Promise<number> {
+): Promise<ErasedPerson> {
   return db.transaction().execute(async (trx) => {
     const ids = await leadIdsOf(trx, email);
     await alsoErase?.(trx, { email, leadIds: ids, now });
     for (const id of ids) await eraseLead(trx, id, now);
     if (ids.length > 0) await trx.deleteFrom("accessLog").where("leadId", "in", ids).execute();
+    // After the person's own leads: what is left carrying the address is other people's leads.
+    const formerly = await eraseFormerEmail(trx, email);
     const key = suppressionKey(secret, email);
     await trx.deleteFrom("erasureSuppressions").where("emailHmac", "=", key).execute();
     await trx
@@ -126,9 +134,9 @@ export async function erasePerson(
       .execute();
     await recordAccess(
       trx,
-      { action: "person_erased", actor, detail: { leads: ids.length }, clientAddress },
+      { action: "person_erased", actor, detail: { leads: ids.length, formerly }, clientAddress },
       now,
     );
-    return ids.length;
+    return { leads: ids.length, formerly };
   });
 }

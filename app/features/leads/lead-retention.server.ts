@@ -9,9 +9,10 @@ import { eraseLeads } from "./lead-admin.server.ts";
 //   owner or spam change, a note) is anonymised. Its row stays, with its type, status, owner, dates,
 //   source and spam verdict, so the summary strip's pipeline and the analytics keep counting it; what
 //   names or describes the person goes: name, email, phone, company, message, other details, the
-//   search and contact keys, its notes and events (bodies, error texts), and the parts of its
-//   attribution that could single someone out (the referrer's path, utm_term, utm_content). It
-//   leaves the list, the export, its own page and the people search (`anonymised_at` is set).
+//   search and contact keys, its notes and events (bodies, error texts), the addresses it carried
+//   before a correction (ADR 044), and the parts of its attribution that could single someone out
+//   (the referrer's path, utm_term, utm_content). It leaves the list, the export, its own page and
+//   the people search (`anonymised_at` is set).
 // - A lead held as spam is deleted SPAM_RETENTION_DAYS after it was held or last changed, through
 //   the same erasure as staff's (lead-admin.server.ts). No webhook is sent: held spam never
 //   announced itself as a lead.
@@ -138,6 +139,8 @@ export async function anonymiseLeads(
     .execute();
   await trx.deleteFrom("leadNotes").where("leadId", "in", done).execute();
   await trx.deleteFrom("leadEvents").where("leadId", "in", done).execute();
+  // The addresses it carried before (ADR 044): the row stays, so its foreign key cascades nothing.
+  await trx.deleteFrom("leadFormerEmails").where("leadId", "in", done).execute();
   // Its calls, e-mails and tasks (issue 35): their words are about the person.
   await trx.deleteFrom("leadActivities").where("leadId", "in", done).execute();
   await trx

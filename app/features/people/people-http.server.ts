@@ -7,6 +7,7 @@ import { clientAddressContext } from "#app/lib/service-context.server.ts";
 import { assertSameOrigin, requireApiPermission, type StaffUser } from "#app/lib/staff-guard.server.ts";
 import { DEFAULT_ERASURE_REASON } from "./people-constants.ts";
 import {
+  type FormerLead,
   type PeopleLeads,
   type PersonLead,
   type PersonLeadFields,
@@ -37,6 +38,12 @@ export type PersonRecord = {
     createdAt: string;
     sentAt: string | null;
   }[];
+  /**
+   * Leads that carried this email before staff replaced it with another (ADR 044): which field, when,
+   * and the timeline entries naming it, the other person's value withheld; not the leads themselves,
+   * which are the new address's person's.
+   */
+  formerly: FormerLead[];
   /** When a suppression record says this email was erased before (then asked again). */
   erasedBefore: string | null;
 };
@@ -49,17 +56,20 @@ export async function findPerson(
 ): Promise<PersonRecord | null> {
   const ids = await leads.leadIdsOf(email);
   const erasedBefore = await leads.erasedOn(email);
-  if (ids.length === 0) return erasedBefore ? emptyRecord(email, erasedBefore) : null;
+  const formerly = await leads.formerLeadsOf(email);
+  if (ids.length === 0 && formerly.length === 0)
+    return erasedBefore ? emptyRecord(email, erasedBefore) : null;
   const details = (await Promise.all(ids.map((id) => leads.leadRecord(id)))).filter(
     (detail): detail is LeadRecord => detail !== undefined,
   );
-  const messages = await messagesAbout(db, ids);
+  const messages = ids.length > 0 ? await messagesAbout(db, ids) : [];
   return {
     email,
     leads: details.map(({ notes: _notes, timeline: _timeline, otherSubmissions: _others, ...lead }) => lead),
     notes: details.flatMap((detail) => detail.notes.map((note) => ({ ...note, leadId: detail.id }))),
     timeline: details.flatMap((detail) => detail.timeline.map((entry) => ({ ...entry, leadId: detail.id }))),
     messages,
+    formerly,
     erasedBefore,
   };
 }
@@ -70,6 +80,7 @@ const emptyRecord = (email: string, erasedBefore: string): PersonRecord => ({
   notes: [],
   timeline: [],
   messages: [],
+  formerly: [],
   erasedBefore,
 });
 
@@ -112,13 +123,16 @@ export async function exportPerson(
   await recordAccess(database.db, {
     action: "person_exported",
     actor: user,
-    detail: { format, leads: person?.leads.length ?? 0 },
+    detail: { format, leads: person?.leads.length ?? 0, formerly: person?.formerly.length ?? 0 },
     clientAddress: context.get(clientAddressContext),
   });
   return person;
 }
 
-/** GET /api/admin/people?email=: `{ email, leads, notes, timeline, messages, erasedBefore }`, or 404. */
+/**
+ * GET /api/admin/people?email=: `{ email, leads, notes, timeline, messages, formerly, erasedBefore }`,
+ * or 404.
+ */
 export async function handleGetPerson(request: Request, context: Context): Promise<Response> {
   const user = await requireApiPermission(request, context, "people.dataRequests");
   const url = new URL(request.url);
@@ -133,17 +147,19 @@ export async function handleGetPerson(request: Request, context: Context): Promi
 }
 
 /**
- * Erases everything held on the person (the page's form and the API share it): how many leads
- * went, or null when nothing is held. The reason is trimmed and bounded, with a default.
+ * Erases everything held on the person (the page's form and the API share it): how many of their
+ * leads went and how many others carried their address before, or null when nothing is held (no
+ * lead carries or carried the address). The reason is trimmed and bounded, with a default.
  */
 export async function erasePersonIfHeld(
   context: Context,
   user: Actor,
   email: string,
   reason: string | null,
-): Promise<number | null> {
+): Promise<{ leads: number; formerly: number } | null> {
   const { leads } = await peopleServices(context);
-  if ((await leads.leadIdsOf(email)).length === 0) return null;
+  if ((await leads.leadIdsOf(email)).length === 0 && (await leads.formerLeadsOf(email)).length === 0)
+    return null;
   return leads.erasePerson({
     email,
     reason: (reason ?? "").trim().slice(0, 200) || DEFAULT_ERASURE_REASON,

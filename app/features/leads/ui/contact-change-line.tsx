@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
+import { ERASED_VALUE } from "../lead-contact-schema.ts";
 import type { TimelineEntry } from "../lead-timeline.server.ts";
 
 // Issue 35: a correction of the lead's fields on its timeline, as who changed what from what:
 // "alice changed the phone from +44 20 7946 0958 to +44 20 7946 0000". A long text (the message, the
-// investor's details) is told in one line, its earlier and new words folded under it.
+// investor's details) is told in one line, its earlier and new words folded under it. An address its
+// holder had erased reads "(erased on request)".
 
 const FIELD_NAMES: Record<string, string> = {
   fullName: "the name",
@@ -17,8 +19,13 @@ const FIELD_NAMES: Record<string, string> = {
 
 const LONG_FIELDS = new Set(["message", "otherDetails"]);
 
+// An address erased on request (ADR 044: the lead carried it before a correction) is no value to quote.
 const value = (text: string | null) =>
-  text === null || text === "" ? <em className="not-italic text-ink-muted">(empty)</em> : <q>{text}</q>;
+  text === null || text === "" || text === ERASED_VALUE ? (
+    <em className="not-italic text-ink-muted">{text || "(empty)"}</em>
+  ) : (
+    <q>{text}</q>
+  );
 
 export function ContactChangeLine({
   entry,
