@@ -217,7 +217,7 @@ describeEachDatabase("lead activities and tasks", (use) => {
       "task_added",
     ]);
 
-    // The Work card's "Clear" completes the next step; setting one rewrites the earliest open task.
+    // The Work card's "Mark done" completes the next step; setting one rewrites the earliest open task.
     await setNextStep(db(), id, { body: "Send the proposal v2", dueOn: "2026-12-04" }, alice, NOW);
     expect(await leadRowOf(id)).toEqual({ nextTaskId: later?.id, nextTaskDueAt: "2026-12-04T23:59:59.999Z" });
     await clearNextStep(db(), id, alice, NOW);
