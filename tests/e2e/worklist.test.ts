@@ -431,18 +431,20 @@ describe("the lead page puts the work first", () => {
       await expect(
         page.getByRole("region", { name: "Work this lead" }).getByText("Overdue").count(),
       ).resolves.toBe(0);
+      // The button says what it does: it completes the step (its name ends with the step's words).
       await page
         .getByRole("region", { name: "Work this lead" })
-        .getByRole("button", { name: "Clear" })
+        .getByRole("button", { name: "Mark done (next step: Book the demo)", exact: true })
         .click();
       await page.waitForURL(/notice=next-step-cleared/);
+      await expect(page.getByText("Next step done.").count()).resolves.toBe(1);
       await expect(
         page
           .getByRole("region", { name: "Timeline" })
-          .getByText(/cleared the next step/)
+          .getByText(/completed the next step “Book the demo”/)
           .count(),
       ).resolves.toBe(1);
-      // Cleared: its task is done, so the lead has no open task (no next step) left.
+      // Done: its task is done, so the lead has no open task (no next step) left.
       await expect(
         database.db
           .selectFrom("leadActivities")

@@ -15,8 +15,14 @@ import { leadRow } from "../../../tests/support/lead-rows.ts";
 import {
   ActivityInputSchema,
   addActivity,
+  countOpenTasks,
   dueTasksFor,
+  endOfDay,
+  formatTaskCursor,
   listTasks,
+  pageTasks,
+  parseTaskCursor,
+  type TaskCursor,
   TaskPatchSchema,
   UnknownAssigneeError,
   updateTask,
@@ -33,7 +39,8 @@ import {
 } from "./task-digest.server.ts";
 
 // Issue 35 on both databases: calls, e-mails and tasks on a lead, the lead's next step kept as its
-// earliest open task, the tasks' lists, and the morning e-mail queued once a day per person.
+// earliest open task, the tasks' lists (paged by keyset: none repeated or skipped, equal due times
+// too), and the morning e-mail queued once a day per person.
 
 const NOW = new Date("2026-12-01T10:00:00.000Z");
 const at = (iso: string) => new Date(iso);
@@ -217,7 +224,7 @@ describeEachDatabase("lead activities and tasks", (use) => {
       "task_added",
     ]);
 
-    // The Work card's "Clear" completes the next step; setting one rewrites the earliest open task.
+    // The Work card's "Mark done" completes the next step; setting one rewrites the earliest open task.
     await setNextStep(db(), id, { body: "Send the proposal v2", dueOn: "2026-12-04" }, alice, NOW);
     expect(await leadRowOf(id)).toEqual({ nextTaskId: later?.id, nextTaskDueAt: "2026-12-04T23:59:59.999Z" });
     await clearNextStep(db(), id, alice, NOW);
@@ -259,6 +266,132 @@ describeEachDatabase("lead activities and tasks", (use) => {
     ]);
   });
 
+  it("pages open tasks by keyset: each once, in due-then-id order, across equal due times", async () => {
+    const leads = [await addLead("Page One"), await addLead("Page Two"), await addLead("Page Three")];
+    // Three due times, taken in turn, so each run of equal due times holds ids far apart and the
+    // pages of 4 end inside the runs. Bob's tasks and a done one of Alice's sit among them.
+    const dues = ["2026-12-03T09:00:00.000Z", "2026-11-30T09:00:00.000Z", "2026-12-01T16:00:00.000Z"];
+    const mine: { id: number; dueAt: string }[] = [];
+    for (let index = 0; index < 17; index++) {
+      const dueAt = dues[index % 3] ?? "";
+      const added = await addActivity(db(), leads[index % 3] ?? 0, task(`Task ${index}`, dueAt), alice, NOW);
+      mine.push({ id: added?.id ?? 0, dueAt });
+      if (index % 5 === 0)
+        await addActivity(db(), leads[0] ?? 0, task(`Bob ${index}`, dueAt, bob.id), alice, NOW);
+    }
+    const doneOne = await addActivity(db(), leads[1] ?? 0, task("Done already", dues[1] ?? ""), alice, NOW);
+    await updateTask(db(), doneOne?.id ?? 0, { done: true }, alice, NOW);
+    const order = (tasks: { id: number; dueAt: string }[]) =>
+      tasks
+        .toSorted((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : a.id - b.id))
+        .map((each) => each.id);
+    const expected = order(mine);
+    const tonight = endOfDay(NOW, "UTC");
+    const count = (upTo: TaskCursor | null) =>
+      countOpenTasks(db(), { assigneeId: alice.id, now: NOW.toISOString(), tonight, upTo });
+
+    const walk = async (assigneeId: number | undefined, limit: number) => {
+      const seen: number[] = [];
+      const positions: number[] = [];
+      let after: TaskCursor | null = null;
+      for (let pages = 0; pages < 50; pages++) {
+        const page = await pageTasks(db(), { assigneeId, state: "open", after, limit });
+        expect(page.tasks.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.tasks.map((each) => each.id));
+        if (!page.next) break;
+        expect(page.tasks.length).toBe(limit);
+        // The cursor survives the URL: the same page comes back from its text.
+        expect(parseTaskCursor(formatTaskCursor(page.next))).toEqual(page.next);
+        if (assigneeId !== undefined) positions.push((await count(page.next)).upTo);
+        after = page.next;
+      }
+      return { seen, positions };
+    };
+    const { seen, positions } = await walk(alice.id, 4);
+    expect(seen).toEqual(expected);
+    expect(new Set(seen).size).toBe(17);
+    // The counts say where each page starts: 4, 8, 12, 16 tasks before the next.
+    expect(positions).toEqual([4, 8, 12, 16]);
+    expect(await count(null)).toEqual({ total: 17, overdue: 6, today: 5, upTo: 0, capped: false });
+    // A page size of 1 and one of all: the same order.
+    expect((await walk(alice.id, 1)).seen).toEqual(expected);
+    expect((await walk(alice.id, 200)).seen).toEqual(expected);
+    expect((await listTasks(db(), { assigneeId: alice.id, state: "open" })).map((each) => each.id)).toEqual(
+      expected,
+    );
+    // Everyone's: Alice's and Bob's in one order.
+    const bobs = await listTasks(db(), { assigneeId: bob.id, state: "open" });
+    expect((await walk(undefined, 3)).seen).toEqual(order([...mine, ...bobs]));
+
+    // Work done between pages skips nothing: the first page's last task (the cursor itself) and its
+    // first are marked done, a task due before the cursor is added (a page already passed), one
+    // after it too; the next pages hold exactly the rest, in order.
+    const first = await pageTasks(db(), { assigneeId: alice.id, state: "open", limit: 4 });
+    const cursor = first.next as TaskCursor;
+    await updateTask(db(), first.tasks[3]?.id ?? 0, { done: true }, alice, NOW);
+    await updateTask(db(), first.tasks[0]?.id ?? 0, { done: true }, alice, NOW);
+    await addActivity(db(), leads[2] ?? 0, task("Earlier, new", "2026-11-29T09:00:00Z"), alice, NOW);
+    const later = await addActivity(
+      db(),
+      leads[2] ?? 0,
+      task("Later, new", "2026-12-20T09:00:00Z"),
+      alice,
+      NOW,
+    );
+    const rest: number[] = [];
+    let after: TaskCursor | null = cursor;
+    while (after) {
+      const page: Awaited<ReturnType<typeof pageTasks>> = await pageTasks(db(), {
+        assigneeId: alice.id,
+        state: "open",
+        after,
+        limit: 4,
+      });
+      rest.push(...page.tasks.map((each) => each.id));
+      after = page.next;
+    }
+    expect(rest).toEqual([...expected.slice(4), later?.id]);
+    // Where the cursor lies now: two of the first four are done, one earlier task was added.
+    expect((await count(cursor)).upTo).toBe(3);
+    expect((await count(null)).total).toBe(17);
+    // Over a cap of 10 the count stops: the total and the last section it reached are lower bounds.
+    expect(
+      await countOpenTasks(db(), { assigneeId: alice.id, now: NOW.toISOString(), tonight, cap: 10 }),
+    ).toEqual({ total: 11, overdue: 5, today: 5, upTo: 0, capped: true });
+  });
+
+  it("pages done tasks latest first by keyset, equal done times by id", async () => {
+    const id = await addLead("Done Lead");
+    const ids: number[] = [];
+    for (let index = 0; index < 7; index++)
+      ids.push(
+        (await addActivity(db(), id, task(`Done ${index}`, "2026-12-02T09:00:00Z"), alice, NOW))?.id ?? 0,
+      );
+    // Three done at one instant, four at a later one, not in id order.
+    const early = at("2026-12-01T11:00:00.000Z");
+    const late = at("2026-12-01T12:00:00.000Z");
+    for (const [index, taskId] of ids.entries())
+      await updateTask(db(), taskId, { done: true }, alice, index % 2 === 0 ? late : early);
+    const expected = [
+      ...ids.filter((_, index) => index % 2 === 0).toReversed(),
+      ...ids.filter((_, index) => index % 2 === 1).toReversed(),
+    ];
+    const seen: number[] = [];
+    let after: TaskCursor | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof pageTasks>> = await pageTasks(db(), {
+        assigneeId: alice.id,
+        state: "done",
+        after,
+        limit: 3,
+      });
+      seen.push(...page.tasks.map((each) => each.id));
+      after = page.next;
+    } while (after);
+    expect(seen).toEqual(expected);
+    expect(await pageTasks(db(), { assigneeId: bob.id, state: "done" })).toEqual({ tasks: [], next: null });
+  });
+
   it("reads My tasks and the list's Next step order through migration 037's indexes", async () => {
     const explain = async (query: string) => {
       if (use().dialect === "postgres") return "";
@@ -273,6 +406,16 @@ describeEachDatabase("lead activities and tasks", (use) => {
           and lead_activities.kind = 'task' and lead_activities.done_at is null
         order by lead_activities.due_at, lead_activities.id limit 200`),
     ).resolves.toContain("lead_activities_open_mine_idx");
+    // A later page starts inside the index (a range on due_at), not at its first entry.
+    const page = await explain(`select lead_activities.id from lead_activities
+        inner join leads on leads.id = lead_activities.lead_id
+        where leads.anonymised_at is null and lead_activities.assignee_user_id = 1
+          and lead_activities.kind = 'task' and lead_activities.done_at is null
+          and lead_activities.due_at >= '2026-12-01T00:00:00.000Z'
+          and (lead_activities.due_at > '2026-12-01T00:00:00.000Z' or lead_activities.id > 5)
+        order by lead_activities.due_at, lead_activities.id limit 101`);
+    expect(page).toMatch(/lead_activities_open_mine_idx \(assignee_user_id=\? AND due_at>\?\)/);
+    expect(page).not.toContain("TEMP B-TREE");
     await expect(
       explain(`select id from leads where is_spam = 0 and anonymised_at is null
         order by (coalesce(next_task_due_at, '~')) asc, leads.id asc limit 10`),
@@ -421,3 +564,40 @@ for (const kind of ["sqlite", "postgres"] as const) {
     });
   });
 }
+
+describe("a task page's cursor", () => {
+  it("reads only what a page's next is: a stored instant and a positive id", () => {
+    expect(parseTaskCursor("2026-12-03T08:00:00.000Z_123")).toEqual({
+      at: "2026-12-03T08:00:00.000Z",
+      id: 123,
+    });
+    expect(formatTaskCursor({ at: "2026-12-03T08:00:00.000Z", id: 123 })).toBe(
+      "2026-12-03T08:00:00.000Z_123",
+    );
+    for (const raw of [
+      null,
+      undefined,
+      "",
+      "123",
+      "2026-12-03T08:00:00.000Z",
+      "2026-12-03T08:00:00.000Z_",
+      "2026-12-03T08:00:00Z_123",
+      "2026-12-03T08:00:00.000+00:00_123",
+      "2026-12-03 08:00:00.000Z_123",
+      "2026-02-30T08:00:00.000Z_123",
+      "2026-12-03T24:00:00.000Z_123",
+      "2026-13-03T08:00:00.000Z_123",
+      "2026-12-03T08:00:00.000Z_0",
+      "2026-12-03T08:00:00.000Z_0123",
+      "2026-12-03T08:00:00.000Z_-1",
+      "2026-12-03T08:00:00.000Z_1e3",
+      "2026-12-03T08:00:00.000Z_9999999999999999",
+      "2026-12-03T08:00:00.000Z_9007199254740993",
+      " 2026-12-03T08:00:00.000Z_123",
+      "2026-12-03T08:00:00.000Z_123\n",
+      "2026-12-03T08:00:00.000Z_123_4",
+      "2026-12-03T08:00:00.000Z_123' or 1=1 --",
+    ])
+      expect(parseTaskCursor(raw)).toBeNull();
+  });
+});

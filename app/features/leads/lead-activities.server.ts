@@ -313,21 +313,159 @@ export const TASK_LIST_LIMIT = 200;
 export const DONE_LIST_LIMIT = 20;
 
 /**
+ * Where a page of tasks ends, so the next starts just after it in the list's order: the last task's
+ * sort key (an open task's due time, a done one's done time) and its id, which breaks ties.
+ */
+export type TaskCursor = { at: string; id: number };
+
+/** An instant exactly as the tasks store theirs (`toISOString()`), then `_` and the task's id. */
+const TASK_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([1-9]\d{0,14})$/;
+
+/**
+ * `2026-12-03T08:00:00.000Z_123`, the URL's and the API's `after`, or null when it is not one: a real
+ * instant written as stored (no other spelling of the same time), a positive safe id.
+ */
+export function parseTaskCursor(raw: string | null | undefined): TaskCursor | null {
+  const match = raw && raw.length <= 40 ? TASK_CURSOR.exec(raw) : null;
+  if (!match) return null;
+  const [, at = "", digits = ""] = match;
+  const time = Date.parse(at);
+  const id = Number(digits);
+  if (Number.isNaN(time) || new Date(time).toISOString() !== at || !Number.isSafeInteger(id)) return null;
+  return { at, id };
+}
+
+export function formatTaskCursor(cursor: TaskCursor): string {
+  return `${cursor.at}_${cursor.id}`;
+}
+
+export type TaskPage = { tasks: Task[]; next: TaskCursor | null };
+
+/**
+ * A page of tasks, of one assignee or everyone's (`assigneeId` undefined): open ones earliest due
+ * first, done ones latest first, each order finished by id; from just after `after` (the first page
+ * when null). Keyset, not offset: each page walks one partial index from the cursor and stops after
+ * `limit` + 1 rows, so page 50 costs what page 1 does, and a task done meanwhile shifts nothing.
+ * `next` is where the following page starts, null on the last.
+ */
+export async function pageTasks(
+  db: Db,
+  {
+    assigneeId,
+    state,
+    after = null,
+    limit,
+  }: { assigneeId?: number; state: "open" | "done"; after?: TaskCursor | null; limit?: number },
+): Promise<TaskPage> {
+  const size = limit ?? (state === "open" ? TASK_LIST_LIMIT : DONE_LIST_LIMIT);
+  let query = selectTasks(db);
+  if (assigneeId !== undefined) query = query.where("leadActivities.assigneeUserId", "=", assigneeId);
+  if (state === "open") {
+    query = query.where(OPEN_TASK);
+    // NOTE: the redundant `due_at >= at` gives both planners the index range's start; the `or` alone
+    // would have them read the index from its first entry.
+    if (after)
+      query = query.where((eb) =>
+        eb.and([
+          eb("leadActivities.dueAt", ">=", after.at),
+          eb.or([eb("leadActivities.dueAt", ">", after.at), eb("leadActivities.id", ">", after.id)]),
+        ]),
+      );
+    query = query.orderBy("leadActivities.dueAt").orderBy("leadActivities.id");
+  } else {
+    query = query.where(DONE_TASK);
+    if (after)
+      query = query.where((eb) =>
+        eb.and([
+          eb("leadActivities.doneAt", "<=", after.at),
+          eb.or([eb("leadActivities.doneAt", "<", after.at), eb("leadActivities.id", "<", after.id)]),
+        ]),
+      );
+    query = query.orderBy("leadActivities.doneAt", "desc").orderBy("leadActivities.id", "desc");
+  }
+  const rows = await query.limit(size + 1).execute();
+  const tasks = rows.slice(0, size).map(toTask);
+  const last = tasks.at(-1);
+  const at = state === "open" ? last?.dueAt : last?.doneAt;
+  return { tasks, next: rows.length > size && last && at ? { at, id: last.id } : null };
+}
+
+/**
  * Tasks, open ones by due (earliest first) or done ones latest first; of one assignee, or everyone's
- * (`assigneeId` undefined). Each read walks one partial index and stops at `limit`.
+ * (`assigneeId` undefined): `pageTasks`' first page.
  */
 export async function listTasks(
   db: Db,
-  { assigneeId, state, limit }: { assigneeId?: number; state: "open" | "done"; limit?: number },
+  options: { assigneeId?: number; state: "open" | "done"; limit?: number },
 ): Promise<Task[]> {
-  let query = selectTasks(db);
-  if (assigneeId !== undefined) query = query.where("leadActivities.assigneeUserId", "=", assigneeId);
-  query =
-    state === "open"
-      ? query.where(OPEN_TASK).orderBy("leadActivities.dueAt").orderBy("leadActivities.id")
-      : query.where(DONE_TASK).orderBy("leadActivities.doneAt", "desc").orderBy("leadActivities.id", "desc");
-  const rows = await query.limit(limit ?? (state === "open" ? TASK_LIST_LIMIT : DONE_LIST_LIMIT)).execute();
-  return rows.map(toTask);
+  return (await pageTasks(db, options)).tasks;
+}
+
+/** How many open tasks `countOpenTasks` counts at most: a view with more says "10,000+". */
+export const OPEN_COUNT_CAP = 10_000;
+
+export type OpenTaskCounts = {
+  /** Open tasks (at most `cap` + 1). */
+  total: number;
+  /** Of them, due before `now`. */
+  overdue: number;
+  /** Due from `now` to `tonight`. */
+  today: number;
+  /** Up to and including `upTo` in the list's order: where a page after it starts (0 without one). */
+  upTo: number;
+  /** More than `cap`: `total`, and the count of the last section it reached, are lower bounds. */
+  capped: boolean;
+};
+
+/**
+ * An assignee's (or everyone's) open tasks counted by section, and where the cursor `upTo` lies among
+ * them, in one read of the open-tasks index (no lead or user row: an anonymised or erased lead's
+ * tasks are deleted with it). Bounded: it stops after `cap` (OPEN_COUNT_CAP) + 1 tasks, earliest
+ * due first, so a view of 100,000 open tasks costs what one of 10,001 does.
+ */
+export async function countOpenTasks(
+  db: Db,
+  {
+    assigneeId,
+    now,
+    tonight,
+    upTo = null,
+    cap = OPEN_COUNT_CAP,
+  }: { assigneeId?: number; now: string; tonight: string; upTo?: TaskCursor | null; cap?: number },
+): Promise<OpenTaskCounts> {
+  let open = db
+    .selectFrom("leadActivities")
+    .select(["leadActivities.dueAt", "leadActivities.id"])
+    .where(OPEN_TASK);
+  if (assigneeId !== undefined) open = open.where("leadActivities.assigneeUserId", "=", assigneeId);
+  const first = open
+    .orderBy("leadActivities.dueAt")
+    .orderBy("leadActivities.id")
+    .limit(cap + 1)
+    .as("open");
+  const due = sql.ref("open.dueAt");
+  const id = sql.ref("open.id");
+  const until = upTo
+    ? sql<number>`sum(case when ${due} < ${upTo.at} or (${due} = ${upTo.at} and ${id} <= ${upTo.id}) then 1 else 0 end)`
+    : sql<number>`0`;
+  const row = await db
+    .selectFrom(first)
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("total"),
+      sql<number | string | null>`sum(case when ${due} < ${now} then 1 else 0 end)`.as("overdue"),
+      sql<number | string | null>`sum(case when ${due} < ${tonight} then 1 else 0 end)`.as("byTonight"),
+      until.as("upTo"),
+    ])
+    .executeTakeFirstOrThrow();
+  const total = Number(row.total);
+  const overdue = Number(row.overdue ?? 0);
+  return {
+    total,
+    overdue,
+    today: Number(row.byTonight ?? 0) - overdue,
+    upTo: Number(row.upTo ?? 0),
+    capped: total > cap,
+  };
 }
 
 /** The end of `now`'s day in `zone` (the next midnight), as an ISO instant. */

@@ -152,7 +152,7 @@ async function listPlace(
 
 /**
  * Without JavaScript (and with it, through React Router's forms): `intent` is `status`, `owner`
- * (`ownerId`, empty for unassigned), `spam` (`value` true or false), `note` (`body`), `next-step` (`body`, `dueOn`), `next-step-clear`
+ * (`ownerId`, empty for unassigned), `spam` (`value` true or false), `note` (`body`), `next-step` (`body`, `dueOn`), `next-step-clear` (marks it done),
  * `details` (the contact fields: fullName, email, company, phone, message; an investor's types
  * and otherDetails) or `delete`.
  */

@@ -87,10 +87,12 @@ describeEachDatabase("lead neighbours", (use) => {
     ["status", "leads_live_status_rank_idx"],
   ];
   it.each(
-    SORT_INDEXES.flatMap(([sort, index]) => (["asc", "desc"] as const).map((order) => [sort, order, index])),
+    SORT_INDEXES.flatMap(([sort, index]) =>
+      (["asc", "desc"] as const).map((order) => [sort, order, index] as const),
+    ),
   )("reads the whole list by %s %s through %s", async (sort, order, index) => {
     const plan = await explain(db(), (trx) =>
-      orderLeads(trx, filterLeads(trx.selectFrom("leads").select("leads.id"), {}), sort as LeadSort, order)
+      orderLeads(trx, filterLeads(trx.selectFrom("leads").select("leads.id"), {}), sort, order)
         .limit(10)
         .compile(),
     );

@@ -131,8 +131,9 @@ export async function setNextStep(
 }
 
 /**
- * Clears the lead's next step (done, or no longer wanted): marks its earliest open task done and
- * records it; false when the lead does not exist. A lead without one changes and records nothing.
+ * The Work card's "Mark done": marks the lead's next step (its earliest open task) done and records
+ * it (`next_step_cleared`, issue 23's name); its next open task, if any, becomes the next step. False
+ * when the lead does not exist. A lead without one changes and records nothing.
  */
 export async function clearNextStep(
   db: Kysely<Database>,

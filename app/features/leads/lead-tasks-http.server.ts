@@ -6,7 +6,9 @@ import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.ser
 import {
   ActivityInputSchema,
   addActivity,
-  listTasks,
+  formatTaskCursor,
+  pageTasks,
+  parseTaskCursor,
   TaskPatchSchema,
   UnknownAssigneeError,
   updateTask,
@@ -76,28 +78,38 @@ const TaskQuerySchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, "limit must be 1 to 200.").max(200, "limit must be 1 to 200."))
     .optional(),
+  after: z
+    .string()
+    .transform((value, context) => {
+      const cursor = parseTaskCursor(value);
+      if (!cursor) context.addIssue({ code: "custom", message: "after must be a page's next value." });
+      return cursor ?? z.NEVER;
+    })
+    .optional(),
 });
 
 /**
  * GET /api/admin/tasks?mine=1&state=open|done: the signed-in person's tasks (tasks.own). Without
- * mine=1, everyone's or one assignee's (`assignee=<id>`): tasks.team only.
+ * mine=1, everyone's or one assignee's (`assignee=<id>`): tasks.team only. Paged by keyset: the
+ * answer's `next` (null on the last page), sent back as `after`, gives the tasks after these.
  */
 export async function handleListTasks(request: Request, context: Context) {
   const user = await requireApiPermission(request, context, "tasks.own");
   const url = new URL(request.url);
   const parsed = TaskQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return badRequest(parsed.error.issues[0], "Invalid query.");
-  const { mine, state, assignee, limit } = parsed.data;
+  const { mine, state, assignee, limit, after } = parsed.data;
   const own = mine === "1" || assignee === user.id;
   if (!own && !can(user.role, "tasks.team"))
     return Response.json({ message: "Your role may list only your own tasks: add mine=1." }, { status: 403 });
   const { database } = await leadsServices(context);
-  const tasks = await listTasks(database.db, {
+  const page = await pageTasks(database.db, {
     assigneeId: mine === "1" ? user.id : assignee,
     state,
+    after,
     limit,
   });
-  return Response.json({ tasks });
+  return Response.json({ tasks: page.tasks, next: page.next ? formatTaskCursor(page.next) : null });
 }
 
 /** PATCH /api/admin/tasks/:id { done?, body?, dueAt?, assigneeId? }: the task as it is now. */

@@ -14,7 +14,8 @@ import type { Route } from "./+types/tasks";
 
 // Issue 35, "My tasks": what the signed-in person has to do on their leads, overdue first, then
 // today, then later, and what they did lately; each done with one click (a form per task) or one
-// key (j/k, then x or space). Someone with tasks.team can look at anyone's, or everyone's.
+// key (j/k, then x or space). Someone with tasks.team can look at anyone's, or everyone's. Open
+// tasks come 100 a page (`?after=`, a keyset cursor), so every one is reachable.
 
 export const meta: Route.MetaFunction = () => adminMeta("My tasks");
 
@@ -30,17 +31,26 @@ export async function action({ request, context }: Route.ActionArgs) {
 const NOTICES = new Set(["task-done", "task-reopened"]);
 
 export default function Tasks({ loaderData, actionData }: Route.ComponentProps) {
-  const { sections, zone, team, assignee, staff, truncated, notice } = loaderData;
+  const { sections, pager, zone, team, assignee, staff, notice } = loaderData;
   const error = actionData && "message" in actionData ? actionData.message : null;
-  const open = sections.overdue.length + sections.today.length + sections.upcoming.length;
+  const open = pager.total.toLocaleString("en-GB");
+  const paged = pager.first !== null || pager.next !== null;
+  // On a paged list, which of them this page holds (the pager after the list says it again).
+  const here =
+    paged && pager.from !== null && pager.to !== null
+      ? `; ${pager.from.toLocaleString("en-GB")}–${pager.to.toLocaleString("en-GB")} on this page`
+      : "";
   return (
     <div className="mx-auto grid max-w-4xl gap-6 px-4 py-8 sm:px-6">
       <PageHeader
         title="My tasks"
         description={
           <>
-            {open === 0 ? "No open tasks." : `${open} open ${open === 1 ? "task" : "tasks"}.`} Add a task from
-            a lead's page (the Task tab above its timeline). Times are in {zone.replace(/_/g, " ")}. Keyboard:{" "}
+            {pager.total === 0
+              ? "No open tasks."
+              : `${pager.atLeast ? `More than ${open}` : open} open ${pager.total === 1 ? "task" : "tasks"}${here}.`}{" "}
+            Add a task from a lead's page (the Task tab above its timeline). Times are in{" "}
+            {zone.replace(/_/g, " ")}. Keyboard:{" "}
             <kbd className="rounded border border-line bg-surface-muted px-1 font-mono text-xs">j</kbd>/
             <kbd className="rounded border border-line bg-surface-muted px-1 font-mono text-xs">k</kbd> move,{" "}
             <kbd className="rounded border border-line bg-surface-muted px-1 font-mono text-xs">x</kbd> marks
@@ -78,8 +88,7 @@ export default function Tasks({ loaderData, actionData }: Route.ComponentProps) 
           </Button>
         </Form>
       ) : null}
-      {truncated ? <p className="text-sm text-ink-muted">Showing the 200 earliest open tasks.</p> : null}
-      <TaskSections sections={sections} showAssignee={assignee !== "me"} />
+      <TaskSections sections={sections} pager={pager} showAssignee={assignee !== "me"} />
     </div>
   );
 }

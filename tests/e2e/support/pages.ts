@@ -74,11 +74,11 @@ export async function openSignedIn(
 }
 
 /** With SAVE_SCREENSHOTS=1, the whole page as docs/screenshots/<name>.png (the screens the docs show). */
-export async function saveScreenshot(page: Page, name: string) {
+export async function saveScreenshot(page: Page, name: string, { fullPage = true } = {}) {
   if (process.env.SAVE_SCREENSHOTS !== "1") return;
-  const target = join(process.cwd(), "docs", "screenshots");
+  const target = process.env.SCREENSHOT_DIR || join(process.cwd(), "docs", "screenshots");
   mkdirSync(target, { recursive: true });
-  await page.screenshot({ path: join(target, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(target, `${name}.png`), fullPage });
 }
 
 export const pathOf = (page: Page) => {

@@ -5,7 +5,8 @@ import { cn } from "#app/lib/cn.ts";
 import { usePendingIntent } from "#app/lib/use-pending-intent.ts";
 import { NEXT_STEP_MAX } from "./next-step-words.ts";
 
-const CLEAR_FORM = "next-step-clear";
+/** The done form's id (its intent keeps issue 23's name). */
+const DONE_FORM = "next-step-clear";
 
 export type NextStepView = {
   body: string;
@@ -33,7 +34,7 @@ export function LeadNextStepForm({
   error?: string;
 }) {
   const busy = usePendingIntent("next-step");
-  const clearing = usePendingIntent("next-step-clear");
+  const marking = usePendingIntent("next-step-clear");
   return (
     // The list's row menu "Set next step" lands here (`#next-step`).
     <div id="next-step" className="grid scroll-mt-24 gap-1.5">
@@ -79,9 +80,13 @@ export function LeadNextStepForm({
             {busy ? "Saving..." : "Save next step"}
           </Button>
           {step ? (
-            // Posts the clear form below (forms do not nest): done, or no longer wanted.
-            <Button type="submit" form={CLEAR_FORM} size="sm" variant="ghost" disabled={clearing}>
-              Clear<span className="sr-only"> the next step</span>
+            // Posts the done form below (forms do not nest). It completes the task the next step is,
+            // so the word says that: the lead's next open task, if any, becomes its next step. The
+            // suffix starts with a space: an sr-only span counts as a block in the accessible name,
+            // so a leading ":" would be read (and matched) as "Mark done : ...".
+            <Button type="submit" form={DONE_FORM} size="sm" variant="ghost" disabled={marking}>
+              {marking ? "Marking done..." : "Mark done"}
+              <span className="sr-only"> (next step: {step.body})</span>
             </Button>
           ) : null}
         </div>
@@ -92,7 +97,7 @@ export function LeadNextStepForm({
         ) : null}
       </Form>
       {step ? (
-        <Form id={CLEAR_FORM} method="post" action={action} hidden>
+        <Form id={DONE_FORM} method="post" action={action} hidden>
           <input type="hidden" name="intent" value="next-step-clear" />
         </Form>
       ) : null}

@@ -120,7 +120,7 @@ function describe(entry: TimelineEntry): ReactNode {
     case "next_step_cleared":
       return (
         <>
-          {who(entry.actor)} cleared the next step “{entry.text}”
+          {who(entry.actor)} completed the next step “{entry.text}”
         </>
       );
     case "contact_changed":

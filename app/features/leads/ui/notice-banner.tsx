@@ -12,7 +12,10 @@ const NOTICES: Record<Notice, { title: string; text: string }> = {
   "view-saved": { title: "View saved", text: "Find it under Views above the list." },
   "view-deleted": { title: "View deleted", text: "The view is no longer in the list of views." },
   "next-step": { title: "Next step set", text: "It shows on the list and on the lead's timeline." },
-  "next-step-cleared": { title: "Next step cleared", text: "The lead has no next step now." },
+  "next-step-cleared": {
+    title: "Next step done",
+    text: "It is marked done on the lead's timeline; the lead's next open task, if any, is its next step.",
+  },
   details: { title: "Details saved", text: "Each change is on the lead's timeline." },
   call: { title: "Call logged", text: "It is on the lead's timeline." },
   email: { title: "Email logged", text: "It is on the lead's timeline." },

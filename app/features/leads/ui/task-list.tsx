@@ -1,12 +1,18 @@
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { Link, useSubmit } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
-import type { TaskItem, TaskSection } from "../tasks-page.server.ts";
+import { countOf } from "#app/lib/count-words.ts";
+import type { SectionView, TaskItem, TaskPager, TaskSection } from "../tasks-page.server.ts";
 
 // The My tasks page's lists (issue 35): each task with what, its lead, when (overdue marked) and a
 // done control that is its own form (one click, no JavaScript needed). With JavaScript, j/k move
 // between tasks and x or space marks the one the keyboard is on done (or open again), as the lead
-// list's shortcuts work (list-shortcuts.tsx): never while typing or with a modifier held.
+// list's shortcuts work (list-shortcuts.tsx): never while typing or with a modifier held. Open tasks
+// come a page at a time: each section's count is all of its tasks, a section that began on the page
+// before says "continued", one whose tasks are all on other pages says where, and the pager between
+// the open tasks and the done ones links the first page and the next (plain links, so no JavaScript
+// is needed; j/k move over the page shown).
 
 const SECTION_TITLES: Record<TaskSection, string> = {
   overdue: "Overdue",
@@ -71,17 +77,22 @@ function useTaskShortcuts(ids: number[]) {
   return activeId;
 }
 
+const number = (count: number) => count.toLocaleString("en-GB");
+
 export function TaskSections({
   sections,
+  pager,
   showAssignee,
 }: {
-  sections: Record<TaskSection, TaskItem[]>;
+  sections: Record<TaskSection, SectionView>;
+  pager: TaskPager;
   showAssignee: boolean;
 }) {
   const order: TaskSection[] = ["overdue", "today", "upcoming", "done"];
-  const ids = order.flatMap((section) => sections[section].map((task) => task.id));
+  const ids = order.flatMap((section) => sections[section].tasks.map((task) => task.id));
   const activeId = useTaskShortcuts(ids);
   const submit = useSubmit();
+  const paged = pager.first !== null || pager.next !== null;
   return (
     <div
       className="grid gap-6"
@@ -92,41 +103,110 @@ export function TaskSections({
         void submit(form, { method: "post" });
       }}
     >
-      {order.map((section) => (
-        <section
-          key={section}
-          aria-labelledby={`tasks-${section}`}
-          className="rounded-xl border border-line bg-white shadow-sm"
-        >
-          <h2
-            id={`tasks-${section}`}
-            className={cn(
-              "flex items-center gap-2 border-b border-line px-4 py-3 text-base font-semibold",
-              section === "overdue" && sections.overdue.length > 0 && "text-red-900",
-            )}
-          >
-            {SECTION_TITLES[section]}
-            <span className="rounded-full bg-surface-muted px-2 py-0.5 text-xs font-semibold text-ink-muted">
-              {sections[section].length}
-            </span>
-          </h2>
-          {sections[section].length === 0 ? (
-            <p className="px-4 py-4 text-sm text-ink-muted">{EMPTY[section]}</p>
-          ) : (
-            <ul className="divide-y divide-line">
-              {sections[section].map((task) => (
-                <TaskRow
-                  key={task.id}
-                  task={task}
-                  active={task.id === activeId}
-                  showAssignee={showAssignee}
-                />
-              ))}
-            </ul>
-          )}
-        </section>
-      ))}
+      {order.map((section) => {
+        const view = sections[section];
+        return (
+          <Fragment key={section}>
+            {section === "done" && paged ? <TaskPagerNav pager={pager} /> : null}
+            <section
+              aria-labelledby={`tasks-${section}`}
+              className="rounded-xl border border-line bg-white shadow-sm"
+            >
+              <h2
+                id={`tasks-${section}`}
+                className={cn(
+                  "flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-line px-4 py-3 text-base font-semibold",
+                  section === "overdue" && view.count > 0 && "text-red-900",
+                )}
+              >
+                {SECTION_TITLES[section]}
+                <span className="rounded-full bg-surface-muted px-2 py-0.5 text-xs font-semibold text-ink-muted">
+                  {number(view.count)}
+                  {view.atLeast ? "+" : ""}
+                </span>
+                {view.continued ? (
+                  <span className="text-sm font-normal text-ink-muted">continued from the page before</span>
+                ) : null}
+              </h2>
+              {view.tasks.length > 0 ? (
+                <ul className="divide-y divide-line">
+                  {view.tasks.map((task) => (
+                    <TaskRow
+                      key={task.id}
+                      task={task}
+                      active={task.id === activeId}
+                      showAssignee={showAssignee}
+                    />
+                  ))}
+                </ul>
+              ) : view.elsewhere === "earlier" && pager.first ? (
+                <p className="px-4 py-4 text-sm text-ink-muted">
+                  {view.count === 1 ? "It is" : "All are"} on the pages before this one.{" "}
+                  <Link
+                    to={pager.first}
+                    className="font-semibold whitespace-nowrap text-brand underline underline-offset-2"
+                  >
+                    Back to the first page
+                  </Link>
+                </p>
+              ) : view.elsewhere === "later" && pager.next ? (
+                <p className="px-4 py-4 text-sm text-ink-muted">
+                  {countOf(view.count, "task")}
+                  {view.atLeast ? " or more" : ""}, after the ones on this page.{" "}
+                  <Link
+                    to={pager.next}
+                    className="font-semibold whitespace-nowrap text-brand underline underline-offset-2"
+                  >
+                    Next page
+                  </Link>
+                </p>
+              ) : (
+                <p className="px-4 py-4 text-sm text-ink-muted">{EMPTY[section]}</p>
+              )}
+            </section>
+          </Fragment>
+        );
+      })}
     </div>
+  );
+}
+
+/** Where this page is among the open tasks, and plain links to the first page and the next. */
+function TaskPagerNav({ pager }: { pager: TaskPager }) {
+  const total = pager.atLeast ? `more than ${number(pager.total)}` : number(pager.total);
+  const range =
+    pager.shown === 0
+      ? "No more open tasks after the pages before this one."
+      : pager.from !== null && pager.to !== null
+        ? `Open tasks ${number(pager.from)}–${number(pager.to)} of ${total}`
+        : `${countOf(pager.shown, "open task")} of ${total}`;
+  return (
+    <nav
+      aria-label="Pages of open tasks"
+      className="flex flex-wrap items-center justify-between gap-x-4 gap-y-3 rounded-xl border border-line bg-white px-4 py-3 shadow-sm"
+    >
+      <p className="text-sm text-ink-muted" aria-live="polite">
+        {range}
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {pager.first ? (
+          <Button asChild size="sm" variant="outline">
+            <Link to={pager.first}>
+              <span aria-hidden="true">←</span>
+              First page
+            </Link>
+          </Button>
+        ) : null}
+        {pager.next ? (
+          <Button asChild size="sm" variant="primary">
+            <Link to={pager.next} rel="next">
+              Next {number(pager.nextCount)} {pager.nextCount === 1 ? "task" : "tasks"}
+              <span aria-hidden="true">→</span>
+            </Link>
+          </Button>
+        ) : null}
+      </div>
+    </nav>
   );
 }
 
