@@ -28,6 +28,15 @@ const STATUSES: LeadStatus[] = [
   "new",
 ];
 
+const DUE: (string | undefined)[] = [
+  "2026-12-01T09:00:00.000Z",
+  undefined,
+  "2026-12-01T09:00:00.000Z",
+  "2026-11-30T17:00:00.000Z",
+  undefined,
+  "2026-12-04T23:59:59.999Z",
+];
+
 describeEachDatabase("lead neighbours", (use) => {
   const db = () => use().db;
 
@@ -44,6 +53,8 @@ describeEachDatabase("lead neighbours", (use) => {
             // Two leads at the same instant: the id breaks the tie.
             createdAt: new Date(Date.UTC(2026, 10, 1 + Math.min(index, 6))).toISOString(),
             isSpam: index === 7 ? 1 : 0,
+            // Next steps with a tie and leads without one (last, either way).
+            nextTaskDueAt: DUE[index] ?? null,
           }),
         )
         .execute();
@@ -60,6 +71,9 @@ describeEachDatabase("lead neighbours", (use) => {
     { status: "new" },
     { q: "bea" },
     { spam: "include", sort: "fullName" },
+    { sort: "nextStep" },
+    { sort: "nextStep", order: "desc" },
+    { sort: "nextStep", status: "new" },
   ];
 
   it.each(queries.map((query) => [JSON.stringify(query), query] as const))(

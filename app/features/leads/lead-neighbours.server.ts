@@ -24,7 +24,7 @@ export async function leadNeighbours(
   const collate = isPostgres(db) ? sql.raw(' collate "C"') : sql.raw("");
   const row = await db
     .selectFrom("leads")
-    .select(["fullNameKey", "companyKey"])
+    .select(["fullNameKey", "companyKey", "nextTaskDueAt"])
     .where("id", "=", lead.id)
     .executeTakeFirst();
   // The row's sort key, as orderLeads orders by it, and the lead's value of it.
@@ -35,15 +35,17 @@ export async function leadNeighbours(
         ? { column: sql`leads.full_name_key${collate}`, value: sql`${row?.fullNameKey ?? ""}${collate}` }
         : sort === "company"
           ? { column: sql`leads.company_key${collate}`, value: sql`${row?.companyKey ?? ""}${collate}` }
-          : oneStatus
-            ? null
-            : {
-                column: sql`case leads.status ${sql.join(
-                  LEAD_STATUSES.map((status, index) => sql`when ${sql.lit(status)} then ${sql.lit(index)}`),
-                  sql` `,
-                )} end`,
-                value: sql`${LEAD_STATUSES.indexOf(lead.status as (typeof LEAD_STATUSES)[number])}`,
-              };
+          : sort === "nextStep"
+            ? nextStepKey(order, row?.nextTaskDueAt ?? null, collate)
+            : oneStatus
+              ? null
+              : {
+                  column: sql`case leads.status ${sql.join(
+                    LEAD_STATUSES.map((status, index) => sql`when ${sql.lit(status)} then ${sql.lit(index)}`),
+                    sql` `,
+                  )} end`,
+                  value: sql`${LEAD_STATUSES.indexOf(lead.status as (typeof LEAD_STATUSES)[number])}`,
+                };
   const step = (forward: boolean) => {
     // Forward in a descending list is towards smaller keys.
     const after = forward === (order === "asc");
@@ -52,20 +54,33 @@ export async function leadNeighbours(
       ? sql<boolean>`(${key.column}, leads.id) ${comparison} (${key.value}, ${lead.id})`
       : sql<boolean>`leads.id ${comparison} ${lead.id}`;
     const direction = forward ? order : order === "asc" ? "desc" : "asc";
-    return orderLeads(
-      db,
-      filterLeads(db.selectFrom("leads").select("leads.id"), query).where(condition),
-      sort,
-      direction,
-      oneStatus,
-    )
-      .limit(1)
-      .executeTakeFirst();
+    const matching = filterLeads(db.selectFrom("leads").select("leads.id"), query).where(condition);
+    // Backwards is the list's own key read the other way: orderLeads in the other direction would
+    // change the key itself for the Next step order (where leads without a task sort last).
+    const ordered = key
+      ? matching
+          .orderBy(sql`${key.column} ${sql.raw(direction)}`)
+          .orderBy(sql`leads.id ${sql.raw(direction)}`)
+      : orderLeads(db, matching, sort, direction, oneStatus);
+    return ordered.limit(1).executeTakeFirst();
   };
   const [previous, next, total] = await Promise.all([step(false), step(true), countMatchingLeads(db, query)]);
   return {
     previous: previous ? Number(previous.id) : null,
     next: next ? Number(next.id) : null,
     total,
+  };
+}
+
+/**
+ * The Next step order's key as orderLeads sorts by it: the earliest open task's due time, leads
+ * without one last either way (the missing value is "~" ascending, "" descending), so the keyset
+ * step compares the very expression migration 037's indexes hold.
+ */
+function nextStepKey(order: "asc" | "desc", dueAt: string | null, collate: ReturnType<typeof sql.raw>) {
+  const missing = order === "asc" ? "~" : "";
+  return {
+    column: sql`(coalesce(next_task_due_at, ${sql.lit(missing)})${collate})`,
+    value: sql`${dueAt ?? missing}${collate}`,
   };
 }
