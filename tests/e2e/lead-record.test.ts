@@ -165,6 +165,55 @@ describe("editing a lead's details", () => {
   });
 });
 
+describe("two people editing one lead at once", () => {
+  /** A colleague's correction through the API while the form is open. */
+  async function colleagueSetsPhone(id: number, phone: string) {
+    const response = await fetch(`${server.url}/api/admin/leads/${id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json", Cookie: session, Origin: server.url },
+      body: JSON.stringify({ phone }),
+    });
+    expect(response.status).toBe(200);
+  }
+  const stored = (id: number) =>
+    database.db
+      .selectFrom("leads")
+      .select(["phone", "company"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+  it.each([
+    ["with JavaScript", true, 9],
+    ["without JavaScript", false, 8],
+  ] as const)(
+    "saves only the fields changed in the form, keeping a colleague's meanwhile (%s)",
+    async (_name, javaScript, at) => {
+      const id = ids[at] ?? 0;
+      const { page, close } = await open(`/admin/leads/${id}`, { javaScript });
+      await details(page).getByRole("link", { name: "Edit details" }).click();
+      await details(page).getByLabel("Company").waitFor(WAIT);
+      // The form still shows the old phone; the colleague corrects it before this save.
+      await colleagueSetsPhone(id, "+44 20 7946 1111");
+      await details(page).getByLabel("Company").fill(`Recordkeepers Group ${at}`);
+      await details(page).getByRole("button", { name: "Save" }).click();
+      await expect.poll(async () => (await stored(id)).company).toBe(`Recordkeepers Group ${at}`);
+      expect((await stored(id)).phone).toBe("+44 20 7946 1111");
+      await page.reload({ waitUntil: "load" });
+      expect(
+        await timeline(page)
+          .getByText(/changed the phone from \+44 20 7946 1111/)
+          .count(),
+      ).toBe(0);
+      expect(
+        await timeline(page)
+          .getByText(`sam changed the company from Recordkeepers Ltd to Recordkeepers Group ${at}`)
+          .count(),
+      ).toBe(1);
+      await close();
+    },
+  );
+});
+
 describe("moving through the list", () => {
   it("steps to the previous and next lead of a searched list and goes back to it on the lead's page", async () => {
     const { page, close } = await open("/admin/dashboard?q=Record+Person&page=2");

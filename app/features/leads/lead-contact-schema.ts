@@ -123,3 +123,82 @@ export const ERASED_VALUE = "(erased on request)";
  * before), another person's data, not the requester's.
  */
 export const WITHHELD_VALUE = "(withheld: another person's)";
+
+/** The name of the edit form's hidden field holding the values it opened with (contactSnapshot). */
+export const CONTACT_WAS_FIELD = "was";
+
+/** A short fingerprint of a field's value as the form shows it (FNV-1a, 32 bits): small to carry. */
+function fingerprint(value: unknown): string {
+  // The ticks by name, whatever order their object was built in.
+  const text = JSON.stringify(
+    value && typeof value === "object"
+      ? Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))
+      : (value ?? ""),
+  );
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+/**
+ * A lead's editable fields as the edit form opens with them (text, "" for none; the types as
+ * ticks), each as its fingerprint: the form carries it back (a few bytes, where the values
+ * themselves could double a post of a 5,000-character message).
+ */
+export function contactSnapshot(lead: {
+  fullName: string;
+  email: string;
+  company: string;
+  phone: string;
+  message: string | null;
+  investorType?: InvestorTypes;
+  otherDetails?: string | null;
+}): Record<string, string> {
+  return {
+    fullName: fingerprint(lead.fullName),
+    email: fingerprint(lead.email),
+    company: fingerprint(lead.company),
+    phone: fingerprint(lead.phone),
+    message: fingerprint(lead.message ?? ""),
+    investorType: fingerprint(lead.investorType ?? null),
+    otherDetails: fingerprint(lead.otherDetails ?? ""),
+  };
+}
+
+/**
+ * Only what the person changed: the edit form's fields that differ from the values it opened with
+ * (`was`, a contactSnapshot), so two people editing one lead at once each write their own fields and
+ * neither puts back what the other just corrected (the last one to save a field still wins it, on
+ * the timeline for all to see). The investor types and their details go together, as their rules
+ * read both. Without `was` (an older form), every field is sent, as before.
+ */
+export function changedContactFields(
+  body: Record<string, unknown>,
+  was: Record<string, unknown> | null,
+): Record<string, unknown> {
+  if (!was) return body;
+  const differs = (field: string) => fingerprint(body[field] ?? "") !== was[field];
+  const changed: Record<string, unknown> = {};
+  for (const field of CONTACT_FIELDS) if (field in body && differs(field)) changed[field] = body[field];
+  if ("investorType" in body && (differs("investorType") || differs("otherDetails"))) {
+    changed.investorType = body.investorType;
+    changed.otherDetails = body.otherDetails;
+  }
+  return changed;
+}
+
+/** The form's `was` field read back: a snapshot, or null when it is missing or not one. */
+export function parseContactWas(raw: string | null): Record<string, unknown> | null {
+  if (!raw || raw.length > 1_000) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -12,7 +12,13 @@ import {
 } from "./lead-activities.server.ts";
 import { assignableStaff, ContactEditRefused, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail, parseListQuery, settleAttributions } from "./lead-admin-http.server.ts";
-import { contactEditFromForm, parseContactEdit } from "./lead-contact-schema.ts";
+import {
+  CONTACT_WAS_FIELD,
+  changedContactFields,
+  contactEditFromForm,
+  parseContactEdit,
+  parseContactWas,
+} from "./lead-contact-schema.ts";
 import type { Actor } from "./lead-events.server.ts";
 import {
   changeStatusFromForm,
@@ -183,7 +189,9 @@ export async function leadDetailAction(
       const current = id === null ? undefined : await findLead(database.db, id);
       if (!current || id === null) throw notFound();
       const values = contactEditFromForm(current.requestType, form);
-      const parsed = parseContactEdit(current.requestType, values);
+      // Only the fields this person changed: someone else's correction since the form opened stays.
+      const changed = changedContactFields(values, parseContactWas(form.get(CONTACT_WAS_FIELD)));
+      const parsed = parseContactEdit(current.requestType, changed);
       const refused = (errors: Record<string, string | undefined>) =>
         data(
           { message: "Please check the highlighted fields.", field: "details", errors, values },

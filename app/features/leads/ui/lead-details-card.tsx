@@ -102,13 +102,15 @@ export function LeadDetailsCard({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
+    const body = detailsBody(event.currentTarget, lead.requestType === "investor");
+    if (Object.keys(body).length === 0) {
+      toast({ title: "Nothing changed", description: "The details are as they were." });
+      close();
+      return;
+    }
     setPending(true);
     try {
-      const response = await sendJson(
-        `/api/admin/leads/${lead.id}`,
-        "PATCH",
-        detailsBody(event.currentTarget, lead.requestType === "investor"),
-      );
+      const response = await sendJson(`/api/admin/leads/${lead.id}`, "PATCH", body);
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as {
           message?: string;

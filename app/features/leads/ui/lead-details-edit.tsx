@@ -6,6 +6,12 @@ import { Field } from "#app/components/ui/field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { LEAD_LIMITS } from "../lead-constants.ts";
+import {
+  CONTACT_WAS_FIELD,
+  changedContactFields,
+  contactSnapshot,
+  parseContactWas,
+} from "../lead-contact-schema.ts";
 import type { Lead } from "../lead-repository.server.ts";
 
 // Issue 35: the Details card's fields as a form, the same one with and without JavaScript. Without
@@ -56,7 +62,10 @@ const INVESTOR_BOXES = [
 const str = (value: unknown, fallback: string | null) =>
   typeof value === "string" ? value : (fallback ?? "");
 
-/** The form's fields as the JSON API takes them. */
+/**
+ * The fields this person changed (against the values the form opened with, its `was` field), as the
+ * JSON API takes them: empty when nothing changed.
+ */
 export function detailsBody(form: HTMLFormElement, investor: boolean): Record<string, unknown> {
   const data = new FormData(form);
   const text = (name: string) => String(data.get(name) ?? "");
@@ -71,7 +80,7 @@ export function detailsBody(form: HTMLFormElement, investor: boolean): Record<st
     body.investorType = Object.fromEntries(INVESTOR_BOXES.map((box) => [box.key, data.has(box.name)]));
     body.otherDetails = text("otherDetails");
   }
-  return body;
+  return changedContactFields(body, parseContactWas(data.get(CONTACT_WAS_FIELD) as string | null));
 }
 
 export function LeadDetailsForm({
@@ -150,6 +159,8 @@ export function LeadDetailsForm({
       data-details-form
     >
       <input type="hidden" name="intent" value="details" />
+      {/* What the form opened with, so only the fields changed here are saved (lead-contact-schema.ts). */}
+      <input type="hidden" name={CONTACT_WAS_FIELD} value={JSON.stringify(contactSnapshot(lead))} />
       {errors.form ? <p className="font-semibold text-danger">{errors.form}</p> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         {CONTACT_FIELDS.map((field) => (
