@@ -117,7 +117,7 @@ export const BACK_OFFICE_SECTIONS: readonly BackOfficeSection[] = [
   { path: "/admin/leads/new", label: "Add lead", permission: "leads.write" },
   { path: "/admin/leads/import", label: "Import leads", permission: "leads.write" },
   // Issue 35: the leads by status (moving a card also asks for leads.write, as the list's change).
-  { path: "/admin/leads/board", label: "Lead board", permission: "leads.read" },
+  { path: "/admin/leads/board", label: "Leads (board)", permission: "leads.read" },
   { path: "/admin/leads/:id", label: "Lead", permission: "leads.read" },
   { path: "/admin/search", label: "Search", permission: "leads.read" },
   // Issue 35: the signed-in person's tasks (everyone's, for tasks.team).

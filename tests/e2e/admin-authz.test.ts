@@ -973,7 +973,7 @@ const ROWS: Row[] = [
     "GET /admin/leads/board",
     () => ({ method: "GET", path: "/admin/leads/board?spam=include" }),
     "%2Fadmin%2Fleads%2Fboard%3Fspam%3Dinclude",
-    ok(200, { leadData: "name and company", body: /<h1[^>]*>Lead board<\/h1>/ }),
+    ok(200, { leadData: "name and company", body: /<h1[^>]*>Leads<\/h1>/ }),
   ),
   dataRow(
     "GET /admin/leads/board.data",

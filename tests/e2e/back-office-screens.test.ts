@@ -253,7 +253,7 @@ const SCREENS: Screen[] = [
     ready: heading("Choose your password"),
   },
   { name: "dashboard", path: () => "/admin/dashboard", ready: heading("Admin Dashboard") },
-  { name: "lead board", path: () => "/admin/leads/board", ready: heading("Lead board") },
+  { name: "lead board", path: () => "/admin/leads/board", ready: heading("Leads") },
   { name: "a lead", path: () => `/admin/leads/${leadId}`, ready: heading(/Bartholomew/) },
   {
     name: "analytics",

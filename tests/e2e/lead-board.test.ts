@@ -284,8 +284,8 @@ describe("the board", () => {
     try {
       await page.getByRole("navigation", { name: "Layout" }).getByRole("link", { name: "Board" }).click();
       await page.waitForURL(/\/admin\/leads\/board\?q=a$/, WAIT);
-      await page.getByRole("heading", { level: 1, name: "Lead board" }).waitFor(WAIT);
-      await expect(page.getByRole("heading", { level: 1, name: "Lead board" }).count()).resolves.toBe(1);
+      await page.getByRole("heading", { level: 1, name: "Leads" }).waitFor(WAIT);
+      await expect(page.getByRole("heading", { level: 1, name: "Leads" }).count()).resolves.toBe(1);
       await expect(page.locator("#lead-search").inputValue()).resolves.toBe("a");
       await page.goto(`${server.url}/admin/leads/board`);
       const headings = await page.locator("[data-board-column] h2").allInnerTexts();

@@ -18,7 +18,7 @@ import type { Route } from "./+types/lead-board";
 // parameters). Moving a card is the list's status change; the forms post to the dashboard's action,
 // which answers with a redirect back here.
 
-export const meta: Route.MetaFunction = () => adminMeta("Lead board");
+export const meta: Route.MetaFunction = () => adminMeta("Leads (board)");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return loadLeadBoardPage(request, context, adminUser(context));
@@ -37,7 +37,7 @@ export default function LeadBoardPage({ loaderData, actionData }: Route.Componen
   return (
     <div className="mx-auto flex max-w-screen-2xl flex-col gap-4 px-4 py-5 sm:px-6">
       <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-        <h1 className="text-2xl font-bold tracking-tight">Lead board</h1>
+        <h1 className="text-2xl font-bold tracking-tight">Leads</h1>
         <span className="text-base font-medium text-ink-muted tabular-nums">{total} matching</span>
         <div className="self-center sm:ml-2">
           <LeadViewSwitch current="board" view={view} />
