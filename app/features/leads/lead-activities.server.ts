@@ -495,18 +495,43 @@ export async function dueTasksFor(db: Db, userId: number, now: Date, zone = "UTC
 export const FALLEN_DUE_LIMIT = 500;
 
 /**
- * Open, assigned tasks whose due time fell in (`after`, `until`]: what the bell's "task due"
- * notifications are made from, oldest first. Reads the open-tasks-by-due index.
+ * Where the due-task sweep has got to: every task due before `at` is handed on, and of those due at
+ * `at`, the ones up to `id` (all of them when `id` is null, as after a sweep that reached its end).
  */
-export async function tasksFallenDue(db: Db, after: Date, until: Date): Promise<Task[]> {
-  const rows = await selectTasks(db)
-    .where(OPEN_TASK)
-    .where("leadActivities.dueAt", ">", after.toISOString())
+export type FallenDuePosition = { at: Date; id: number | null };
+
+/**
+ * Open, assigned tasks due after `after` (in due-then-id order) and at or before `until`: what the
+ * bell's "task due" notifications are made from, oldest first, at most `limit`. Reads the
+ * open-tasks-by-due index. The position carries the last task's id as well as its due time because
+ * many tasks share one (end-of-day due times, migrated next steps): a batch that ends inside such a
+ * run must leave the rest of it to the next, not skip it.
+ */
+export async function tasksFallenDue(
+  db: Db,
+  after: FallenDuePosition,
+  until: Date,
+  limit = FALLEN_DUE_LIMIT,
+): Promise<Task[]> {
+  const at = after.at.toISOString();
+  const afterId = after.id;
+  let query = selectTasks(db).where(OPEN_TASK);
+  // As pageTasks: the redundant `due_at >= at` gives the planners the index range's start.
+  query =
+    afterId === null
+      ? query.where("leadActivities.dueAt", ">", at)
+      : query.where((eb) =>
+          eb.and([
+            eb("leadActivities.dueAt", ">=", at),
+            eb.or([eb("leadActivities.dueAt", ">", at), eb("leadActivities.id", ">", afterId)]),
+          ]),
+        );
+  const rows = await query
     .where("leadActivities.dueAt", "<=", until.toISOString())
     .where("leadActivities.assigneeUserId", "is not", null)
     .orderBy("leadActivities.dueAt")
     .orderBy("leadActivities.id")
-    .limit(FALLEN_DUE_LIMIT)
+    .limit(limit)
     .execute();
   return rows.map(toTask);
 }
