@@ -173,7 +173,7 @@ describeEachDatabase("notifications", (use) => {
       .returning("id")
       .executeTakeFirstOrThrow();
     const leadId = Number(lead.id);
-    const actor = { id: rep.id, username: rep.username };
+    const actor = rep;
     const created = new Date("2026-11-20T08:00:00Z");
     const task = (body: string, dueAt: string) =>
       addActivity(db, leadId, { kind: "task", body, dueAt, assigneeId: rep.id }, actor, created);

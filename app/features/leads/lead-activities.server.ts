@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction, type Updateable } from "kysely";
 import { z } from "zod";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
+import { can, type Role } from "#app/lib/permissions.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { addDays, dateIn, parseDate, toInstant } from "#app/lib/time-zones.ts";
 import { NOTE_MAX_LENGTH } from "./lead-constants.ts";
@@ -131,6 +132,28 @@ export class UnknownAssigneeError extends Error {
   constructor() {
     super("Choose someone who works on leads.");
   }
+}
+
+/** Whoever changes a task; their role says whether they may change anyone's (tasks.team). */
+export type TaskEditor = Actor & { role: Role | null };
+
+/** A change of someone else's task by a person who may change only their own (answered 403). */
+export class TaskNotYoursError extends Error {
+  constructor() {
+    super("Only the person this task is assigned to, whoever added it, or an admin may change it.");
+  }
+}
+
+/**
+ * Who may change a task (done, open again, what, due, assignee): the person it is assigned to,
+ * whoever added it, and anyone with tasks.team. `tasks.own` alone is not enough: a rep may not
+ * complete, reword, move or hand on a colleague's or an admin's task (ADR 041).
+ */
+export function mayChangeTask(
+  editor: TaskEditor,
+  task: { assigneeId: number | null; authorId: number | null },
+): boolean {
+  return can(editor.role, "tasks.team") || task.assigneeId === editor.id || task.authorId === editor.id;
 }
 
 /** The lead, held (PostgreSQL) until the change is in, so the retention purge cannot clear it in between. */
@@ -539,25 +562,40 @@ export async function tasksFallenDue(
 /**
  * Changes a task: done or open again, what, due, assignee. Each completion and reopening is on the
  * lead's timeline; the lead's next step follows. Undefined when there is no such task (or its lead
- * was anonymised). Throws UnknownAssigneeError.
+ * was anonymised). Throws TaskNotYoursError when `editor` may not change it (mayChangeTask), and
+ * UnknownAssigneeError.
  */
 export async function updateTask(
   db: Db,
   id: number,
   patch: TaskPatch,
-  actor: Actor,
+  editor: TaskEditor,
   now = new Date(),
 ): Promise<Task | undefined> {
   return db.transaction().execute(async (trx) => {
-    const current = await trx
+    const found = await trx
       .selectFrom("leadActivities")
-      .select(["leadId", "body", "doneAt"])
+      .select("leadId")
       .where("id", "=", id)
       .where("kind", "=", "task")
       .executeTakeFirst();
-    if (!current) return undefined;
-    const leadId = Number(current.leadId);
+    if (!found) return undefined;
+    const leadId = Number(found.leadId);
     if (!(await readLiveLead(trx, leadId))) return undefined;
+    // NOTE: the task is read only now, with its lead held (PostgreSQL): read before, two "done"
+    // clicks at once would both see it open, both record task_done and the second overwrite done_by.
+    const current = await trx
+      .selectFrom("leadActivities")
+      .select(["body", "doneAt", "assigneeUserId", "authorUserId"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!current) return undefined;
+    const owners = {
+      assigneeId: current.assigneeUserId === null ? null : Number(current.assigneeUserId),
+      authorId: current.authorUserId === null ? null : Number(current.authorUserId),
+    };
+    if (!mayChangeTask(editor, owners)) throw new TaskNotYoursError();
+    const actor = { id: editor.id, username: editor.username };
     const at = now.toISOString();
     const changes: Updateable<Database["leadActivities"]> = { updatedAt: at };
     if (patch.body !== undefined) changes.body = patch.body;
