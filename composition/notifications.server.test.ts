@@ -173,7 +173,7 @@ describeEachDatabase("notifications", (use) => {
       .returning("id")
       .executeTakeFirstOrThrow();
     const leadId = Number(lead.id);
-    const actor = { id: rep.id, username: rep.username };
+    const actor = rep;
     const created = new Date("2026-11-20T08:00:00Z");
     const task = (body: string, dueAt: string) =>
       addActivity(db, leadId, { kind: "task", body, dueAt, assigneeId: rep.id }, actor, created);
@@ -184,13 +184,13 @@ describeEachDatabase("notifications", (use) => {
     const producers = createNotificationProducers({ email: false });
 
     const first = await notifyFallenDueTasks(db, producers, {
-      after: new Date("2026-11-19T10:00:00Z"),
+      after: { at: new Date("2026-11-19T10:00:00Z"), id: null },
       until: new Date("2026-11-20T10:00:00Z"),
     });
-    expect(first).toEqual({ next: new Date("2026-11-20T10:00:00Z"), stored: 1 });
+    expect(first).toEqual({ next: { at: new Date("2026-11-20T10:00:00Z"), id: null }, stored: 1 });
     // An overlapping window (a second instance, or a restart) tells nobody twice.
     const again = await notifyFallenDueTasks(db, producers, {
-      after: new Date("2026-11-20T08:00:00Z"),
+      after: { at: new Date("2026-11-20T08:00:00Z"), id: null },
       until: new Date("2026-11-20T10:01:00Z"),
     });
     expect(again.stored).toBe(0);
@@ -206,10 +206,60 @@ describeEachDatabase("notifications", (use) => {
     expect(list.items[0]?.title).toContain("Call Owen about the bill of quantities");
     // The afternoon's task, once its time has come.
     const later = await notifyFallenDueTasks(db, producers, {
-      after: new Date("2026-11-20T10:01:00Z"),
+      after: { at: new Date("2026-11-20T10:01:00Z"), id: null },
       until: new Date("2026-11-20T17:00:00Z"),
     });
     expect(later.stored).toBe(1);
     expect(await unreadCount(db, rep.id)).toBe(2);
+  });
+
+  it("the due-task sweep tells of every task in a run of equal due times longer than a batch", async () => {
+    const { db } = use();
+    const rep = await createUser(db, { username: "uma", password: PASSWORD, role: "sales" });
+    const lead = await db
+      .insertInto("leads")
+      .values(leadRow({ fullName: "Vera Lund", company: "Lund Civils", email: "vera@lund.example" }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const leadId = Number(lead.id);
+    // Seven tasks due at one end-of-day instant (as migrated next steps are), between two others.
+    const endOfDay = "2026-11-21T23:59:59.999Z";
+    const dues = [
+      "2026-11-21T18:00:00.000Z",
+      ...Array.from({ length: 7 }, () => endOfDay),
+      "2026-11-22T08:00:00.000Z",
+    ];
+    for (const [index, dueAt] of dues.entries())
+      await addActivity(
+        db,
+        leadId,
+        { kind: "task", body: `Wrap-up ${index}`, dueAt, assigneeId: rep.id },
+        rep,
+        new Date("2026-11-21T08:00:00Z"),
+      );
+    const producers = createNotificationProducers({ email: false });
+    // Batches of 3: they end inside the run; each sweep starts where the last one stopped.
+    let position = { at: new Date("2026-11-21T12:00:00Z"), id: null as number | null };
+    const until = new Date("2026-11-22T09:00:00Z");
+    let stored = 0;
+    for (let sweeps = 0; sweeps < 10; sweeps++) {
+      const { next, stored: added } = await notifyFallenDueTasks(
+        db,
+        producers,
+        { after: position, until },
+        3,
+      );
+      stored += added;
+      position = next;
+      if (next.id === null) break;
+    }
+    expect(position).toEqual({ at: until, id: null });
+    expect(stored).toBe(dues.length);
+    const titles = (
+      await listNotifications(db, rep.id, { leadLabels: async () => new Map(), limit: 20 })
+    ).items
+      .map((item) => item.title.replace(/^.*: /, ""))
+      .sort();
+    expect(titles).toEqual(dues.map((_, index) => `Wrap-up ${index}`).sort());
   });
 });

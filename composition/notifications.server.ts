@@ -1,6 +1,10 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { FALLEN_DUE_LIMIT, tasksFallenDue } from "#app/features/leads/lead-activities.server.ts";
+import {
+  FALLEN_DUE_LIMIT,
+  type FallenDuePosition,
+  tasksFallenDue,
+} from "#app/features/leads/lead-activities.server.ts";
 import {
   type LeadLabels,
   type NotificationKind,
@@ -176,14 +180,18 @@ export const TASK_DUE_LOOKBACK_MS = 24 * 60 * 60 * 1000;
  * The "task due" sweep: every open, assigned task that fell due since the last sweep notifies its
  * assignee (and e-mails them if they chose so). Each instance sweeps on its own; the dedupe key
  * (task and due time) keeps a task that two instances or two overlapping windows see to one
- * notification. Returns the sweep's next start and how many notifications were stored.
+ * notification. A batch holds at most `limit` tasks; the position it returns (the last task's due
+ * time and id after a full batch, else `until`) is where the next sweep starts, so a run of tasks
+ * due at one instant longer than a batch is handed on whole. Returns that position and how many
+ * notifications were stored.
  */
 export async function notifyFallenDueTasks(
   db: Kysely<Database>,
   producers: NotificationProducers,
-  window: { after: Date; until: Date },
-): Promise<{ next: Date; stored: number }> {
-  const tasks = await tasksFallenDue(db, window.after, window.until);
+  window: { after: FallenDuePosition; until: Date },
+  limit = FALLEN_DUE_LIMIT,
+): Promise<{ next: FallenDuePosition; stored: number }> {
+  const tasks = await tasksFallenDue(db, window.after, window.until, limit);
   let stored = 0;
   for (const task of tasks) {
     if (task.assigneeId === null) continue;
@@ -204,8 +212,12 @@ export async function notifyFallenDueTasks(
     );
     if (added) stored++;
   }
-  // A full batch leaves the rest for the next sweep, from the last one handed on.
+  // A full batch leaves the rest for the next sweep, from just after the last one handed on (its
+  // due time and id: others due at the same instant come next).
   const last = tasks.at(-1);
-  const next = tasks.length >= FALLEN_DUE_LIMIT && last ? new Date(last.dueAt) : window.until;
+  const next: FallenDuePosition =
+    tasks.length >= limit && last
+      ? { at: new Date(last.dueAt), id: last.id }
+      : { at: window.until, id: null };
   return { next, stored };
 }

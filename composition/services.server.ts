@@ -61,6 +61,7 @@ import {
   createPublishedSite,
   type PublishedSite,
 } from "#app/features/content/published/published-site.server.ts";
+import type { FallenDuePosition } from "#app/features/leads/lead-activities.server.ts";
 import { createLeadAdmin, findLeadListItem, type LeadAdmin } from "#app/features/leads/lead-admin.server.ts";
 import { compactLeadCounts, LEAD_COUNTS_COMPACT_MS } from "#app/features/leads/lead-counts.server.ts";
 import { createLeadIntake } from "#app/features/leads/lead-intake.server.ts";
@@ -556,12 +557,12 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
       taskDigests.unref();
       // Tasks falling due (issue 35) reach their assignees' bells: each instance sweeps each minute
       // from where it left off (a day back after a start); the dedupe key keeps one per task and time.
-      let dueSince = new Date(Date.now() - TASK_DUE_LOOKBACK_MS);
+      let dueFrom: FallenDuePosition = { at: new Date(Date.now() - TASK_DUE_LOOKBACK_MS), id: null };
       const dueTasks = setInterval(() => {
         sweeping = sweeping.then(() =>
-          notifyFallenDueTasks(database.db, notifications, { after: dueSince, until: new Date() })
+          notifyFallenDueTasks(database.db, notifications, { after: dueFrom, until: new Date() })
             .then(({ next, stored }) => {
-              dueSince = next;
+              dueFrom = next;
               if (stored > 0) notifyOutbox();
             })
             .catch((error: Error) => logError(`Notifying due tasks failed: ${error.message}`)),

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
+import { createUser } from "../../app/features/auth/users.server.ts";
 import { ERASED_VALUE, WITHHELD_VALUE } from "../../app/features/leads/lead-contact-schema.ts";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process.ts";
 import { checkPostgres, createPostgresSchema } from "../support/databases.ts";
@@ -138,6 +139,56 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect((await call("PATCH", "/api/admin/leads/999999", { phone: "+44 20 7946 0000" })).status).toBe(
           404,
         );
+      });
+
+      it("saves nothing of a change whose owner is refused: all or nothing", async () => {
+        const id = await submit({ email: "partial@okafor.example" });
+        const gone = await createUser(database.db, { username: "gone", password: PASSWORD, role: "sales" });
+        await database.db.updateTable("users").set({ disabled: 1 }).where("id", "=", gone.id).execute();
+        // An unknown staff member, and a disabled one: refused after the contact edit was applied.
+        for (const ownerId of [999_999, gone.id]) {
+          const response = await call("PATCH", `/api/admin/leads/${id}`, {
+            phone: "+44 20 7946 0000",
+            status: "qualified",
+            ownerId,
+          });
+          expect(response.status).toBe(400);
+          await expect(response.json()).resolves.toEqual({
+            message: "Choose an enabled staff member (or Unassigned).",
+            errors: { ownerId: "Choose an enabled staff member (or Unassigned)." },
+          });
+        }
+        // Neither the phone nor the status: the lead and its timeline are as they were.
+        const stored = await detail(id);
+        expect(stored).toMatchObject({ phone: "+44 20 7946 0958", status: "new" });
+        expect(stored.timeline.map((entry) => entry.kind)).toEqual(["submitted"]);
+        // The same change with a real owner: every part, each on the timeline.
+        const owner = Number(
+          (
+            await database.db
+              .selectFrom("users")
+              .select("id")
+              .where("username", "=", "alice")
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+        const accepted = await call("PATCH", `/api/admin/leads/${id}`, {
+          phone: "+44 20 7946 0000",
+          status: "qualified",
+          ownerId: owner,
+        });
+        expect(accepted.status).toBe(200);
+        await expect(accepted.json()).resolves.toMatchObject({
+          phone: "+44 20 7946 0000",
+          status: "qualified",
+          ownerId: owner,
+        });
+        expect(
+          (await detail(id)).timeline
+            .map((entry) => entry.kind)
+            .filter((kind) => kind !== "submitted")
+            .sort(),
+        ).toEqual(["contact_changed", "owner_changed", "status"]);
       });
 
       it("moves the lead to its new address's person, and refuses an address erased on request", async () => {

@@ -510,6 +510,140 @@ describe("My tasks, page by page", () => {
     }
   }, 60_000);
 
+  it("refuses a colleague's change of Rita's tasks (API, My tasks, the lead's next step); an admin may", async () => {
+    const OTTO_PASSWORD = "Otto-Password-0001";
+    const ottoUser = await createUser(database.db, {
+      username: "otto",
+      password: OTTO_PASSWORD,
+      role: "sales",
+    });
+    const otto = await signIn(server.url, "otto", OTTO_PASSWORD);
+    const ritas = async (body: string) =>
+      database.db
+        .selectFrom("leadActivities")
+        .select(["id", "leadId", "body", "dueAt", "assigneeUserId", "doneAt"])
+        .where("body", "=", body)
+        .executeTakeFirstOrThrow();
+    const patch = (cookie: string, id: number | string, change: Record<string, unknown>) =>
+      fetch(`${server.url}/api/admin/tasks/${id}`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json", Origin: server.url, Cookie: cookie },
+        body: JSON.stringify(change),
+      });
+    const post = (cookie: string, path: string, fields: Record<string, string>) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: server.url,
+          Cookie: cookie,
+        },
+        body: new URLSearchParams(fields).toString(),
+        redirect: "manual",
+      });
+    const refusal = "Only the person this task is assigned to, whoever added it, or an admin may change it.";
+    const before = await ritas("Follow-up 1");
+
+    // The API: done, reworded, moved, handed to himself: 403 each, the task as it was.
+    for (const change of [
+      { done: true },
+      { body: "Otto's now" },
+      { dueAt: "2030-01-01T09:00:00.000Z" },
+      { assigneeId: ottoUser.id },
+    ]) {
+      const response = await patch(otto, before.id, change);
+      expect(response.status).toBe(403);
+      await expect(response.json()).resolves.toEqual({ message: refusal });
+    }
+    expect(await ritas("Follow-up 1")).toEqual(before);
+    expect((await patch(otto, 999_999, { done: true })).status).toBe(404);
+
+    // My tasks' done form, posted by hand with Rita's task: the page says why, nothing changes.
+    const page = await post(otto, "/admin/tasks", {
+      intent: "task-done",
+      taskId: String(before.id),
+      done: "true",
+    });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain(refusal);
+    expect(await ritas("Follow-up 1")).toEqual(before);
+
+    // Rita's lead: its next step is her task, shown to Otto with whose it is and no control.
+    const ruth = Number(
+      (
+        await database.db
+          .selectFrom("leads")
+          .select("id")
+          .where("fullName", "=", "Ruth Renewal")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    // Rita's earliest task on it (added as she would, so the lead's next step is kept).
+    const ritasStep = await fetch(`${server.url}/api/admin/leads/${ruth}/activities`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url, Cookie: rita },
+      body: JSON.stringify({ kind: "task", body: "Rita's renewal call", dueAt: "2021-01-04T09:00:00.000Z" }),
+    });
+    expect(ritasStep.status).toBe(201);
+    const step = await database.db
+      .selectFrom("leads")
+      .innerJoin("leadActivities", "leadActivities.id", "leads.nextTaskId")
+      .select(["leadActivities.id", "leadActivities.body", "leadActivities.dueAt", "leadActivities.doneAt"])
+      .where("leads.id", "=", ruth)
+      .executeTakeFirstOrThrow();
+    expect(step.body).toBe("Rita's renewal call");
+    const { page: lead, close } = await open(`/admin/leads/${ruth}`, { cookie: otto });
+    try {
+      const work = lead.getByRole("region", { name: "Work this lead" });
+      await expect(work.innerText()).resolves.toContain(step.body);
+      await expect(work.innerText()).resolves.toMatch(
+        /A task for rita: only they, whoever added it, or an admin/,
+      );
+      await expect(work.getByRole("button", { name: "Save next step" }).count()).resolves.toBe(0);
+      await expect(work.getByRole("button", { name: /^Mark done/ }).count()).resolves.toBe(0);
+      await expectNoA11yViolations(lead);
+      await expect(noSidewaysScroll(lead)).resolves.toBe(true);
+    } finally {
+      await close();
+    }
+    for (const fields of [
+      { intent: "next-step-clear" } as Record<string, string>,
+      { intent: "next-step", body: "Otto's words", dueOn: "2030-01-01" },
+    ]) {
+      const response = await post(otto, `/admin/leads/${ruth}`, fields);
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain(refusal);
+    }
+    await expect(ritas(step.body)).resolves.toMatchObject({
+      body: step.body,
+      dueAt: step.dueAt,
+      doneAt: null,
+    });
+
+    // A task Otto adds for Rita is his to change; an admin (tasks.team) may change any of hers.
+    const added = await fetch(`${server.url}/api/admin/leads/${ruth}/activities`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url, Cookie: otto },
+      body: JSON.stringify({
+        kind: "task",
+        body: "Otto's handover",
+        dueAt: "2030-01-02T09:00:00.000Z",
+        assigneeId: (await ritas("Follow-up 1")).assigneeUserId,
+      }),
+    });
+    expect(added.status).toBe(201);
+    const handover = (await added.json()) as { id: number };
+    const reworded = await patch(otto, handover.id, { body: "Otto's handover, with the notes" });
+    expect(reworded.status).toBe(200);
+    await expect(reworded.json()).resolves.toMatchObject({
+      body: "Otto's handover, with the notes",
+      author: "otto",
+    });
+    const byAdmin = await patch(session, before.id, { dueAt: before.dueAt });
+    expect(byAdmin.status).toBe(200);
+    await expect(byAdmin.json()).resolves.toMatchObject({ id: before.id, assignee: "rita", doneAt: null });
+  }, 60_000);
+
   /** The cursor of Rita's last overdue task: the page after it starts at Upcoming. */
   async function lastDueCursor(): Promise<string> {
     const row = await database.db

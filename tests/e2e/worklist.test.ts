@@ -108,7 +108,7 @@ beforeAll(async () => {
     })
     .execute();
   // Issue 35: a next step is the lead's earliest open task, set through the same service as the page.
-  const sam = { id: samId, username: "sam" };
+  const sam = { id: samId, username: "sam", role: "admin" as const };
   const setAt = new Date(Date.now() - 3_600_000);
   await setNextStep(
     database.db,

@@ -5,10 +5,11 @@ import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest, migrations } from "#app/db/migrate.server.ts";
-import { createUser } from "#app/features/auth/users.server.ts";
+import { createUser, type PublicUser } from "#app/features/auth/users.server.ts";
 import {
   checkPostgres,
   createPostgresSchema,
+  createTestDatabase,
   describeEachDatabase,
 } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
@@ -23,6 +24,7 @@ import {
   pageTasks,
   parseTaskCursor,
   type TaskCursor,
+  TaskNotYoursError,
   TaskPatchSchema,
   UnknownAssigneeError,
   updateTask,
@@ -47,8 +49,8 @@ const at = (iso: string) => new Date(iso);
 
 describeEachDatabase("lead activities and tasks", (use) => {
   const db = () => use().db;
-  let alice: { id: number; username: string };
-  let bob: { id: number; username: string };
+  let alice: PublicUser;
+  let bob: PublicUser;
 
   async function addLead(fullName = "Ada Prospect"): Promise<number> {
     const row = await db()
@@ -235,6 +237,140 @@ describeEachDatabase("lead activities and tasks", (use) => {
     // Erasing the lead takes its activities with it.
     await createLeadAdmin({ db: db(), notify: false }).remove(id, alice, null);
     expect(await db().selectFrom("leadActivities").selectAll().execute()).toEqual([]);
+  });
+
+  it("lets a rep change only a task assigned to them or that they added; tasks.team anyone's", async () => {
+    const rita = await createUser(db(), { username: "rita", password: "Rita-Password-001", role: "sales" });
+    const sid = await createUser(db(), { username: "sid", password: "Sid-Password-0001", role: "sales" });
+    const id = await addLead();
+    const add = async (body: string, author: PublicUser, assignee: PublicUser) =>
+      (await addActivity(db(), id, task(body, "2026-12-03T09:00:00Z", assignee.id), author, NOW))?.id ?? 0;
+    const forRita = await add("For Rita", alice, rita);
+    const ritasForSid = await add("Rita's for Sid", rita, sid);
+    const alicesOwn = await add("Alice's own", alice, alice);
+    const sidsOwn = await add("Sid's own", sid, sid);
+    const row = (taskId: number) =>
+      db()
+        .selectFrom("leadActivities")
+        .select(["body", "dueAt", "assigneeUserId", "doneAt", "doneByUsername"])
+        .where("id", "=", taskId)
+        .executeTakeFirstOrThrow();
+
+    // Assigned to her, or added by her: hers to change (done, what, due, to whom).
+    await expect(updateTask(db(), forRita, { done: true }, rita, NOW)).resolves.toMatchObject({
+      doneBy: "rita",
+    });
+    await expect(
+      updateTask(db(), ritasForSid, { body: "Rita's for Sid, reworded", assigneeId: rita.id }, rita, NOW),
+    ).resolves.toMatchObject({ body: "Rita's for Sid, reworded", assigneeId: rita.id });
+    // An admin's task and a colleague's: refused, whatever the change, and nothing changes.
+    for (const [taskId, patch] of [
+      [alicesOwn, { done: true }],
+      [alicesOwn, { body: "Taken over" }],
+      [sidsOwn, { dueAt: "2027-01-01T09:00:00.000Z" }],
+      [sidsOwn, { assigneeId: rita.id }],
+    ] as const) {
+      const before = await row(taskId);
+      await expect(updateTask(db(), taskId, patch, rita, NOW)).rejects.toBeInstanceOf(TaskNotYoursError);
+      expect(await row(taskId)).toEqual(before);
+    }
+    // An unknown task is still unknown (404), not refused.
+    expect(await updateTask(db(), 999_999, { done: true }, rita, NOW)).toBeUndefined();
+    // tasks.team (an admin): anyone's.
+    await expect(updateTask(db(), sidsOwn, { done: true }, alice, NOW)).resolves.toMatchObject({
+      doneBy: "alice",
+    });
+    const done = ((await leadDetail(db(), id))?.timeline ?? []).filter((entry) => entry.kind === "task_done");
+    expect(done.map((entry) => [entry.actor, "text" in entry ? entry.text : ""])).toEqual([
+      ["alice", "Sid's own"],
+      ["rita", "For Rita"],
+    ]);
+  });
+
+  it("holds the lead's next step to its task's rule, keeps the task's author and records whose it was", async () => {
+    const rita = await createUser(db(), { username: "rita", password: "Rita-Password-001", role: "sales" });
+    const sid = await createUser(db(), { username: "sid", password: "Sid-Password-0001", role: "sales" });
+    const id = await addLead();
+    const alicesOwn = await addActivity(
+      db(),
+      id,
+      task("Alice's own call", "2026-12-02T09:00:00Z"),
+      alice,
+      NOW,
+    );
+    const eventCount = async () =>
+      (await db().selectFrom("leadEvents").select("id").where("leadId", "=", id).execute()).length;
+    const events = await eventCount();
+
+    // The next step is Alice's (an admin's) task: Rita may neither rewrite it nor mark it done.
+    await expect(
+      setNextStep(db(), id, { body: "Rita's words", dueOn: "2026-12-09" }, rita, NOW),
+    ).rejects.toBeInstanceOf(TaskNotYoursError);
+    await expect(clearNextStep(db(), id, rita, NOW)).rejects.toBeInstanceOf(TaskNotYoursError);
+    expect((await nextStepsOf(db(), [id])).get(id)).toMatchObject({
+      taskId: alicesOwn?.id,
+      body: "Alice's own call",
+      dueAt: "2026-12-02T09:00:00.000Z",
+      author: "alice",
+      assignee: "alice",
+    });
+    expect(await eventCount()).toBe(events);
+
+    // Sid adds an earlier one for Rita: it is hers to rewrite; Sid stays its author.
+    const forRita = await addActivity(
+      db(),
+      id,
+      task("Call Rita's lead", "2026-12-01T16:00:00Z", rita.id),
+      sid,
+      NOW,
+    );
+    const later = at("2026-12-01T12:00:00Z");
+    expect(
+      await setNextStep(db(), id, { body: "Call about the tender", dueOn: "2026-12-01" }, rita, later),
+    ).toBe(true);
+    expect((await nextStepsOf(db(), [id])).get(id)).toMatchObject({
+      taskId: forRita?.id,
+      body: "Call about the tender",
+      dueAt: "2026-12-01T23:59:59.999Z",
+      assigneeId: rita.id,
+      author: "sid",
+      authorId: sid.id,
+      setAt: later.toISOString(),
+    });
+    // An admin rewrites Rita's next step and marks it done: the timeline names the task and whose it was.
+    await setNextStep(db(), id, { body: "Send the tender pack", dueOn: "2026-12-01" }, alice, later);
+    expect(await clearNextStep(db(), id, alice, later)).toBe(true);
+    const timeline = (await leadDetail(db(), id))?.timeline ?? [];
+    expect(timeline.slice(0, 3)).toMatchObject([
+      {
+        kind: "next_step_cleared",
+        actor: "alice",
+        text: "Send the tender pack",
+        taskId: forRita?.id,
+        assignee: "rita",
+      },
+      {
+        kind: "next_step_set",
+        actor: "alice",
+        text: "Send the tender pack",
+        taskId: forRita?.id,
+        assignee: "rita",
+      },
+      {
+        kind: "next_step_set",
+        actor: "rita",
+        text: "Call about the tender",
+        taskId: forRita?.id,
+        assignee: "rita",
+      },
+    ]);
+    // Alice's own task is the next step again; still nobody else's to change.
+    expect(await leadRowOf(id)).toMatchObject({ nextTaskId: alicesOwn?.id });
+    await expect(clearNextStep(db(), id, sid, later)).rejects.toBeInstanceOf(TaskNotYoursError);
+    // A lead with no open task: anyone who works it sets one (assigned to its owner, else to them).
+    const fresh = await addLead("Fresh Lead");
+    expect(await setNextStep(db(), fresh, { body: "First call", dueOn: "2026-12-02" }, sid, NOW)).toBe(true);
+    expect((await nextStepsOf(db(), [fresh])).get(fresh)).toMatchObject({ author: "sid", assignee: "sid" });
   });
 
   it("lists a person's open tasks by due, their done ones latest first, and what is due by tonight", async () => {
@@ -564,6 +700,66 @@ for (const kind of ["sqlite", "postgres"] as const) {
     });
   });
 }
+
+// Two "done" clicks at once (two tabs, two people) on PostgreSQL, where each statement takes its own
+// row locks: the second must see the first's completion, so one task_done and the first's done_by.
+// (SQLite runs one write transaction at a time: no race there.)
+it("records a task done once when two mark it done at the same moment [postgres]", async () => {
+  if (!(await checkPostgres())) return;
+  const database = await createTestDatabase("postgres");
+  try {
+    const { db } = database;
+    const lead = await db.insertInto("leads").values(leadRow()).returning("id").executeTakeFirstOrThrow();
+    const leadId = Number(lead.id);
+    const nadia = await createUser(db, { username: "nadia", password: "Nadia-Password-01", isAdmin: true });
+    const omar = await createUser(db, { username: "omar", password: "Omar-Password-001", isAdmin: true });
+    const added = await addActivity(
+      db,
+      leadId,
+      { kind: "task", body: "Call back", dueAt: "2026-12-02T09:00:00.000Z" },
+      nadia,
+      NOW,
+    );
+    const taskId = added?.id ?? 0;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Someone else holds the lead (a note, the purge) while both clicks arrive.
+    const holder = db.transaction().execute(async (trx) => {
+      await trx.selectFrom("leads").select("id").where("id", "=", leadId).forUpdate().execute();
+      await released;
+    });
+    const clicks = [
+      updateTask(db, taskId, { done: true }, nadia, at("2026-12-01T11:00:00Z")),
+      updateTask(db, taskId, { done: true }, omar, at("2026-12-01T11:00:01Z")),
+    ];
+    // Once both wait on the lead's lock, let it go.
+    for (let tries = 0; tries < 200; tries++) {
+      const waiting = await sql<{ count: string }>`select count(*) as count from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database() and query ilike '%for update%'`.execute(
+        db,
+      );
+      if (Number(waiting.rows[0]?.count ?? 0) >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    release();
+    await holder;
+    const [first, second] = await Promise.all(clicks);
+    const doneBy = [first?.doneBy, second?.doneBy];
+    // Whichever got the lead first completed it; the other found it done and changed nothing.
+    expect(doneBy[0]).toBe(doneBy[1]);
+    const events = await db
+      .selectFrom("leadEvents")
+      .select(["type", "actorName"])
+      .where("leadId", "=", leadId)
+      .where("type", "=", "task_done")
+      .execute();
+    expect(events).toEqual([{ type: "task_done", actorName: doneBy[0] }]);
+  } finally {
+    await database.dispose();
+  }
+});
 
 describe("a task page's cursor", () => {
   it("reads only what a page's next is: a stored instant and a positive id", () => {

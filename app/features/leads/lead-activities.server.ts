@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction, type Updateable } from "kysely";
 import { z } from "zod";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
+import { can, type Role } from "#app/lib/permissions.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { addDays, dateIn, parseDate, toInstant } from "#app/lib/time-zones.ts";
 import { NOTE_MAX_LENGTH } from "./lead-constants.ts";
@@ -131,6 +132,28 @@ export class UnknownAssigneeError extends Error {
   constructor() {
     super("Choose someone who works on leads.");
   }
+}
+
+/** Whoever changes a task; their role says whether they may change anyone's (tasks.team). */
+export type TaskEditor = Actor & { role: Role | null };
+
+/** A change of someone else's task by a person who may change only their own (answered 403). */
+export class TaskNotYoursError extends Error {
+  constructor() {
+    super("Only the person this task is assigned to, whoever added it, or an admin may change it.");
+  }
+}
+
+/**
+ * Who may change a task (done, open again, what, due, assignee): the person it is assigned to,
+ * whoever added it, and anyone with tasks.team. `tasks.own` alone is not enough: a rep may not
+ * complete, reword, move or hand on a colleague's or an admin's task (ADR 041).
+ */
+export function mayChangeTask(
+  editor: TaskEditor,
+  task: { assigneeId: number | null; authorId: number | null },
+): boolean {
+  return can(editor.role, "tasks.team") || task.assigneeId === editor.id || task.authorId === editor.id;
 }
 
 /** The lead, held (PostgreSQL) until the change is in, so the retention purge cannot clear it in between. */
@@ -495,18 +518,43 @@ export async function dueTasksFor(db: Db, userId: number, now: Date, zone = "UTC
 export const FALLEN_DUE_LIMIT = 500;
 
 /**
- * Open, assigned tasks whose due time fell in (`after`, `until`]: what the bell's "task due"
- * notifications are made from, oldest first. Reads the open-tasks-by-due index.
+ * Where the due-task sweep has got to: every task due before `at` is handed on, and of those due at
+ * `at`, the ones up to `id` (all of them when `id` is null, as after a sweep that reached its end).
  */
-export async function tasksFallenDue(db: Db, after: Date, until: Date): Promise<Task[]> {
-  const rows = await selectTasks(db)
-    .where(OPEN_TASK)
-    .where("leadActivities.dueAt", ">", after.toISOString())
+export type FallenDuePosition = { at: Date; id: number | null };
+
+/**
+ * Open, assigned tasks due after `after` (in due-then-id order) and at or before `until`: what the
+ * bell's "task due" notifications are made from, oldest first, at most `limit`. Reads the
+ * open-tasks-by-due index. The position carries the last task's id as well as its due time because
+ * many tasks share one (end-of-day due times, migrated next steps): a batch that ends inside such a
+ * run must leave the rest of it to the next, not skip it.
+ */
+export async function tasksFallenDue(
+  db: Db,
+  after: FallenDuePosition,
+  until: Date,
+  limit = FALLEN_DUE_LIMIT,
+): Promise<Task[]> {
+  const at = after.at.toISOString();
+  const afterId = after.id;
+  let query = selectTasks(db).where(OPEN_TASK);
+  // As pageTasks: the redundant `due_at >= at` gives the planners the index range's start.
+  query =
+    afterId === null
+      ? query.where("leadActivities.dueAt", ">", at)
+      : query.where((eb) =>
+          eb.and([
+            eb("leadActivities.dueAt", ">=", at),
+            eb.or([eb("leadActivities.dueAt", ">", at), eb("leadActivities.id", ">", afterId)]),
+          ]),
+        );
+  const rows = await query
     .where("leadActivities.dueAt", "<=", until.toISOString())
     .where("leadActivities.assigneeUserId", "is not", null)
     .orderBy("leadActivities.dueAt")
     .orderBy("leadActivities.id")
-    .limit(FALLEN_DUE_LIMIT)
+    .limit(limit)
     .execute();
   return rows.map(toTask);
 }
@@ -514,25 +562,40 @@ export async function tasksFallenDue(db: Db, after: Date, until: Date): Promise<
 /**
  * Changes a task: done or open again, what, due, assignee. Each completion and reopening is on the
  * lead's timeline; the lead's next step follows. Undefined when there is no such task (or its lead
- * was anonymised). Throws UnknownAssigneeError.
+ * was anonymised). Throws TaskNotYoursError when `editor` may not change it (mayChangeTask), and
+ * UnknownAssigneeError.
  */
 export async function updateTask(
   db: Db,
   id: number,
   patch: TaskPatch,
-  actor: Actor,
+  editor: TaskEditor,
   now = new Date(),
 ): Promise<Task | undefined> {
   return db.transaction().execute(async (trx) => {
-    const current = await trx
+    const found = await trx
       .selectFrom("leadActivities")
-      .select(["leadId", "body", "doneAt"])
+      .select("leadId")
       .where("id", "=", id)
       .where("kind", "=", "task")
       .executeTakeFirst();
-    if (!current) return undefined;
-    const leadId = Number(current.leadId);
+    if (!found) return undefined;
+    const leadId = Number(found.leadId);
     if (!(await readLiveLead(trx, leadId))) return undefined;
+    // NOTE: the task is read only now, with its lead held (PostgreSQL): read before, two "done"
+    // clicks at once would both see it open, both record task_done and the second overwrite done_by.
+    const current = await trx
+      .selectFrom("leadActivities")
+      .select(["body", "doneAt", "assigneeUserId", "authorUserId"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!current) return undefined;
+    const owners = {
+      assigneeId: current.assigneeUserId === null ? null : Number(current.assigneeUserId),
+      authorId: current.authorUserId === null ? null : Number(current.authorUserId),
+    };
+    if (!mayChangeTask(editor, owners)) throw new TaskNotYoursError();
+    const actor = { id: editor.id, username: editor.username };
     const at = now.toISOString();
     const changes: Updateable<Database["leadActivities"]> = { updatedAt: at };
     if (patch.body !== undefined) changes.body = patch.body;

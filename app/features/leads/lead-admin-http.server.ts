@@ -244,7 +244,8 @@ const PatchSchema = z
  * message?, investorType?, otherDetails? }: status one of SPEC section 4's five, ownerId a staff
  * member's id or null (unassigned), spam true or false; the contact fields by the rules of the form
  * the lead came from (issue 35), each change on its timeline. 400 with `errors` per field otherwise,
- * 404 unknown. The contact fields are checked before anything changes.
+ * 404 unknown. The contact fields are checked before anything changes, and the changes are made in
+ * one transaction: a refused owner (or address) saves none of them.
  */
 export async function handlePatchLead(request: Request, context: Context, rawId: string | undefined) {
   const user = await requireApiPermission(request, context, "leads.write");
@@ -271,12 +272,8 @@ export async function handlePatchLead(request: Request, context: Context, rawId:
   }
   let lead: Lead | undefined;
   try {
-    if (edit) lead = await leadAdmin.editContact(id, edit, user);
-    if (status !== undefined && (lead || !edit)) lead = await leadAdmin.setStatus(id, status, user);
-    if (ownerId !== undefined && (lead || (!edit && status === undefined)))
-      lead = await leadAdmin.setOwner(id, ownerId, user);
-    if (spam !== undefined && (lead || (!edit && status === undefined && ownerId === undefined)))
-      lead = await leadAdmin.setSpam(id, spam, user);
+    // One transaction: a refused owner or address leaves the lead as it was, every part unsaved.
+    lead = await leadAdmin.update(id, { contact: edit, status, ownerId, spam }, user);
   } catch (error) {
     if (error instanceof UnknownOwnerError) return badRequest(error.message, "ownerId");
     if (error instanceof ContactEditRefused) return badRequest(error.message, error.field);

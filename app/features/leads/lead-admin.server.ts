@@ -391,6 +391,14 @@ export type BulkAction =
   | { action: "owner"; value: number | null }
   | { action: "spam"; value: boolean };
 
+/** What one PATCH of a lead may change at once (each part optional). */
+export type LeadUpdate = {
+  contact?: ContactEdit;
+  status?: LeadStatus;
+  ownerId?: number | null;
+  spam?: boolean;
+};
+
 export class UnknownOwnerError extends Error {
   constructor() {
     super("Choose an enabled staff member (or Unassigned).");
@@ -620,6 +628,32 @@ export function createLeadAdmin({ db, notify, onLeadChange, onQueued, secret }: 
     },
     setSpam(leadId: number, spam: boolean, actor: Actor, now = new Date()) {
       return inTransaction((trx) => setSpamIn(trx, leadId, spam, actor, now));
+    },
+    /**
+     * Several changes of one lead (`PATCH /api/admin/leads/:id`), all or nothing, in one transaction:
+     * the contact fields, then the status, the owner and the spam verdict, each recorded, and told
+     * to the webhooks and notifications, as its own call does. A refused part (UnknownOwnerError,
+     * ContactEditRefused) undoes the parts before it, with their timeline entries and what they
+     * queued: nothing goes out before the commit. Undefined when the lead does not exist.
+     */
+    update(leadId: number, change: LeadUpdate, actor: Actor, now = new Date()) {
+      return inTransaction(async (trx) => {
+        let lead: Lead | undefined;
+        if (change.contact !== undefined) {
+          lead = await editContactIn(trx, leadId, change.contact, actor, now);
+          if (!lead) return undefined;
+        }
+        if (change.status !== undefined) {
+          lead = await setStatusIn(trx, leadId, change.status, actor, now);
+          if (!lead) return undefined;
+        }
+        if (change.ownerId !== undefined) {
+          lead = await setOwnerIn(trx, leadId, change.ownerId, actor, now);
+          if (!lead) return undefined;
+        }
+        if (change.spam !== undefined) lead = await setSpamIn(trx, leadId, change.spam, actor, now);
+        return lead;
+      });
     },
     /** One action on many leads, in one transaction; `missing` lists ids that do not exist. */
     bulk(ids: number[], change: BulkAction, actor: Actor, now = new Date()) {

@@ -2,7 +2,12 @@ import { beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
-import { ContactEditRefused, createLeadAdmin, findLeadListItem } from "./lead-admin.server.ts";
+import {
+  ContactEditRefused,
+  createLeadAdmin,
+  findLeadListItem,
+  UnknownOwnerError,
+} from "./lead-admin.server.ts";
 import { leadDetail } from "./lead-admin-http.server.ts";
 import { ERASED_EMAIL_MESSAGE, parseContactEdit } from "./lead-contact-schema.ts";
 import { suppressionKey } from "./lead-erasure.server.ts";
@@ -191,6 +196,71 @@ describeEachDatabase("lead contact edit", (use) => {
         { field: "otherDetails", from: "Family office", to: null },
       ],
     });
+  });
+
+  it("makes a PATCH's changes all or nothing: a refused owner saves none, an accepted one saves each as before", async () => {
+    const id = await addLead({ phone: "+44 20 7946 0958", status: "new" });
+    const disabled = await createUser(db(), {
+      username: "dora",
+      password: "Dora-Password-001",
+      isAdmin: true,
+    });
+    await db().updateTable("users").set({ disabled: 1 }).where("id", "=", disabled.id).execute();
+    const queued: number[] = [];
+    const leadAdmin = createLeadAdmin({
+      db: db(),
+      notify: false,
+      secret: SECRET,
+      onLeadChange: async (trx, change) => {
+        // As the composition root does: what a change announces is written in its transaction.
+        changes.push(change.type);
+        await trx
+          .insertInto("leadEvents")
+          .values({
+            leadId: change.leadId,
+            type: "notification_sent",
+            actorUserId: null,
+            actorName: null,
+            detail: JSON.stringify({ announced: change.type }),
+            createdAt: change.occurredAt.toISOString(),
+          })
+          .execute();
+      },
+      onQueued: () => queued.push(1),
+    });
+    const before = await findLeadListItem(db(), id);
+    for (const ownerId of [disabled.id, 999_999]) {
+      await expect(
+        leadAdmin.update(
+          id,
+          { contact: { phone: "+44 20 7946 0000" }, status: "contacted", ownerId, spam: true },
+          alice,
+          at(5),
+        ),
+      ).rejects.toBeInstanceOf(UnknownOwnerError);
+    }
+    // Nothing of it: the phone, the status, their timeline entries and announcements all undone.
+    expect(await findLeadListItem(db(), id)).toEqual(before);
+    expect(await db().selectFrom("leadEvents").select("id").where("leadId", "=", id).execute()).toEqual([]);
+    expect(
+      await db().selectFrom("leadStatusChanges").select("id").where("leadId", "=", id).execute(),
+    ).toEqual([]);
+    expect(queued).toEqual([]);
+
+    changes.length = 0;
+    const lead = await leadAdmin.update(
+      id,
+      { contact: { phone: "+44 20 7946 0000" }, status: "contacted", ownerId: bob.id },
+      alice,
+      at(6),
+    );
+    expect(lead).toMatchObject({ phone: "+44 20 7946 0000", status: "contacted", ownerId: bob.id });
+    // Each part recorded and announced as its own call records and announces it; woken once.
+    expect(changes).toEqual(["lead.updated", "lead.updated", "lead.updated"]);
+    expect(queued).toEqual([1]);
+    const kinds = ((await leadDetail(db(), id))?.timeline ?? []).map((entry) => entry.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["contact_changed", "status", "owner_changed"]));
+    await expect(leadAdmin.update(999_999, { status: "contacted" }, alice)).resolves.toBeUndefined();
   });
 
   it("keeps each editor's change when two edit at once, each recording what it replaced", async () => {

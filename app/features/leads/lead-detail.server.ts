@@ -8,6 +8,9 @@ import {
   type ActivityInput,
   ActivityInputSchema,
   addActivity,
+  mayChangeTask,
+  type TaskEditor,
+  TaskNotYoursError,
   UnknownAssigneeError,
 } from "./lead-activities.server.ts";
 import { assignableStaff, ContactEditRefused, UnknownOwnerError } from "./lead-admin.server.ts";
@@ -68,7 +71,7 @@ export async function loadLeadDetail(
   request: Request,
   context: Context,
   rawId: string | undefined,
-  user: Actor,
+  user: TaskEditor,
 ) {
   const id = parseLeadId(rawId);
   if (id === null) throw notFound();
@@ -100,6 +103,10 @@ export async function loadLeadDetail(
           due: formatDay(step.dueOn),
           dueText: formatDue(step.dueAt, zone, now),
           overdue: isTaskOverdue(step.dueAt, now),
+          assignee: step.assignee,
+          // The Work card offers "Save next step" and "Mark done" only to whoever may change the
+          // task (the action checks again): someone else's shows whose it is instead.
+          mayChange: mayChangeTask(user, step),
         }
       : null,
     me: user.id,
@@ -166,7 +173,7 @@ export async function leadDetailAction(
   request: Request,
   context: Context,
   rawId: string | undefined,
-  user: Actor,
+  user: TaskEditor,
 ) {
   const id = parseLeadId(rawId);
   const form = await readForm(request);
@@ -178,6 +185,9 @@ export async function leadDetailAction(
     url.searchParams.delete(param);
   const here = url.pathname + url.search;
   const done = (notice: Notice) => redirect(withNotice(here, notice));
+  // The lead's next step is someone else's task: shown under it, nothing changed.
+  const notYours = (error: TaskNotYoursError) =>
+    data({ message: error.message, field: "next-step" }, { status: 403 });
   switch (form.get("intent")) {
     case "delete": {
       const outcome = await deleteFromForm(leadAdmin, id, user, context.get(clientAddressContext));
@@ -239,12 +249,22 @@ export async function leadDetailAction(
           { status: 400 },
         );
       const zone = await timeZoneOf(services, user.id);
-      if (id === null || !(await setNextStep(database.db, id, parsed.data, user, new Date(), zone)))
-        throw notFound();
+      try {
+        if (id === null || !(await setNextStep(database.db, id, parsed.data, user, new Date(), zone)))
+          throw notFound();
+      } catch (error) {
+        if (error instanceof TaskNotYoursError) return notYours(error);
+        throw error;
+      }
       throw done("next-step");
     }
     case "next-step-clear": {
-      if (id === null || !(await clearNextStep(database.db, id, user))) throw notFound();
+      try {
+        if (id === null || !(await clearNextStep(database.db, id, user))) throw notFound();
+      } catch (error) {
+        if (error instanceof TaskNotYoursError) return notYours(error);
+        throw error;
+      }
       throw done("next-step-cleared");
     }
     case "spam": {

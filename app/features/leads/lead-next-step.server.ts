@@ -4,15 +4,22 @@ import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { addDays, dateIn, parseDate, toInstant } from "#app/lib/time-zones.ts";
-import { refreshNextTask } from "./lead-activities.server.ts";
-import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
+import {
+  mayChangeTask,
+  refreshNextTask,
+  type TaskEditor,
+  TaskNotYoursError,
+} from "./lead-activities.server.ts";
+import { recordLeadEvent } from "./lead-events.server.ts";
 import { NEXT_STEP_MAX } from "./ui/next-step-words.ts";
 
 // A lead's next step (issue 23): one short text and the day it is due, set and cleared on the lead's
 // page, recorded on its timeline, and shown on the list (overdue ones marked) so "My leads" is a
 // to-do list. Since issue 35 (ADR 041) it is the lead's earliest open task: setting it rewrites that
 // task (or adds one, assigned to the lead's owner, else to whoever sets it, due at the end of the
-// day in their zone), clearing it marks that task done.
+// day in their zone), clearing it marks that task done. Both are changes of that task, so they follow
+// its rule (mayChangeTask): the person it is assigned to, whoever added it, or tasks.team; the task
+// keeps its author, and the timeline names the task and whose it is.
 
 const DATE = z
   .string({ error: "Choose the day it is due." })
@@ -45,7 +52,12 @@ export type NextStep = {
   /** The due day in the zone it was read for (YYYY-MM-DD) and the due instant. */
   dueOn: string;
   dueAt: string;
-  setBy: string;
+  /** Whose task it is, and who added it (ids null once the account is gone). */
+  assigneeId: number | null;
+  assignee: string | null;
+  authorId: number | null;
+  author: string;
+  /** When the task last changed. */
   setAt: string;
 };
 
@@ -68,45 +80,78 @@ export function endOfDayIn(day: string, zone: string): string {
 }
 
 /**
- * Sets the lead's next step: rewrites its earliest open task, or adds one (assigned to the lead's
- * owner, else `actor`), due at the end of `dueOn` in `zone`; records it. False when the lead does not exist.
+ * The lead's next task as the change of it needs it: whose it is, and whether `editor` may change
+ * it; throws TaskNotYoursError when not.
+ */
+async function nextTaskFor(trx: Kysely<Database>, taskId: number, editor: TaskEditor) {
+  const task = await trx
+    .selectFrom("leadActivities")
+    .leftJoin("users", "users.id", "leadActivities.assigneeUserId")
+    .select([
+      "leadActivities.body",
+      "leadActivities.assigneeUserId",
+      "leadActivities.authorUserId",
+      "users.username as assignee",
+    ])
+    .where("leadActivities.id", "=", taskId)
+    .executeTakeFirstOrThrow();
+  const owners = {
+    assigneeId: task.assigneeUserId === null ? null : Number(task.assigneeUserId),
+    authorId: task.authorUserId === null ? null : Number(task.authorUserId),
+  };
+  if (!mayChangeTask(editor, owners)) throw new TaskNotYoursError();
+  return task;
+}
+
+/**
+ * Sets the lead's next step: rewrites its earliest open task (what and due; its author and assignee
+ * stay), or adds one (assigned to the lead's owner, else `editor`), due at the end of `dueOn` in
+ * `zone`; records it with the task and whose it is. False when the lead does not exist. Throws
+ * TaskNotYoursError when the next task is someone else's and `editor` may not change it.
  */
 export async function setNextStep(
   db: Kysely<Database>,
   leadId: number,
   input: NextStepInput,
-  actor: Actor,
+  editor: TaskEditor,
   now = new Date(),
   zone = "UTC",
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const lead = await readLiveLead(trx, leadId);
     if (!lead) return false;
+    const actor = { id: editor.id, username: editor.username };
     const setAt = now.toISOString();
     const dueAt = endOfDayIn(input.dueOn, zone);
-    const words = { body: input.body, dueAt, authorUserId: actor.id, authorUsername: actor.username };
-    if (lead.nextTaskId !== null)
+    let taskId: number;
+    let assignee: string | null;
+    if (lead.nextTaskId !== null) {
+      taskId = Number(lead.nextTaskId);
+      assignee = (await nextTaskFor(trx, taskId, editor)).assignee ?? null;
       await trx
         .updateTable("leadActivities")
-        .set({ ...words, updatedAt: setAt })
-        .where("id", "=", lead.nextTaskId)
+        .set({ body: input.body, dueAt, updatedAt: setAt })
+        .where("id", "=", taskId)
         .execute();
-    else {
+    } else {
       const owner =
         lead.ownerId === null
           ? undefined
           : await trx
               .selectFrom("users")
-              .select("id")
+              .select(["id", "username"])
               .where("id", "=", lead.ownerId)
               .where("disabled", "=", 0)
               .executeTakeFirst();
-      await trx
+      const row = await trx
         .insertInto("leadActivities")
         .values({
           leadId,
           kind: "task",
-          ...words,
+          body: input.body,
+          dueAt,
+          authorUserId: actor.id,
+          authorUsername: actor.username,
           outcome: null,
           durationMinutes: null,
           direction: null,
@@ -116,13 +161,16 @@ export async function setNextStep(
           createdAt: setAt,
           updatedAt: setAt,
         })
-        .execute();
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      taskId = Number(row.id);
+      assignee = owner ? owner.username : actor.username;
     }
     await recordLeadEvent(trx, {
       leadId,
       type: "next_step_set",
       actor,
-      detail: { text: input.body, due: input.dueOn },
+      detail: { taskId, text: input.body, due: input.dueOn, assignee },
       now,
     });
     await refreshNextTask(trx, leadId, now);
@@ -133,22 +181,25 @@ export async function setNextStep(
 /**
  * The Work card's "Mark done": marks the lead's next step (its earliest open task) done and records
  * it (`next_step_cleared`, issue 23's name); its next open task, if any, becomes the next step. False
- * when the lead does not exist. A lead without one changes and records nothing.
+ * when the lead does not exist. A lead without one changes and records nothing. Throws
+ * TaskNotYoursError when the next task is someone else's and `editor` may not change it.
  */
 export async function clearNextStep(
   db: Kysely<Database>,
   leadId: number,
-  actor: Actor,
+  editor: TaskEditor,
   now = new Date(),
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const lead = await readLiveLead(trx, leadId);
     if (!lead) return false;
     if (lead.nextTaskId === null) return true;
+    const taskId = Number(lead.nextTaskId);
+    const { assignee } = await nextTaskFor(trx, taskId, editor);
     const current = await trx
       .updateTable("leadActivities")
-      .set({ doneAt: now.toISOString(), doneByUsername: actor.username, updatedAt: now.toISOString() })
-      .where("id", "=", lead.nextTaskId)
+      .set({ doneAt: now.toISOString(), doneByUsername: editor.username, updatedAt: now.toISOString() })
+      .where("id", "=", taskId)
       .where("doneAt", "is", null)
       .returning(["body"])
       .executeTakeFirst();
@@ -156,8 +207,8 @@ export async function clearNextStep(
       await recordLeadEvent(trx, {
         leadId,
         type: "next_step_cleared",
-        actor,
-        detail: { text: current.body },
+        actor: { id: editor.id, username: editor.username },
+        detail: { taskId, text: current.body, assignee: assignee ?? null },
         now,
       });
     await refreshNextTask(trx, leadId, now);
@@ -175,11 +226,15 @@ export async function nextStepsOf(
   const rows = await db
     .selectFrom("leads")
     .innerJoin("leadActivities", "leadActivities.id", "leads.nextTaskId")
+    .leftJoin("users", "users.id", "leadActivities.assigneeUserId")
     .select([
       "leads.id as leadId",
       "leadActivities.id as taskId",
       "leadActivities.body",
       "leadActivities.dueAt",
+      "leadActivities.assigneeUserId",
+      "users.username as assignee",
+      "leadActivities.authorUserId",
       "leadActivities.authorUsername",
       "leadActivities.updatedAt",
     ])
@@ -195,7 +250,10 @@ export async function nextStepsOf(
           body: row.body,
           dueOn: dueAt ? dateIn(Date.parse(dueAt), zone) : "",
           dueAt,
-          setBy: row.authorUsername,
+          assigneeId: row.assigneeUserId === null ? null : Number(row.assigneeUserId),
+          assignee: row.assignee ?? null,
+          authorId: row.authorUserId === null ? null : Number(row.authorUserId),
+          author: row.authorUsername,
           setAt: row.updatedAt,
         },
       ];

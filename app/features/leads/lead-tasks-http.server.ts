@@ -9,6 +9,7 @@ import {
   formatTaskCursor,
   pageTasks,
   parseTaskCursor,
+  TaskNotYoursError,
   TaskPatchSchema,
   UnknownAssigneeError,
   updateTask,
@@ -112,7 +113,10 @@ export async function handleListTasks(request: Request, context: Context) {
   return Response.json({ tasks: page.tasks, next: page.next ? formatTaskCursor(page.next) : null });
 }
 
-/** PATCH /api/admin/tasks/:id { done?, body?, dueAt?, assigneeId? }: the task as it is now. */
+/**
+ * PATCH /api/admin/tasks/:id { done?, body?, dueAt?, assigneeId? }: the task as it is now. Only a
+ * task assigned to the caller or added by them, unless they have tasks.team: else 403.
+ */
 export async function handlePatchTask(request: Request, context: Context, rawId: string | undefined) {
   const user = await requireApiPermission(request, context, "tasks.own");
   assertSameOrigin(request);
@@ -127,6 +131,7 @@ export async function handlePatchTask(request: Request, context: Context, rawId:
     const task = await updateTask(database.db, id, parsed.data, user);
     return task ? Response.json(task) : notFound("Task");
   } catch (error) {
+    if (error instanceof TaskNotYoursError) return Response.json({ message: error.message }, { status: 403 });
     if (error instanceof UnknownAssigneeError)
       return Response.json({ message: error.message, field: "assigneeId" }, { status: 400 });
     throw error;

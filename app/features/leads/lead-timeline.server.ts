@@ -42,8 +42,29 @@ export type TimelineEntry =
   | { kind: "marked_spam" | "marked_not_spam"; id: string; at: string; actor: string | null }
   | { kind: "notification_sent"; id: string; at: string; actor: null }
   | { kind: "returned_after_erasure"; id: string; at: string; actor: null; erasedAt: string }
-  | { kind: "next_step_set"; id: string; at: string; actor: string | null; text: string; due: string }
-  | { kind: "next_step_cleared"; id: string; at: string; actor: string | null; text: string }
+  /**
+   * The lead's next step (its earliest open task) set or marked done: since the tasks' permission
+   * rule, also which task and whose (null on entries from before).
+   */
+  | {
+      kind: "next_step_set";
+      id: string;
+      at: string;
+      actor: string | null;
+      text: string;
+      due: string;
+      taskId: number | null;
+      assignee: string | null;
+    }
+  | {
+      kind: "next_step_cleared";
+      id: string;
+      at: string;
+      actor: string | null;
+      text: string;
+      taskId: number | null;
+      assignee: string | null;
+    }
   /** Issue 35: staff corrected fields the person sent; each with what it was and what it became. */
   | {
       kind: "contact_changed";
@@ -246,6 +267,8 @@ export async function leadTimeline(
           actor: row.actorName,
           text: text(detail.text) ?? "",
           due: text(detail.due) ?? "",
+          taskId: Number(detail.taskId) || null,
+          assignee: text(detail.assignee),
         });
         break;
       case "next_step_cleared":
@@ -254,6 +277,8 @@ export async function leadTimeline(
           kind: "next_step_cleared",
           actor: row.actorName,
           text: text(detail.text) ?? "",
+          taskId: Number(detail.taskId) || null,
+          assignee: text(detail.assignee),
         });
         break;
       case "contact_changed":

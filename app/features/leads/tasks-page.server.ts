@@ -11,6 +11,7 @@ import {
   parseTaskCursor,
   type Task,
   type TaskCursor,
+  TaskNotYoursError,
   updateTask,
 } from "./lead-activities.server.ts";
 import { assignableStaff } from "./lead-admin.server.ts";
@@ -187,7 +188,11 @@ export async function loadTasksPage(request: Request, context: Context, user: St
   };
 }
 
-/** `intent=task-done` (`taskId`, `done` true or false): one click, one form per task. */
+/**
+ * `intent=task-done` (`taskId`, `done` true or false): one click, one form per task. Only a task of
+ * one's own (assigned to or added by the person) unless they have tasks.team: else 403, the page
+ * saying why.
+ */
 export async function tasksPageAction(request: Request, context: Context, user: StaffUser) {
   const form = await readForm(request);
   const url = new URL(request.url);
@@ -197,7 +202,14 @@ export async function tasksPageAction(request: Request, context: Context, user: 
   if (!/^\d{1,15}$/.test(raw) || id < 1) return data({ message: "Unknown task." }, { status: 400 });
   const done = form.get("done") !== "false";
   const { database } = await leadsServices(context);
-  const task = await updateTask(database.db, id, { done }, user);
+  let task: Task | undefined;
+  try {
+    task = await updateTask(database.db, id, { done }, user);
+  } catch (error) {
+    // A task of someone else's (a hand-made post: the page shows a rep only theirs): nothing changed.
+    if (error instanceof TaskNotYoursError) return data({ message: error.message }, { status: 403 });
+    throw error;
+  }
   if (!task) return data({ message: "That task no longer exists." }, { status: 404 });
   throw redirect(withNotice(url.pathname + url.search, done ? "task-done" : "task-reopened"));
 }

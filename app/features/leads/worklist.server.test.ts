@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from "vitest";
-import { createUser } from "#app/features/auth/users.server.ts";
+import { createUser, type PublicUser } from "#app/features/auth/users.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
 import { createLeadAdmin } from "./lead-admin.server.ts";
@@ -26,8 +26,8 @@ const NOW = new Date("2026-11-27T10:00:00.000Z");
 
 describeEachDatabase("lead worklist", (use) => {
   const db = () => use().db;
-  let alice: { id: number; username: string };
-  let bob: { id: number; username: string };
+  let alice: PublicUser;
+  let bob: PublicUser;
 
   async function addLead(): Promise<number> {
     const row = await db()
@@ -153,7 +153,7 @@ describeEachDatabase("lead worklist", (use) => {
       body: "Call back about pricing",
       dueOn: "2026-11-26",
       dueAt: "2026-11-26T23:59:59.999Z",
-      setBy: "alice",
+      author: "alice",
       setAt: NOW.toISOString(),
     });
     expect(isOverdue("2026-11-26", NOW)).toBe(true);
@@ -161,9 +161,12 @@ describeEachDatabase("lead worklist", (use) => {
 
     const later = new Date(NOW.getTime() + 60_000);
     await setNextStep(db(), id, { body: "Send the proposal", dueOn: "2026-12-01" }, bob, later);
+    // Bob (an admin) rewrote Alice's task: it stays hers, the timeline says who changed it.
     expect((await nextStepsOf(db(), [id, 999])).get(id)).toMatchObject({
       body: "Send the proposal",
-      setBy: "bob",
+      author: "alice",
+      assignee: "alice",
+      setAt: later.toISOString(),
     });
     expect(await clearNextStep(db(), id, alice, new Date(later.getTime() + 60_000))).toBe(true);
     expect((await nextStepsOf(db(), [id])).size).toBe(0);
@@ -172,8 +175,15 @@ describeEachDatabase("lead worklist", (use) => {
 
     const timeline = (await leadDetail(db(), id))?.timeline ?? [];
     expect(timeline.slice(0, 3)).toMatchObject([
-      { kind: "next_step_cleared", actor: "alice", text: "Send the proposal" },
-      { kind: "next_step_set", actor: "bob", text: "Send the proposal", due: "2026-12-01" },
+      { kind: "next_step_cleared", actor: "alice", text: "Send the proposal", assignee: "alice" },
+      {
+        kind: "next_step_set",
+        actor: "bob",
+        text: "Send the proposal",
+        due: "2026-12-01",
+        assignee: "alice",
+        taskId: expect.any(Number),
+      },
       { kind: "next_step_set", actor: "alice", text: "Call back about pricing", due: "2026-11-26" },
     ]);
     expect(timeline).toHaveLength(4);

@@ -15,13 +15,18 @@ export type NextStepView = {
   /** The due time in the person's zone ("Thu, Dec 3, 9:00 AM"). */
   dueText: string;
   overdue: boolean;
+  /** Whose task it is. */
+  assignee: string | null;
+  /** Whether the person may rewrite it or mark it done (it is theirs, they added it, or tasks.team). */
+  mayChange: boolean;
 };
 
 /**
  * The lead's next step (its earliest open task, issue 35): what to do and the day it is due, posted
  * as `intent=next-step` (rewrites that task, or adds one) or `next-step-clear` (marks it done) to the
  * page's action; each is recorded on the timeline. Works without JavaScript. More tasks: the
- * composer's Task tab and My tasks.
+ * composer's Task tab and My tasks. Someone else's task (not assigned to nor added by the person,
+ * who has no tasks.team) is shown with whose it is, and no control to change it.
  */
 export function LeadNextStepForm({
   step,
@@ -35,13 +40,18 @@ export function LeadNextStepForm({
 }) {
   const busy = usePendingIntent("next-step");
   const marking = usePendingIntent("next-step-clear");
+  const readOnly = step !== null && !step.mayChange;
   return (
     // The list's row menu "Set next step" lands here (`#next-step`).
     <div id="next-step" className="grid scroll-mt-24 gap-1.5">
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor="next-step-body" className="font-semibold">
-          Next step
-        </label>
+        {readOnly ? (
+          <p className="font-semibold">Next step</p>
+        ) : (
+          <label htmlFor="next-step-body" className="font-semibold">
+            Next step
+          </label>
+        )}
         {step?.overdue ? (
           <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Overdue</span>
         ) : step ? (
@@ -49,6 +59,55 @@ export function LeadNextStepForm({
         ) : null}
       </div>
       {step?.overdue ? <p className="text-sm text-red-900">It was due {step.dueText}.</p> : null}
+      {step && readOnly ? (
+        <OthersNextStep step={step} error={error} />
+      ) : (
+        <NextStepForms step={step} action={action} error={error} busy={busy} marking={marking} />
+      )}
+    </div>
+  );
+}
+
+/** Someone else's task as the lead's next step: what and whose, and where to add one's own. */
+function OthersNextStep({ step, error }: { step: NextStepView; error?: string }) {
+  return (
+    <div className="grid gap-1.5 text-sm">
+      <p className="rounded-md bg-surface-muted px-3 py-2 text-base break-words">{step.body}</p>
+      <p className="text-ink-muted">
+        {step.assignee ? (
+          <>
+            A task for <strong className="font-semibold">{step.assignee}</strong>:
+          </>
+        ) : (
+          "Someone else's task:"
+        )}{" "}
+        only they, whoever added it, or an admin can change it or mark it done. Add your own from the Task tab
+        above the timeline.
+      </p>
+      {error ? (
+        <p id="next-step-error" role="alert" className="font-semibold text-danger">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function NextStepForms({
+  step,
+  action,
+  error,
+  busy,
+  marking,
+}: {
+  step: NextStepView | null;
+  action: string;
+  error?: string;
+  busy: boolean;
+  marking: boolean;
+}) {
+  return (
+    <>
       <Form method="post" action={action} className="grid gap-2" key={`${step?.body}|${step?.dueOn}`}>
         <input type="hidden" name="intent" value="next-step" />
         <input
@@ -101,6 +160,6 @@ export function LeadNextStepForm({
           <input type="hidden" name="intent" value="next-step-clear" />
         </Form>
       ) : null}
-    </div>
+    </>
   );
 }

@@ -113,7 +113,14 @@ function describe(entry: TimelineEntry): ReactNode {
     case "next_step_set":
       return (
         <>
-          {who(entry.actor)} set the next step, due {formatDay(entry.due)}
+          {who(entry.actor)} set the next step
+          {entry.assignee ? (
+            <>
+              {" "}
+              for <strong className="font-semibold">{entry.assignee}</strong>
+            </>
+          ) : null}
+          , due {formatDay(entry.due)}
           <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2">{entry.text}</span>
         </>
       );
@@ -121,6 +128,7 @@ function describe(entry: TimelineEntry): ReactNode {
       return (
         <>
           {who(entry.actor)} completed the next step “{entry.text}”
+          {entry.assignee && entry.assignee !== entry.actor ? <>, a task for {entry.assignee}</> : null}
         </>
       );
     case "contact_changed":
