@@ -6,12 +6,12 @@ import {
   tasksFallenDue,
 } from "#app/features/leads/lead-activities.server.ts";
 import {
-  type LeadLabels,
+  type LeadDetails,
   type NotificationKind,
   notify,
 } from "#app/features/notifications/notification-store.server.ts";
 import { formatDateTime } from "#app/lib/format-date.ts";
-import { can, ROLES } from "#app/lib/permissions.ts";
+import { rolesWith } from "#app/lib/permissions.ts";
 
 // Issue 35, the producers of the bell's notifications (ADR 043). Leads, meetings, watches and the
 // notifications know nothing of each other; they meet here, each producer called inside the
@@ -20,21 +20,42 @@ import { can, ROLES } from "#app/lib/permissions.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The leads' names as the bell shows them: name and company, of leads not anonymised. */
-export function createLeadLabels(db: Kysely<Database>): LeadLabels {
-  return async (ids) => {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .selectFrom("leads")
-      .select(["id", "fullName", "company"])
-      .where("id", "in", ids)
-      .where("anonymisedAt", "is", null)
-      .execute();
-    return new Map(
-      rows.map((row) => [Number(row.id), row.company ? `${row.fullName}, ${row.company}` : row.fullName]),
-    );
+/**
+ * What the bell and its e-mails add to a notification when they are read (the store asks only for a
+ * reader whose role reads leads): the lead's name and company, and what a due task says, of leads
+ * not anonymised (anonymising deletes a lead's tasks; erasing, the lead).
+ */
+export function createLeadDetails(db: Kysely<Database>): LeadDetails {
+  return {
+    async leadLabels(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("leads")
+        .select(["id", "fullName", "company"])
+        .where("id", "in", ids)
+        .where("anonymisedAt", "is", null)
+        .execute();
+      return new Map(
+        rows.map((row) => [Number(row.id), row.company ? `${row.fullName}, ${row.company}` : row.fullName]),
+      );
+    },
+    async taskTexts(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("leadActivities")
+        .innerJoin("leads", "leads.id", "leadActivities.leadId")
+        .select(["leadActivities.id", "leadActivities.body"])
+        .where("leadActivities.id", "in", ids)
+        .where("leadActivities.kind", "=", "task")
+        .where("leads.anonymisedAt", "is", null)
+        .execute();
+      return new Map(rows.map((row) => [Number(row.id), row.body]));
+    },
   };
 }
+
+/** The roles that have tasks (and read the leads the tasks are on): the only ones told of them. */
+const TASK_ROLES = rolesWith("tasks.own", "leads.read");
 
 export type NotificationProducers = ReturnType<typeof createNotificationProducers>;
 
@@ -108,7 +129,7 @@ export function createNotificationProducers({ email }: { email: boolean }) {
       watch: { id: number; url: string },
       occurredAt: Date,
     ): Promise<number> {
-      const roles = ROLES.filter((role) => can(role, "audits.use"));
+      const roles = rolesWith("audits.use");
       const people = await trx
         .selectFrom("users")
         .select("id")
@@ -139,28 +160,30 @@ export function createNotificationProducers({ email }: { email: boolean }) {
     },
 
     /**
-     * A task of the person's fell due: the producer for the tasks (issue 35's "My tasks", built on
-     * another branch). Call it from the sweep that finds due tasks, in the transaction that marks the
-     * task as notified; `dueAt` is part of the key, so moving the task's due time notifies again.
+     * A task of the person's fell due (the due sweep, notifyFallenDueTasks); `dueAt` is part of the
+     * key, so moving the task's due time notifies again. Nobody whose role has no tasks (moved to
+     * marketing since it was given them, or disabled) is told. The title is the due time only: what
+     * the task says is about the lead's person, so the list adds it as it reads (ADR 043).
      */
     async taskDue(
       trx: Db,
-      task: {
-        id: number;
-        assigneeId: number;
-        what: string;
-        dueAt: string;
-        leadId: number | null;
-        link: string;
-      },
+      task: { id: number; assigneeId: number; dueAt: string; leadId: number | null; link: string },
       now: Date,
     ): Promise<boolean> {
+      const assignee = await trx
+        .selectFrom("users")
+        .select("id")
+        .where("id", "=", task.assigneeId)
+        .where("role", "in", TASK_ROLES)
+        .where("disabled", "=", 0)
+        .executeTakeFirst();
+      if (!assignee) return false;
       return notify(
         trx,
         {
           userId: task.assigneeId,
           kind: "task.due",
-          title: `Task due ${formatDateTime(task.dueAt)}: ${task.what}`,
+          title: `Task due ${formatDateTime(task.dueAt)}`,
           link: task.link,
           leadId: task.leadId,
           subjectId: task.id,
@@ -178,7 +201,7 @@ export const TASK_DUE_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The "task due" sweep: every open, assigned task that fell due since the last sweep notifies its
- * assignee (and e-mails them if they chose so). Each instance sweeps on its own; the dedupe key
+ * assignee (and e-mails them if they chose so), while their role has tasks. Each instance sweeps on its own; the dedupe key
  * (task and due time) keeps a task that two instances or two overlapping windows see to one
  * notification. A batch holds at most `limit` tasks; the position it returns (the last task's due
  * time and id after a full batch, else `until`) is where the next sweep starts, so a run of tasks
@@ -202,7 +225,6 @@ export async function notifyFallenDueTasks(
         {
           id: task.id,
           assigneeId,
-          what: task.body,
           dueAt: task.dueAt,
           leadId: task.leadId,
           link: `/admin/leads/${task.leadId}`,

@@ -12,6 +12,7 @@ import { createLeadService } from "#app/features/leads/lead-service.server.ts";
 import { computeLeadSummary } from "#app/features/leads/lead-summary.server.ts";
 import { findPerson } from "#app/features/people/people-http.server.ts";
 import { claimJobLease, JobLeaseLostError } from "#app/lib/job-lease.server.ts";
+import { NOTIFICATION_EMAIL } from "#app/lib/outbox/outbox.server.ts";
 import { createDailyPurge, PURGE_JOB, type PurgeCategory, runPurge } from "#app/lib/purge.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
@@ -45,6 +46,7 @@ async function snapshot(db: Db) {
     attributions: await all("leadAttributions", "leadId"),
     counts: await all("leadCounts", "status"),
     outbox: await all("outbox", "id"),
+    notifications: await all("notifications", "id"),
     sessions: await all("sessions", "idHash"),
     loginAttempts: await all("loginAttempts", "key"),
     rateLimits: await all("rateLimits", "key"),
@@ -73,6 +75,7 @@ describeEachDatabase("retention purge", (use) => {
       "leadStatusChanges",
       "leadAttributions",
       "outbox",
+      "notifications",
       "leads",
       "sessions",
       "loginAttempts",
@@ -285,6 +288,92 @@ describeEachDatabase("retention purge", (use) => {
     await expect(countMatchingLeads(db(), { spam: "only" })).resolves.toBe(2);
   });
 
+  it("deletes the bell's notifications of a lead it anonymises or of spam it deletes, with their waiting e-mails", async () => {
+    const { old, recent, oldSpam } = await seed();
+    const notice = async (leadId: number, title: string) => {
+      const row = await db()
+        .insertInto("notifications")
+        .values({
+          userId: ownerId,
+          kind: "lead.assigned",
+          title,
+          link: `/admin/leads/${leadId}`,
+          leadId,
+          subjectId: null,
+          dedupeKey: `lead.assigned:${leadId}`,
+          createdAt: ago(1),
+          readAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    };
+    const mail = (notificationId: number, status: "pending" | "failed" | "sent") => ({
+      kind: NOTIFICATION_EMAIL,
+      payload: JSON.stringify({ notificationId }),
+      status,
+      nextAttemptAt: ago(1),
+      lockedUntil: null,
+      lastError: null,
+      createdAt: ago(1),
+      sentAt: status === "sent" ? ago(1) : null,
+    });
+    const ofOld = await notice(old, "A lead was assigned to you");
+    const ofSpam = await notice(oldSpam, "A lead was assigned to you");
+    const ofRecent = await notice(recent, "A lead was assigned to you");
+    await db()
+      .insertInto("outbox")
+      .values([
+        mail(ofOld, "pending"),
+        mail(ofOld, "failed"),
+        mail(ofSpam, "pending"),
+        mail(ofRecent, "pending"),
+      ])
+      .execute();
+
+    await purge();
+    const left = await db().selectFrom("notifications").select(["id", "leadId"]).execute();
+    expect(left.map((row) => Number(row.id))).toEqual([ofRecent]);
+    const waiting = await db()
+      .selectFrom("outbox")
+      .select("payload")
+      .where("kind", "=", NOTIFICATION_EMAIL)
+      .execute();
+    expect(waiting.map((row) => JSON.parse(row.payload))).toEqual([{ notificationId: ofRecent }]);
+  });
+
+  it("deletes notifications read over 90 days ago and any over a year old, and keeps the rest", async () => {
+    await seed();
+    const notice = (key: string, createdAt: string, readAt: string | null) => ({
+      userId: ownerId,
+      kind: "watch.alert",
+      title: `Alert ${key}`,
+      link: "/admin/watches/1",
+      leadId: null,
+      subjectId: null,
+      dedupeKey: key,
+      createdAt,
+      readAt,
+    });
+    await db()
+      .insertInto("notifications")
+      .values([
+        notice("read-long-ago", ago(200), ago(91)),
+        notice("read-lately", ago(200), ago(89)),
+        notice("unread-old", ago(300), null),
+        notice("unread-over-a-year", ago(366), null),
+        notice("read-lately-over-a-year", ago(400), ago(10)),
+        notice("new", ago(1), null),
+      ])
+      .execute();
+    const dry = await purge({ dryRun: true });
+    if (!dry.ran) throw new Error("the dry run did not run");
+    expect(dry.counts.find((entry) => entry.key === "notificationsExpired")?.count).toBe(3);
+    await purge();
+    const left = await db().selectFrom("notifications").select("dedupeKey").orderBy("id").execute();
+    expect(left.map((row) => row.dedupeKey)).toEqual(["read-lately", "unread-old", "new"]);
+  });
+
   it("removes expired sessions, throttle counters and sent emails past OUTBOX_RETENTION_DAYS, nothing live", async () => {
     const { recent } = await seed();
     const session = (idHash: string, expiresAt: string, lastSeenAt: string) => ({
@@ -353,6 +442,7 @@ describeEachDatabase("retention purge", (use) => {
       spamDeleted: 1,
       leadsAnonymised: 1,
       outboxSent: 1,
+      notificationsExpired: 0,
       sessionsExpired: 2,
       pendingSignInsExpired: 1,
       signInThrottleExpired: 1,
@@ -506,7 +596,7 @@ describeEachDatabase("retention purge", (use) => {
     await daily.stop();
     expect(errors).toEqual([]);
     expect(info).toEqual([
-      "Retention purge: spamDeleted 1, leadsAnonymised 1, outboxSent 0, sessionsExpired 0, pendingSignInsExpired 0, signInThrottleExpired 0, wrongCodeCountsExpired 0, rateLimitsExpired 0",
+      "Retention purge: spamDeleted 1, leadsAnonymised 1, outboxSent 0, notificationsExpired 0, sessionsExpired 0, pendingSignInsExpired 0, signInThrottleExpired 0, wrongCodeCountsExpired 0, rateLimitsExpired 0",
     ]);
   });
 

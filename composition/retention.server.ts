@@ -13,6 +13,12 @@ import {
   deleteExpiredSpam,
   monthsBefore,
 } from "#app/features/leads/lead-retention.server.ts";
+import {
+  countExpiredNotifications,
+  deleteExpiredNotifications,
+  NOTIFICATION_DAYS,
+  READ_NOTIFICATION_DAYS,
+} from "#app/features/notifications/notification-store.server.ts";
 import { WEBHOOK_DELIVERY } from "#app/features/webhooks/webhook-store.server.ts";
 import { countSent, deleteSent } from "#app/lib/outbox/outbox.server.ts";
 import type { PurgeCategory } from "#app/lib/purge.server.ts";
@@ -73,6 +79,13 @@ export function retentionCategories(db: Kysely<Database>, env: RetentionEnv): Pu
       label: `sent lead emails' outbox rows over ${env.OUTBOX_RETENTION_DAYS} days old (deleted)`,
       count: (now) => countSent(db, outbox(now)),
       purge: ({ now, limit, assertHeld }) => deleteSent(db, outbox(now), limit, assertHeld),
+    },
+    {
+      // The bell's (ADR 043): fixed periods, not a setting; they name staff and a lead's id only.
+      key: "notificationsExpired",
+      label: `notifications read over ${READ_NOTIFICATION_DAYS} days ago, or over ${NOTIFICATION_DAYS} days old (deleted)`,
+      count: (now) => countExpiredNotifications(db, now),
+      purge: ({ now, limit, assertHeld }) => deleteExpiredNotifications(db, now, limit, assertHeld),
     },
     // Pruned every 10 minutes too, as soon as they expire: here they are counted, and swept up
     // when the housekeeping has not run (a command-line purge, a stopped server).

@@ -94,10 +94,6 @@ import { SLOT_QUERIES_PER_LEAD } from "#app/features/meetings/slot-query.server.
 import { staffTimeZones } from "#app/features/meetings/staff-time-zones.server.ts";
 import { createNotificationEmailSender } from "#app/features/notifications/notification-email.server.ts";
 import {
-  forgetLeadNotifications,
-  NOTIFICATION_EMAIL,
-} from "#app/features/notifications/notification-store.server.ts";
-import {
   type NotificationsServices,
   notificationsServicesKey,
 } from "#app/features/notifications/notifications-context.server.ts";
@@ -120,7 +116,7 @@ import {
   setMetricsSources,
   statusClass,
 } from "#app/lib/metrics.server.ts";
-import { enqueue, LEAD_NOTIFICATION } from "#app/lib/outbox/outbox.server.ts";
+import { enqueue, LEAD_NOTIFICATION, NOTIFICATION_EMAIL } from "#app/lib/outbox/outbox.server.ts";
 import {
   dispatchByKind,
   type OutboxSend,
@@ -140,7 +136,7 @@ import { type StaffSessions, staffSessionsKey } from "#app/lib/staff-guard.serve
 import { createMeetingChangeHooks } from "./meeting-changes.server.ts";
 import { createMeetingLeads } from "./meeting-leads.server.ts";
 import {
-  createLeadLabels,
+  createLeadDetails,
   createNotificationProducers,
   notifyFallenDueTasks,
   TASK_DUE_LOOKBACK_MS,
@@ -320,15 +316,13 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
     });
     // Issue 35: the bell's notifications, produced in the transactions of the changes they report.
     const notifications = createNotificationProducers({ email: Boolean(env.SMTP_URL) });
-    const leadLabels = createLeadLabels(database.db);
+    const leadDetails = createLeadDetails(database.db);
     // Every change to a lead queues its webhook deliveries in the change's own transaction; the lead
     // as the staff API returns it in its list is loaded only when a webhook subscribes to the event.
     const onLeadChange: LeadChangeHook = async (trx, change) => {
       // An erased lead's earlier deliveries that have not gone out yet carry a copy of it: dropped.
-      if (change.type === "lead.deleted") {
-        await forgetLeadDeliveries(trx, change.leadId);
-        await forgetLeadNotifications(trx, [change.leadId]);
-      }
+      // (Its notifications go in the erasure itself, eraseLeads, which the spam purge uses too.)
+      if (change.type === "lead.deleted") await forgetLeadDeliveries(trx, change.leadId);
       // Its new owner hears of it (and gets an e-mail if they chose to, which onQueued sends).
       if (change.assigned)
         await notifications.leadAssigned(trx, {
@@ -444,7 +438,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
           db: database.db,
           transport,
           settings: { from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL },
-          leadLabels,
+          details: leadDetails,
         });
         senders[WATCH_ALERT_EMAIL] = createAlertEmailSender({
           db: database.db,
@@ -722,7 +716,7 @@ export async function createServices(env: Env, { timeTrap = true } = {}): Promis
         database,
         leads: createPeopleLeads(database.db, secret, leadAdmin, notifyOutbox),
       }),
-      provide<NotificationsServices>(notificationsServicesKey, { database, leadLabels }),
+      provide<NotificationsServices>(notificationsServicesKey, { database, leadDetails }),
       provide<AuditServices>(auditServicesKey, { database, env, auditSlots }),
       provide<WatchServices>(watchServicesKey, {
         database,

@@ -8,6 +8,7 @@ import {
   PERMISSIONS,
   type Permission,
   ROLES,
+  rolesWith,
   sectionFor,
 } from "./permissions.ts";
 
@@ -67,6 +68,13 @@ describe("the permission table", () => {
       ["marketing", false],
     ]);
     expect(isAdminRole(null)).toBe(false);
+  });
+
+  it("names the roles that have every permission asked for", () => {
+    expect(rolesWith("leads.read")).toEqual(["admin", "sales"]);
+    expect(rolesWith("tasks.own", "leads.read")).toEqual(["admin", "sales"]);
+    expect(rolesWith("audits.use")).toEqual(["admin", "marketing"]);
+    expect(rolesWith("audits.use", "leads.read")).toEqual(["admin"]);
   });
 });
 

@@ -91,6 +91,14 @@ export function can(role: Role | null | undefined, permission: Permission): bool
 }
 
 /**
+ * The roles that have every one of `permissions`: for a query that asks the stored role (a person's
+ * role may have changed since they chose an e-mail or were given a task).
+ */
+export function rolesWith(...permissions: Permission[]): Role[] {
+  return ROLES.filter((role) => permissions.every((permission) => can(role, permission)));
+}
+
+/**
  * The SPEC's isAdmin (GET /api/user, the sign-in answer): true for the roles whose work is the lead
  * dashboard, which the SPEC calls admin-only.
  */

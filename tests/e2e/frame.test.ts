@@ -13,7 +13,9 @@ import { openSignedIn, pathOf } from "./support/pages.ts";
 // section the role opens, collapsed to icons and kept so after a reload (with and without
 // JavaScript); the account and Logout under the avatar; the bell: an admin assigns a lead to a rep,
 // the rep sees the count, opens the notification on the lead's page and it is read; the
-// notifications page without JavaScript; axe and no sideways scroll at 375 and 1280 px.
+// notifications page without JavaScript; axe and no sideways scroll at 375 and 1280 px. A lead is
+// never given to a marketing account (the API, the bulk bar's API, the lead page's form), and the
+// bell's API names no lead to someone moved to marketing.
 
 setupBrowser();
 
@@ -29,6 +31,10 @@ let database: AppDatabase;
 let admin: string;
 let rep: string;
 let repId = 0;
+let marketerId = 0;
+let moverId = 0;
+const MARKETER = `marketer-${RUN}`;
+const MOVER = `mover-${RUN}`;
 const leadIds: number[] = [];
 
 async function addLead(name: string): Promise<number> {
@@ -78,15 +84,19 @@ beforeAll(async () => {
   database = openDatabase(inject("databaseUrl"), { poolSize: 1 });
   const user = await createUser(database.db, { username: REP, password: PASSWORD, role: "sales" });
   repId = user.id;
+  marketerId = (await createUser(database.db, { username: MARKETER, password: PASSWORD, role: "marketing" }))
+    .id;
+  moverId = (await createUser(database.db, { username: MOVER, password: PASSWORD, role: "sales" })).id;
   admin = await signIn(baseUrl, ADMIN.username, ADMIN.password);
   rep = await signIn(baseUrl, REP, PASSWORD);
 });
 
 afterAll(async () => {
   if (!database) return;
-  await database.db.deleteFrom("notifications").where("userId", "=", repId).execute();
+  const people = [repId, marketerId, moverId];
+  await database.db.deleteFrom("notifications").where("userId", "in", people).execute();
   await database.db.deleteFrom("leads").where("emailKey", "=", EMAIL).execute();
-  await database.db.updateTable("users").set({ disabled: 1 }).where("id", "=", repId).execute();
+  await database.db.updateTable("users").set({ disabled: 1 }).where("id", "in", people).execute();
   await database.close();
 });
 
@@ -256,6 +266,85 @@ describe("the bell", () => {
         page.getByRole("button", { name: new RegExp(`Ashdown ${RUN}.*, unread`) }).count(),
       ).resolves.toBe(0);
       await close();
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    "never gives a lead to a marketing account: the API, the bulk API and the lead page's form refuse it",
+    async () => {
+      const leadId = await addLead(`Mara Ashdown ${RUN}`);
+      const json = { "Content-Type": "application/json", Cookie: admin, Origin: new URL(baseUrl).origin };
+      const message = "Choose an enabled staff member whose role works on leads (or Unassigned).";
+      const patch = await fetch(`${baseUrl}/api/admin/leads/${leadId}`, {
+        method: "PATCH",
+        headers: json,
+        body: JSON.stringify({ ownerId: marketerId }),
+      });
+      expect(patch.status).toBe(400);
+      await expect(patch.json()).resolves.toEqual({ message, errors: { ownerId: message } });
+      const bulk = await fetch(`${baseUrl}/api/admin/leads/bulk`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ ids: [leadId], action: "owner", value: marketerId }),
+      });
+      expect(bulk.status).toBe(400);
+      await expect(bulk.json()).resolves.toEqual({ message, errors: { value: message } });
+      // The lead page's owner control, posted as a browser without JavaScript does.
+      const form = await fetch(`${baseUrl}/admin/leads/${leadId}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Cookie: admin,
+          Origin: new URL(baseUrl).origin,
+        },
+        body: new URLSearchParams({ intent: "owner", ownerId: String(marketerId) }),
+        redirect: "manual",
+      });
+      expect(form.status).toBe(400);
+      expect(await form.text()).toContain(message);
+      const lead = await fetch(`${baseUrl}/api/admin/leads/${leadId}`, { headers: { Cookie: admin } });
+      expect(((await lead.json()) as { ownerId: number | null }).ownerId).toBeNull();
+      const marketer = await signIn(baseUrl, MARKETER, PASSWORD);
+      await expect(unreadOf(marketer)).resolves.toBe(0);
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    "names no lead in the bell's API to someone moved to marketing, and names it again once moved back",
+    async () => {
+      const name = `Olu Ashdown ${RUN}`;
+      const leadId = await addLead(name);
+      const response = await fetch(`${baseUrl}/api/admin/leads/${leadId}`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json", Cookie: admin, Origin: new URL(baseUrl).origin },
+        body: JSON.stringify({ ownerId: moverId }),
+      });
+      expect(response.status).toBe(200);
+      const mover = await signIn(baseUrl, MOVER, PASSWORD);
+      const items = async () => {
+        const list = await fetch(`${baseUrl}/api/admin/notifications`, { headers: { Cookie: mover } });
+        expect(list.status).toBe(200);
+        return ((await list.json()) as { items: { kind: string; lead: string | null }[] }).items;
+      };
+      await expect
+        .poll(async () => (await items()).map((item) => item.lead), WAIT)
+        .toContain(`${name}, Ashdown Civils ${RUN}`);
+      const moveTo = async (role: string) => {
+        const moved = await fetch(`${baseUrl}/api/admin/users/${moverId}`, {
+          method: "PATCH",
+          headers: { "Content-Type": "application/json", Cookie: admin, Origin: new URL(baseUrl).origin },
+          body: JSON.stringify({ role }),
+        });
+        expect(moved.status).toBe(200);
+      };
+      await moveTo("marketing");
+      const asMarketing = await items();
+      expect(asMarketing.map((item) => item.kind)).toContain("lead.assigned");
+      expect(asMarketing.every((item) => item.lead === null)).toBe(true);
+      await moveTo("sales");
+      expect((await items()).map((item) => item.lead)).toContain(`${name}, Ashdown Civils ${RUN}`);
     },
     JOURNEY_MS,
   );

@@ -36,6 +36,7 @@ import { clearNextStep, nextStepsOf, setNextStep } from "./lead-next-step.server
 import {
   chooseTaskDigest,
   composeTaskDigest,
+  createTaskDigestSender,
   queueTaskDigests,
   TASK_DIGEST_EMAIL,
 } from "./task-digest.server.ts";
@@ -600,6 +601,62 @@ describeEachDatabase("lead activities and tasks", (use) => {
     expect(mail.html).not.toContain("<script>");
     expect(mail.html).not.toContain("<b>Evil");
     expect(mail.html).toContain("&#60;script&#62;");
+  });
+
+  it("gives the morning e-mail to no one whose role no longer has tasks, when queueing and when sending", async () => {
+    const id = await addLead("Priya Ashdown");
+    await addActivity(
+      db(),
+      id,
+      task("Call Priya about the retention clause", "2026-12-01T16:00:00Z"),
+      alice,
+      NOW,
+    );
+    await db().updateTable("users").set({ email: "alice@example.com" }).where("id", "=", alice.id).execute();
+    await chooseTaskDigest(db(), alice.id, true);
+    const zones = async (ids: readonly number[]) => new Map(ids.map((each) => [each, "Europe/London"]));
+    const roleOf = (role: "sales" | "marketing") =>
+      db()
+        .updateTable("users")
+        .set({ role, isAdmin: role === "sales" ? 1 : 0 })
+        .where("id", "=", alice.id)
+        .execute();
+    const morning = at("2026-12-01T07:01:00Z");
+
+    // Moved to marketing (leads as counts only): nothing is queued, and the day is not used up.
+    await roleOf("marketing");
+    expect(await queueTaskDigests(db(), { now: morning, timeZonesOf: zones })).toBe(0);
+    await roleOf("sales");
+    expect(await queueTaskDigests(db(), { now: morning, timeZonesOf: zones })).toBe(1);
+    const queued = await db()
+      .selectFrom("outbox")
+      .select(["id", "kind", "payload"])
+      .where("kind", "=", TASK_DIGEST_EMAIL)
+      .executeTakeFirstOrThrow();
+
+    // Moved between queueing and sending: the sender reads the role then and sends nothing.
+    const sent: { subject: string; text: string }[] = [];
+    const send = createTaskDigestSender({
+      db: db(),
+      transport: { sendMail: async (mail: { subject: string; text: string }) => void sent.push(mail) },
+      settings: { from: "noreply@example.com" },
+      timeZonesOf: zones,
+      now: () => morning,
+    });
+    const message = {
+      id: Number(queued.id),
+      kind: queued.kind,
+      payload: JSON.parse(queued.payload),
+      attempts: 0,
+    };
+    await roleOf("marketing");
+    await send(message);
+    expect(sent).toEqual([]);
+    await roleOf("sales");
+    await send(message);
+    expect(sent.map((mail) => mail.text)).toEqual([
+      expect.stringContaining("Call Priya about the retention clause"),
+    ]);
   });
 });
 

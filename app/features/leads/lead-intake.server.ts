@@ -11,7 +11,7 @@ import {
   type ImportPlan,
   planImport,
 } from "./import/lead-import.server.ts";
-import { findLeadListItem, type LeadListItem, UnknownOwnerError } from "./lead-admin.server.ts";
+import { findLeadListItem, isAssignable, type LeadListItem, UnknownOwnerError } from "./lead-admin.server.ts";
 import { erasedOnWithWebhooks } from "./lead-erasure.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
 import { insertLead } from "./lead-repository.server.ts";
@@ -27,16 +27,6 @@ import type { SpamVerdict } from "./spam-verdict.ts";
 
 /** What a lead added by staff carries instead of a verdict: no signals, never held. */
 export const STAFF_VERDICT: SpamVerdict = { level: "clean", score: 0, summary: null, signals: [] };
-
-/** True when `ownerId` is an enabled staff account (the owner controls' own rule). */
-export async function isAssignable(db: Kysely<Database>, ownerId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("users")
-    .select(["disabled", "isAdmin"])
-    .where("id", "=", ownerId)
-    .executeTakeFirst();
-  return Boolean(row && !row.disabled && row.isAdmin);
-}
 
 export type AddLeadOptions = {
   db: Kysely<Database>;

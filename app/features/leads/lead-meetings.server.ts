@@ -1,11 +1,12 @@
 import type { Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { isAssignable } from "./lead-admin.server.ts";
 import { type Actor, recordLeadEvent } from "./lead-events.server.ts";
 
 // Issue 34: what a lead's meetings leave on it. The composition root calls this in the transaction
 // that books, moves or cancels a meeting, or records its outcome (the meetings feature knows nothing
 // of leads): a timeline entry with the meeting's time, and at booking an unowned lead gets the host as
-// its owner, recorded as any owner change is.
+// its owner (when the host's role works on leads), recorded as any owner change is.
 
 export const LEAD_MEETING_CHANGES = ["booked", "rescheduled", "cancelled", "held", "no_show"] as const;
 export type LeadMeetingChange = (typeof LEAD_MEETING_CHANGES)[number];
@@ -53,6 +54,9 @@ export async function recordLeadMeeting(
     now,
   });
   if (input.change !== "booked" || lead.ownerId !== null) return { recorded: true, ownerAssigned: false };
+  // A host whose role no longer works on leads (moved to marketing, still on a meeting type) hosts
+  // the meeting but is not given the lead: an owner is told its name.
+  if (!(await isAssignable(trx, meeting.hostId))) return { recorded: true, ownerAssigned: false };
   // Only while it still has none: an owner set meanwhile by staff stays.
   const assigned = await trx
     .updateTable("leads")

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
-import { eraseLeads } from "./lead-admin.server.ts";
+import { eraseLeads, forgetLeadNotifications } from "./lead-admin.server.ts";
 
 // Retention of leads (issue 13), run by the daily purge (lib/purge.server.ts):
 //
@@ -11,11 +11,12 @@ import { eraseLeads } from "./lead-admin.server.ts";
 //   names or describes the person goes: name, email, phone, company, message, other details, the
 //   search and contact keys, its notes and events (bodies, error texts), the addresses it carried
 //   before a correction (ADR 044), and the parts of its attribution that could single someone out
-//   (the referrer's path, utm_term, utm_content). It leaves the list, the export, its own page and
-//   the people search (`anonymised_at` is set).
+//   (the referrer's path, utm_term, utm_content), its calls, e-mails and tasks, and the bell's
+//   notifications about it with their waiting e-mails. It leaves the list, the export, its own page
+//   and the people search (`anonymised_at` is set).
 // - A lead held as spam is deleted SPAM_RETENTION_DAYS after it was held or last changed, through
-//   the same erasure as staff's (lead-admin.server.ts). No webhook is sent: held spam never
-//   announced itself as a lead.
+//   the same erasure as staff's (lead-admin.server.ts, notifications included). No webhook is sent:
+//   held spam never announced itself as a lead.
 //
 // Work is done in small batches, each its own transaction, checked against the purge's lease, so
 // SQLite's writer never holds the event loop long and two instances never purge at once.
@@ -143,6 +144,8 @@ export async function anonymiseLeads(
   await trx.deleteFrom("leadFormerEmails").where("leadId", "in", done).execute();
   // Its calls, e-mails and tasks (issue 35): their words are about the person.
   await trx.deleteFrom("leadActivities").where("leadId", "in", done).execute();
+  // What the bell said about it, and those of its e-mails still waiting (ADR 043).
+  await forgetLeadNotifications(trx, done);
   await trx
     .updateTable("leadAttributions")
     .set({ referrerPath: null, utmTerm: null, utmContent: null, visitorId: null })

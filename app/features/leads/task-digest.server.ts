@@ -7,6 +7,7 @@ import {
   type OutboxSend,
   PermanentSendError,
 } from "#app/lib/outbox/outbox-worker.server.ts";
+import { rolesWith } from "#app/lib/permissions.ts";
 import { linesAsHtml } from "#app/lib/plain-email.ts";
 import { dateIn, wallTimeAt } from "#app/lib/time-zones.ts";
 import { dueTasksFor, type Task } from "./lead-activities.server.ts";
@@ -18,7 +19,9 @@ import { formatDue } from "./ui/task-format.ts";
 // conditional update of their task_digests row (sent_on still not today), in the transaction that
 // queues the e-mail, so of instances sweeping together one queues it and the others change nothing.
 // The outbox row names the person and the day only; the sender reads the tasks when it sends (done
-// since: not listed) and says nothing when none is left. Nothing about the tasks is logged.
+// since: not listed) and says nothing when none is left. Nothing about the tasks is logged. Both ask
+// the person's role as it is then: one that no longer has tasks (moved to marketing) gets none, since
+// the e-mail names leads and what their tasks say.
 
 export const TASK_DIGEST_EMAIL = "task-digest-email";
 export type TaskDigestPayload = { userId: number; day: string };
@@ -27,6 +30,9 @@ export const TASK_DIGEST_SWEEP_MS = 60_000;
 
 type Db = Kysely<Database>;
 type ZonesOf = (userIds: readonly number[]) => Promise<Map<number, string>>;
+
+/** The roles that get the e-mail: those with tasks of their own, on leads they may read. */
+const DIGEST_ROLES = rolesWith("tasks.own", "leads.read");
 
 export async function taskDigestChosen(db: Db, userId: number): Promise<boolean> {
   const row = await db
@@ -64,6 +70,7 @@ export async function queueTaskDigests(
     .select(["taskDigests.userId", "taskDigests.sentOn"])
     .where("users.disabled", "=", 0)
     .where("users.email", "is not", null)
+    .where("users.role", "in", DIGEST_ROLES)
     .execute();
   if (subscribers.length === 0) return 0;
   const zones = await timeZonesOf(subscribers.map((row) => Number(row.userId)));
@@ -151,11 +158,13 @@ export function createTaskDigestSender({
     const person = await db
       .selectFrom("users")
       .innerJoin("taskDigests", "taskDigests.userId", "users.id")
-      .select(["users.username", "users.email", "users.disabled"])
+      .select(["users.username", "users.email", "users.disabled", "users.role"])
       .where("users.id", "=", userId)
       .executeTakeFirst();
-    // Turned off, disabled or without an address since it was queued: nothing goes out.
+    // Turned off, disabled, without an address or moved to a role without tasks since it was
+    // queued: nothing goes out.
     if (!person || person.disabled || !person.email) return;
+    if (!DIGEST_ROLES.some((role) => role === person.role)) return;
     const zone = (await timeZonesOf([userId])).get(userId) ?? "UTC";
     const at = now();
     // A message retried into the next day has nothing to say any more.

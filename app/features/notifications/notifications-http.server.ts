@@ -22,7 +22,10 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).max(100_000).default(0),
 });
 
-/** GET /api/admin/notifications?limit=&offset=: `{ unread, total, items }`, unread first. */
+/**
+ * GET /api/admin/notifications?limit=&offset=: `{ unread, total, items }`, unread first; an item's
+ * `lead` and `detail` only for a role that reads leads.
+ */
 export async function handleListNotifications(request: Request, context: Context): Promise<Response> {
   const user = await requireApiPermission(request, context, "account.self");
   const params = new URL(request.url).searchParams;
@@ -35,8 +38,9 @@ export async function handleListNotifications(request: Request, context: Context
       { message: `Ask for a limit of 1 to ${MAX_LIST} and an offset of 0 or more.` },
       { status: 400 },
     );
-  const { database, leadLabels } = await notificationsServices(context);
-  return Response.json(await listNotifications(database.db, user.id, { ...query.data, leadLabels }));
+  const { database, leadDetails } = await notificationsServices(context);
+  // The caller's role decides whether a lead's name and a task's words are added (leads.read).
+  return Response.json(await listNotifications(database.db, user, { ...query.data, details: leadDetails }));
 }
 
 const readBody = z.union([

@@ -5,6 +5,14 @@ export const LEAD_NOTIFICATION = "lead-notification";
 export type LeadNotificationPayload = { leadId: number };
 
 /**
+ * A notification of the bell by e-mail (features/notifications): its payload names the notification
+ * only. Here, not in the feature, because a lead's erasure and anonymisation delete the waiting
+ * ones with the lead's notifications (features/leads, which imports no other feature).
+ */
+export const NOTIFICATION_EMAIL = "notification-email";
+export type NotificationEmailPayload = { notificationId: number };
+
+/**
  * Queues a message in the same transaction as the row it is about: the lead and its notification
  * are stored together or not at all, and sending happens later, off the request path.
  */

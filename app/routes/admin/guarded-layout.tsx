@@ -64,8 +64,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Issue 35: the bell's count and newest few (two indexed reads by person).
   let bell: BellView = { unread: 0, items: [] };
   try {
-    const { database, leadLabels } = await notificationsServices(context);
-    const list = await listNotifications(database.db, id, { limit: BELL_ITEMS, leadLabels });
+    const { database, leadDetails } = await notificationsServices(context);
+    // A lead's name and a task's words only for a role that reads leads (the store asks the role).
+    const list = await listNotifications(
+      database.db,
+      { id, role },
+      { limit: BELL_ITEMS, details: leadDetails },
+    );
     bell = {
       unread: list.unread,
       items: list.items.map(({ createdAt, link: _link, ...item }) => ({

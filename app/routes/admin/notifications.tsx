@@ -30,13 +30,13 @@ export const meta: Route.MetaFunction = () => adminMeta("Notifications");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = adminUser(context);
-  const { database, leadLabels } = await notificationsServices(context);
+  const { database, leadDetails } = await notificationsServices(context);
   const pageParam = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
-  const list = await listNotifications(database.db, user.id, {
+  const list = await listNotifications(database.db, user, {
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
-    leadLabels,
+    details: leadDetails,
   });
   return {
     page,

@@ -10,6 +10,9 @@ export type NotificationItemView = {
   id: number;
   kind: string;
   title: string;
+  /** What a due task says (only for a role that reads leads). */
+  detail: string | null;
+  /** The lead's name and company (only for a role that reads leads). */
   lead: string | null;
   /** When, as the back office writes times ("Nov 21, 2026, 10:05 AM"). */
   when: string;
@@ -46,6 +49,7 @@ export function NotificationItems({
                 <span className={cn("text-sm break-words text-ink", !item.read && "font-semibold")}>
                   {item.title}
                 </span>
+                {item.detail ? <span className="truncate text-sm text-ink">{item.detail}</span> : null}
                 {item.lead ? <span className="truncate text-sm text-ink-muted">{item.lead}</span> : null}
                 <span className="text-xs text-ink-muted">
                   {item.when}
