@@ -80,6 +80,22 @@ function keptMail() {
 
 const PASSWORD = "a long enough passphrase";
 
+/** The lead service as the composition root wires it: an assignment tells the new owner's bell. */
+function leadAdminTelling(db: Kysely<Database>, producers: ReturnType<typeof createNotificationProducers>) {
+  return createLeadAdmin({
+    db,
+    notify: false,
+    onLeadChange: async (trx, change) => {
+      if (change.assigned)
+        await producers.leadAssigned(trx, {
+          leadId: change.leadId,
+          occurredAt: change.occurredAt,
+          ...change.assigned,
+        });
+    },
+  });
+}
+
 describeEachDatabase("notifications", (use) => {
   it("tells the new owner of an assigned lead once, not the one who took it, and lists the lead by name", async () => {
     const { db } = use();
@@ -96,18 +112,7 @@ describeEachDatabase("notifications", (use) => {
       .executeTakeFirstOrThrow();
     const leadId = Number(lead.id);
     const producers = createNotificationProducers({ email: true });
-    const leadAdmin = createLeadAdmin({
-      db,
-      notify: false,
-      onLeadChange: async (trx, change) => {
-        if (change.assigned)
-          await producers.leadAssigned(trx, {
-            leadId: change.leadId,
-            occurredAt: change.occurredAt,
-            ...change.assigned,
-          });
-      },
-    });
+    const leadAdmin = leadAdminTelling(db, producers);
     const details = createLeadDetails(db);
 
     // Taking a lead yourself tells nobody.
@@ -328,18 +333,7 @@ describeEachDatabase("notifications", (use) => {
     const leadId = await addLead(db, "Priya Ashdown", "Ashdown Civils");
     const other = await addLead(db, "Owen Marsh", "Marsh Groundworks");
     const producers = createNotificationProducers({ email: false });
-    const leadAdmin = createLeadAdmin({
-      db,
-      notify: false,
-      onLeadChange: async (trx, change) => {
-        if (change.assigned)
-          await producers.leadAssigned(trx, {
-            leadId: change.leadId,
-            occurredAt: change.occurredAt,
-            ...change.assigned,
-          });
-      },
-    });
+    const leadAdmin = leadAdminTelling(db, producers);
     const by = { id: admin.id, username: admin.username };
     const owners = async () =>
       (
@@ -554,18 +548,7 @@ describeEachDatabase("notifications", (use) => {
     const producers = createNotificationProducers({ email: true });
     const by = { id: admin.id, username: admin.username };
     // No lead.deleted hook here: the erasure itself removes them, as the spam purge relies on.
-    const leadAdmin = createLeadAdmin({
-      db,
-      notify: false,
-      onLeadChange: async (trx, change) => {
-        if (change.assigned)
-          await producers.leadAssigned(trx, {
-            leadId: change.leadId,
-            occurredAt: change.occurredAt,
-            ...change.assigned,
-          });
-      },
-    });
+    const leadAdmin = leadAdminTelling(db, producers);
     for (const leadId of [anonymised, erased, kept]) await leadAdmin.setOwner(leadId, rep.id, by);
     expect(await unreadCount(db, rep.id)).toBe(3);
     // Counted by the notifications still there and by every waiting e-mail of this test's.

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { type AppDatabase, openDatabase } from "../../app/db/database.server.ts";
-import { migrateToLatest } from "../../app/db/migrate.server.ts";
+import { migrateToLatest, migrations } from "../../app/db/migrate.server.ts";
 
 /** The PostgreSQL the data tests use: TEST_DATABASE_URL, else the local one CI provides. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -61,6 +61,30 @@ export async function createTestDatabase(
       await drop();
     },
   };
+}
+
+/**
+ * A migration's test on a database deployed before it: `test` runs on a fresh database of `kind`
+ * brought up to just before `migration` (every migration whose name sorts before it), which is
+ * removed afterwards whatever the test did.
+ */
+export async function withDatabaseBefore(
+  kind: "sqlite" | "postgres",
+  migration: string,
+  test: (database: AppDatabase) => Promise<void>,
+): Promise<void> {
+  const empty = await createEmptyDatabaseUrl(kind);
+  const database = openDatabase(empty.url, { poolSize: 2 });
+  try {
+    await migrateToLatest(
+      database.db,
+      Object.fromEntries(Object.entries(migrations).filter(([name]) => name < migration)),
+    );
+    await test(database);
+  } finally {
+    await database.close();
+    await empty.dispose();
+  }
 }
 
 /** Runs one statement on the test PostgreSQL, on a connection of its own (set-up and clean-up). */

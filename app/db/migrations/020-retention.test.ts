@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkPostgres, createPostgresSchema } from "../../../tests/support/databases.ts";
+import { checkPostgres, withDatabaseBefore } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
-import { type AppDatabase, openDatabase } from "../database.server.ts";
-import { migrateToLatest, migrations } from "../migrate.server.ts";
+import { migrateToLatest } from "../migrate.server.ts";
 
 // Migration 020 on a database that already holds leads (a deployed one), on both databases: the
 // counts the triggers kept carry over (every lead not anonymised), old leads get the first policy
 // version, and the rebuilt triggers keep counting, anonymisation included.
-
-const before020 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "020"));
 
 for (const kind of ["sqlite", "postgres"] as const) {
   describe(`migration 020 on existing leads [${kind}]`, async () => {
@@ -19,20 +13,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
     if (!available) return;
 
     it("keeps the counts, dates old leads to the first policy, and counts on", async () => {
-      let database: AppDatabase;
-      let cleanUp: () => Promise<void>;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "migrate-020-"));
-        database = openDatabase(join(dir, "old.sqlite"));
-        cleanUp = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const schema = await createPostgresSchema();
-        database = openDatabase(schema.url, { poolSize: 2 });
-        cleanUp = schema.drop;
-      }
-      try {
+      await withDatabaseBefore(kind, "020", async (database) => {
         const db = database.db;
-        await migrateToLatest(db, before020);
         // biome-ignore lint/suspicious/noExplicitAny: the schema before 020 lacks its columns
         const old = db as any;
         const rows = Array.from({ length: 30 }, (_, index) => {
@@ -109,10 +91,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
           .execute();
         expect(await counts()).toMatchObject({ "0/new/0": 10, "0/contacted/0": 8, "0/contacted/1": 1 });
         expect(await counts()).toEqual(await rowCounts());
-      } finally {
-        await database.close();
-        await cleanUp();
-      }
+      });
     });
   });
 }

@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
-import { checkPostgres, createPostgresSchema } from "../../../tests/support/databases.ts";
+import { checkPostgres, withDatabaseBefore } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
-import { type AppDatabase, openDatabase } from "../database.server.ts";
-import { migrateToLatest, migrations } from "../migrate.server.ts";
+import { migrateToLatest } from "../migrate.server.ts";
 import { down } from "./032-lead-counts-per-session.ts";
 
 // Migration 032 on a database that already holds leads, on both databases: the counts carry over
 // (on PostgreSQL the id shards are folded into shard 0, and later writes go to the session's own
 // shard), and going back to 020's id shards counts the leads again.
-
-const before032 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "032"));
 
 for (const kind of ["sqlite", "postgres"] as const) {
   describe(`migration 032 on existing leads [${kind}]`, async () => {
@@ -21,20 +15,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
     if (!available) return;
 
     it("keeps the counts, and counts on by session", async () => {
-      let database: AppDatabase;
-      let cleanUp: () => Promise<void>;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "migrate-032-"));
-        database = openDatabase(join(dir, "old.sqlite"));
-        cleanUp = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const schema = await createPostgresSchema();
-        database = openDatabase(schema.url, { poolSize: 2 });
-        cleanUp = schema.drop;
-      }
-      try {
+      await withDatabaseBefore(kind, "032", async (database) => {
         const db = database.db;
-        await migrateToLatest(db, before032);
         await db
           .insertInto("leads")
           .values(
@@ -99,10 +81,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         await down(db as unknown as Kysely<unknown>);
         expect(await counts()).toEqual(after);
         if (kind === "postgres") expect(await shards()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-      } finally {
-        await database.close();
-        await cleanUp();
-      }
+      });
     });
   });
 }

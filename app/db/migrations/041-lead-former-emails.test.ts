@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { checkPostgres, createPostgresSchema } from "../../../tests/support/databases.ts";
+import { checkPostgres, withDatabaseBefore } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
-import { type AppDatabase, openDatabase } from "../database.server.ts";
-import { migrateToLatest, migrations } from "../migrate.server.ts";
+import { migrateToLatest } from "../migrate.server.ts";
 import { down, up } from "./041-lead-former-emails.ts";
 
 // Migration 041 on a database where staff already corrected e-mails (ADR 044), on both databases:
 // each address an edit replaced is carried over from its timeline entry (a change of letter case,
 // other fields and an unreadable entry are not), a lead's rows go with it, and it goes down and up.
-
-const before041 = Object.fromEntries(
-  Object.entries(migrations).filter(([name]) => name !== "041-lead-former-emails"),
-);
 
 for (const kind of ["sqlite", "postgres"] as const) {
   describe(`migration 041 on corrected leads [${kind}]`, async () => {
@@ -23,20 +15,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
     if (!available) return;
 
     it("carries over the replaced addresses, and goes down and up again", async () => {
-      let database: AppDatabase;
-      let cleanUp: () => Promise<void>;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "migrate-041-"));
-        database = openDatabase(join(dir, "old.sqlite"));
-        cleanUp = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const schema = await createPostgresSchema();
-        database = openDatabase(schema.url, { poolSize: 2 });
-        cleanUp = schema.drop;
-      }
-      try {
+      await withDatabaseBefore(kind, "041", async (database) => {
         const db = database.db;
-        await migrateToLatest(db, before041);
         const [moved, other] = await db
           .insertInto("leads")
           .values([leadRow({ email: "ben@new.example" }), leadRow({ email: "cy@example.com" })])
@@ -97,10 +77,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         await expect(sql`select count(*) from lead_former_emails`.execute(db)).rejects.toThrow();
         await up(db as unknown as Kysely<unknown>);
         expect(await rows()).toEqual(carried);
-      } finally {
-        await database.close();
-        await cleanUp();
-      }
+      });
     });
   });
 }

@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
-import { migrateToLatest, migrations } from "#app/db/migrate.server.ts";
+import { migrateToLatest } from "#app/db/migrate.server.ts";
 import { createUser, type PublicUser } from "#app/features/auth/users.server.ts";
 import {
   checkPostgres,
-  createPostgresSchema,
   createTestDatabase,
   describeEachDatabase,
+  withDatabaseBefore,
 } from "../../../tests/support/databases.ts";
 import { leadRow } from "../../../tests/support/lead-rows.ts";
 import {
@@ -662,27 +658,14 @@ describeEachDatabase("lead activities and tasks", (use) => {
 
 // Migration 037 on a database that had next steps (migration 023): each becomes an open task, the
 // lead's next step, assigned to its owner (or whoever set it), due at the end of its day.
-const before037 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "037"));
 
 for (const kind of ["sqlite", "postgres"] as const) {
   describe(`migration 037 on existing next steps [${kind}]`, async () => {
     const available = kind === "sqlite" || (await checkPostgres());
     if (!available) return;
     it("turns each next step into its lead's earliest open task", async () => {
-      let database: AppDatabase;
-      let cleanUp: () => Promise<void>;
-      if (kind === "sqlite") {
-        const dir = mkdtempSync(join(tmpdir(), "migrate-037-"));
-        database = openDatabase(join(dir, "old.sqlite"));
-        cleanUp = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const schema = await createPostgresSchema();
-        database = openDatabase(schema.url, { poolSize: 2 });
-        cleanUp = schema.drop;
-      }
-      try {
+      await withDatabaseBefore(kind, "037", async (database) => {
         const db = database.db;
-        await migrateToLatest(db, before037);
         const owner = await createUser(db, {
           username: "owner",
           password: "Owner-Password-01",
@@ -750,10 +733,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
           "2026-11-21T23:59:59.999Z",
           null,
         ]);
-      } finally {
-        await database.close();
-        await cleanUp();
-      }
+      });
     });
   });
 }
