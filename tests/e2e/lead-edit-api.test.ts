@@ -154,8 +154,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
           });
           expect(response.status).toBe(400);
           await expect(response.json()).resolves.toEqual({
-            message: "Choose an enabled staff member (or Unassigned).",
-            errors: { ownerId: "Choose an enabled staff member (or Unassigned)." },
+            message: "Choose an enabled staff member whose role works on leads (or Unassigned).",
+            errors: { ownerId: "Choose an enabled staff member whose role works on leads (or Unassigned)." },
           });
         }
         // Neither the phone nor the status: the lead and its timeline are as they were.

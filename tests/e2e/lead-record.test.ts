@@ -196,6 +196,12 @@ describe("two people editing one lead at once", () => {
       await colleagueSetsPhone(id, "+44 20 7946 1111");
       await details(page).getByLabel("Company").fill(`Recordkeepers Group ${at}`);
       await details(page).getByRole("button", { name: "Save" }).click();
+      // Saved and the form closed (without JavaScript: the post's answer, a redirect, has loaded),
+      // so the reload below interrupts no navigation.
+      if (!javaScript) await page.waitForURL(/notice=details/, WAIT);
+      await details(page)
+        .getByLabel("Company")
+        .waitFor({ state: "detached", ...WAIT });
       await expect.poll(async () => (await stored(id)).company).toBe(`Recordkeepers Group ${at}`);
       expect((await stored(id)).phone).toBe("+44 20 7946 1111");
       await page.reload({ waitUntil: "load" });
