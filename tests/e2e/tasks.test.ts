@@ -642,6 +642,30 @@ describe("My tasks, page by page", () => {
     const byAdmin = await patch(session, before.id, { dueAt: before.dueAt });
     expect(byAdmin.status).toBe(200);
     await expect(byAdmin.json()).resolves.toMatchObject({ id: before.id, assignee: "rita", doneAt: null });
+    // The same due time again changed nothing, so the timeline has nothing to say of it.
+    const changedBySam = await database.db
+      .selectFrom("leadEvents")
+      .select("id")
+      .where("type", "=", "task_changed")
+      .where("actorName", "=", "sam")
+      .execute();
+    expect(changedBySam).toEqual([]);
+
+    // Otto moves his handover a day: the lead's timeline says so, beside the rewording, in his zone.
+    const moved = await patch(otto, handover.id, { dueAt: "2030-01-03T09:00:00.000Z" });
+    expect(moved.status).toBe(200);
+    const timeline = await open(`/admin/leads/${ruth}`, { cookie: otto, javaScript: false });
+    try {
+      const text = await timelineText(timeline.page);
+      expect(text).toContain(
+        "otto moved the task “Otto's handover, with the notes” from Wed, Jan 2, 2030, 9:00 AM to Thu, Jan 3, 2030, 9:00 AM",
+      );
+      expect(text).toContain(
+        "otto renamed the task from “Otto's handover” to “Otto's handover, with the notes”",
+      );
+    } finally {
+      await timeline.close();
+    }
   }, 60_000);
 
   /** The cursor of Rita's last overdue task: the page after it starts at Upcoming. */

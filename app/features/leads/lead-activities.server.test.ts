@@ -219,6 +219,8 @@ describeEachDatabase("lead activities and tasks", (use) => {
     expect(kinds.filter((kind) => kind.startsWith("task_"))).toEqual([
       "task_reopened",
       "task_done",
+      // Moved and reassigned, recorded at NOW (before the completion's time).
+      "task_changed",
       "task_added",
       "task_added",
     ]);
@@ -282,6 +284,119 @@ describeEachDatabase("lead activities and tasks", (use) => {
       ["alice", "Sid's own"],
       ["rita", "For Rita"],
     ]);
+  });
+
+  it("records a change of a task's words, due time or assignee on the timeline, only what changed", async () => {
+    const sam = await createUser(db(), { username: "sam", password: "Sam-Password-0001", role: "sales" });
+    const rita = await createUser(db(), { username: "rita", password: "Rita-Password-001", role: "sales" });
+    const id = await addLead();
+    const taskId =
+      (await addActivity(db(), id, task("Call about pricing", "2026-12-03T09:00:00Z", sam.id), rita, NOW))
+        ?.id ?? 0;
+    const changes = async () =>
+      ((await leadDetail(db(), id))?.timeline ?? []).filter((entry) => entry.kind === "task_changed");
+    const stored = () =>
+      db()
+        .selectFrom("leadEvents")
+        .select(["type", "actorUserId", "actorName", "detail", "createdAt"])
+        .where("leadId", "=", id)
+        .where("type", "=", "task_changed")
+        .orderBy("id")
+        .execute()
+        .then((rows) => rows.map((row) => ({ ...row, detail: JSON.parse(row.detail ?? "null") })));
+
+    // Each field alone: one event each, who, when, from and to.
+    await updateTask(
+      db(),
+      taskId,
+      TaskPatchSchema.parse({ dueAt: "2026-12-04T09:00:00Z" }),
+      rita,
+      at("2026-12-01T11:00:00Z"),
+    );
+    await updateTask(
+      db(),
+      taskId,
+      TaskPatchSchema.parse({ assigneeId: rita.id }),
+      rita,
+      at("2026-12-01T11:01:00Z"),
+    );
+    await updateTask(
+      db(),
+      taskId,
+      TaskPatchSchema.parse({ body: "Call about the pilot" }),
+      rita,
+      at("2026-12-01T11:02:00Z"),
+    );
+    expect(await stored()).toEqual([
+      {
+        type: "task_changed",
+        actorUserId: rita.id,
+        actorName: "rita",
+        detail: {
+          taskId,
+          text: "Call about pricing",
+          changes: [{ field: "due", from: "2026-12-03T09:00:00.000Z", to: "2026-12-04T09:00:00.000Z" }],
+        },
+        createdAt: "2026-12-01T11:00:00.000Z",
+      },
+      expect.objectContaining({ createdAt: "2026-12-01T11:01:00.000Z" }),
+      expect.objectContaining({ createdAt: "2026-12-01T11:02:00.000Z" }),
+    ]);
+    expect(await changes()).toMatchObject([
+      {
+        kind: "task_changed",
+        actor: "rita",
+        taskId,
+        text: "Call about the pilot",
+        changes: [{ field: "text", from: "Call about pricing", to: "Call about the pilot" }],
+      },
+      {
+        actor: "rita",
+        text: "Call about pricing",
+        changes: [{ field: "assignee", from: "sam", to: "rita" }],
+      },
+      {
+        at: "2026-12-01T11:00:00.000Z",
+        changes: [{ field: "due", from: "2026-12-03T09:00:00.000Z", to: "2026-12-04T09:00:00.000Z" }],
+      },
+    ]);
+
+    // The same values again (an instant in another spelling too), or only done: nothing new.
+    for (const patch of [
+      { body: "Call about the pilot", dueAt: "2026-12-04T10:00:00+01:00", assigneeId: rita.id },
+      { done: true },
+      { done: false },
+    ])
+      await updateTask(db(), taskId, TaskPatchSchema.parse(patch), rita, NOW);
+    expect(await stored()).toHaveLength(3);
+
+    // Several at once, with a field unchanged: one event naming only the ones that changed.
+    await updateTask(
+      db(),
+      taskId,
+      TaskPatchSchema.parse({
+        body: "Call about the pilot",
+        dueAt: "2026-12-07T09:00:00Z",
+        assigneeId: sam.id,
+      }),
+      alice,
+      at("2026-12-01T12:00:00Z"),
+    );
+    expect((await changes())[0]).toMatchObject({
+      actor: "alice",
+      text: "Call about the pilot",
+      changes: [
+        { field: "due", from: "2026-12-04T09:00:00.000Z", to: "2026-12-07T09:00:00.000Z" },
+        { field: "assignee", from: "rita", to: "sam" },
+      ],
+    });
+    expect(await stored()).toHaveLength(4);
+    // A refused change records nothing either.
+    const sid = await createUser(db(), { username: "sid", password: "Sid-Password-0001", role: "sales" });
+    await expect(
+      updateTask(db(), taskId, TaskPatchSchema.parse({ dueAt: "2027-01-01T09:00:00Z" }), sid, NOW),
+    ).rejects.toBeInstanceOf(TaskNotYoursError);
+    expect(await stored()).toHaveLength(4);
   });
 
   it("holds the lead's next step to its task's rule, keeps the task's author and records whose it was", async () => {

@@ -179,6 +179,13 @@ async function checkAssignee(trx: Trx, id: number): Promise<string> {
   return user.username;
 }
 
+/** Whoever `id` names (disabled ones too), for a timeline entry; null for nobody. */
+async function usernameOf(trx: Trx, id: number | null): Promise<string | null> {
+  if (id === null) return null;
+  const user = await trx.selectFrom("users").select("username").where("id", "=", id).executeTakeFirst();
+  return user?.username ?? null;
+}
+
 /**
  * Writes the lead's earliest open task (its next step) onto the lead, in the caller's transaction:
  * every change of a lead's tasks calls it, so `leads.next_task_*` never disagrees with the tasks.
@@ -559,11 +566,15 @@ export async function tasksFallenDue(
   return rows.map(toTask);
 }
 
+/** What one PATCH changed of a task, as its `task_changed` event records it (from and to). */
+export type TaskChange = { field: "text" | "due" | "assignee"; from: string | null; to: string | null };
+
 /**
  * Changes a task: done or open again, what, due, assignee. Each completion and reopening is on the
- * lead's timeline; the lead's next step follows. Undefined when there is no such task (or its lead
- * was anonymised). Throws TaskNotYoursError when `editor` may not change it (mayChangeTask), and
- * UnknownAssigneeError.
+ * lead's timeline, and so is a change of its words, due time or assignee (one `task_changed` event
+ * naming only the fields that differ; the same values again record nothing); the lead's next step
+ * follows. Undefined when there is no such task (or its lead was anonymised). Throws
+ * TaskNotYoursError when `editor` may not change it (mayChangeTask), and UnknownAssigneeError.
  */
 export async function updateTask(
   db: Db,
@@ -586,7 +597,7 @@ export async function updateTask(
     // clicks at once would both see it open, both record task_done and the second overwrite done_by.
     const current = await trx
       .selectFrom("leadActivities")
-      .select(["body", "doneAt", "assigneeUserId", "authorUserId"])
+      .select(["body", "dueAt", "doneAt", "assigneeUserId", "authorUserId"])
       .where("id", "=", id)
       .executeTakeFirst();
     if (!current) return undefined;
@@ -598,12 +609,31 @@ export async function updateTask(
     const actor = { id: editor.id, username: editor.username };
     const at = now.toISOString();
     const changes: Updateable<Database["leadActivities"]> = { updatedAt: at };
-    if (patch.body !== undefined) changes.body = patch.body;
-    if (patch.dueAt !== undefined) changes.dueAt = patch.dueAt;
-    if (patch.assigneeId !== undefined) {
-      await checkAssignee(trx, patch.assigneeId);
-      changes.assigneeUserId = patch.assigneeId;
+    const changed: TaskChange[] = [];
+    if (patch.body !== undefined && patch.body !== current.body) {
+      changes.body = patch.body;
+      changed.push({ field: "text", from: current.body, to: patch.body });
     }
+    // Both instants are spelled as stored (toISOString), so equal times compare equal.
+    if (patch.dueAt !== undefined && patch.dueAt !== current.dueAt) {
+      changes.dueAt = patch.dueAt;
+      changed.push({ field: "due", from: current.dueAt, to: patch.dueAt });
+    }
+    if (patch.assigneeId !== undefined) {
+      const assignee = await checkAssignee(trx, patch.assigneeId);
+      if (patch.assigneeId !== owners.assigneeId) {
+        changes.assigneeUserId = patch.assigneeId;
+        changed.push({ field: "assignee", from: await usernameOf(trx, owners.assigneeId), to: assignee });
+      }
+    }
+    if (changed.length > 0)
+      await recordLeadEvent(trx, {
+        leadId,
+        type: "task_changed",
+        actor,
+        detail: { taskId: id, text: patch.body ?? current.body, changes: changed },
+        now,
+      });
     const wasDone = current.doneAt !== null;
     if (patch.done !== undefined && patch.done !== wasDone) {
       changes.doneAt = patch.done ? at : null;

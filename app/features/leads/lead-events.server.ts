@@ -23,6 +23,11 @@ export type LeadEventType =
   /** A task marked done, or open again: `{ taskId, text }`. */
   | "task_done"
   | "task_reopened"
+  /**
+   * A task's words, due time or assignee changed (`PATCH /api/admin/tasks/:id`): detail `{ taskId,
+   * text, changes: [{ field: "text" | "due" | "assignee", from, to }] }`, only the fields that changed.
+   */
+  | "task_changed"
   /** Staff added it by hand (issue 23): detail `{ source }`. */
   | "added_by_staff"
   /** A CSV import created it: detail `{ importId, fileName }`. */

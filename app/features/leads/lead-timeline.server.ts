@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { loggedActivitiesOf } from "./lead-activities.server.ts";
+import { loggedActivitiesOf, type TaskChange } from "./lead-activities.server.ts";
 import type { LeadEventType } from "./lead-events.server.ts";
 import type { LeadMeetingChange } from "./lead-meetings.server.ts";
 import type { Lead } from "./lead-repository.server.ts";
@@ -94,6 +94,17 @@ export type TimelineEntry =
       text: string;
       due: string;
       assignee: string | null;
+    }
+  /** A task's words, due time or assignee changed: only what changed, each from and to. */
+  | {
+      kind: "task_changed";
+      id: string;
+      at: string;
+      actor: string | null;
+      taskId: number;
+      /** What the task says after the change. */
+      text: string;
+      changes: TaskChange[];
     }
   | {
       kind: "task_done" | "task_reopened";
@@ -303,6 +314,23 @@ export async function leadTimeline(
           text: text(detail.text) ?? "",
           due: text(detail.due) ?? "",
           assignee: text(detail.assignee),
+        });
+        break;
+      case "task_changed":
+        entries.push({
+          ...base,
+          kind: "task_changed",
+          actor: row.actorName,
+          taskId: Number(detail.taskId) || 0,
+          text: text(detail.text) ?? "",
+          changes: Array.isArray(detail.changes)
+            ? detail.changes.flatMap((change: unknown) => {
+                const { field, from, to } = (change ?? {}) as Record<string, unknown>;
+                return field === "text" || field === "due" || field === "assignee"
+                  ? [{ field, from: text(from), to: text(to) }]
+                  : [];
+              })
+            : [],
         });
         break;
       case "task_done":

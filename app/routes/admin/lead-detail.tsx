@@ -163,7 +163,7 @@ export default function LeadDetail({ loaderData, actionData }: Route.ComponentPr
                   : null
               }
             />
-            <LeadTimelineList timeline={timeline} />
+            <LeadTimelineList timeline={timeline} zone={zone} />
           </div>
         </div>
       </div>

@@ -8,9 +8,10 @@ import { ContactChangeLine } from "./contact-change-line.tsx";
 import { formatDay } from "./lead-age.ts";
 import { sourceText } from "./lead-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
+import { TaskChangeLine } from "./task-change-line.tsx";
 
 /** One line of the timeline, in words. */
-function describe(entry: TimelineEntry): ReactNode {
+function describe(entry: TimelineEntry, zone: string): ReactNode {
   const who = (actor: string | null) => <strong className="font-semibold">{actor ?? "The product"}</strong>;
   switch (entry.kind) {
     case "submitted": {
@@ -176,6 +177,8 @@ function describe(entry: TimelineEntry): ReactNode {
           <span className="mt-1 block rounded-md bg-surface-muted px-3 py-2">{entry.text}</span>
         </>
       );
+    case "task_changed":
+      return <TaskChangeLine entry={entry} who={who(entry.actor)} zone={zone} />;
     case "task_done":
       return (
         <>
@@ -225,8 +228,17 @@ function MeetingLine({
   );
 }
 
-/** Everything that happened to the lead, newest first, each with when (already formatted) and who. */
-export function LeadTimelineList({ timeline }: { timeline: (TimelineEntry & { when: string })[] }) {
+/**
+ * Everything that happened to the lead, newest first, each with when (already formatted) and who;
+ * a task's changed due times in the viewer's `zone`.
+ */
+export function LeadTimelineList({
+  timeline,
+  zone,
+}: {
+  timeline: (TimelineEntry & { when: string })[];
+  zone: string;
+}) {
   return (
     <SectionCard id="timeline-heading" title="Timeline">
       <ol className="mt-4 grid gap-0">
@@ -234,7 +246,7 @@ export function LeadTimelineList({ timeline }: { timeline: (TimelineEntry & { wh
           <li key={entry.id} className="relative border-l-2 border-line pb-4 pl-5 last:pb-0">
             <span aria-hidden="true" className="absolute top-1.5 -left-[7px] size-3 rounded-full bg-brand" />
             <p className="text-sm text-ink-muted">{entry.when}</p>
-            <div className="mt-0.5 leading-6">{describe(entry)}</div>
+            <div className="mt-0.5 leading-6">{describe(entry, zone)}</div>
           </li>
         ))}
       </ol>
