@@ -18,7 +18,7 @@ import { manageUrl } from "#app/features/meetings/manage-link.server.ts";
 import type { MeetingServices } from "#app/features/meetings/meetings-context.server.ts";
 import { answerSlotQuery } from "#app/features/meetings/slot-query.server.ts";
 import { createOutboxProcessor, dispatchByKind } from "#app/lib/outbox/outbox-worker.server.ts";
-import { startFakeNetwork } from "#app/lib/safe-fetch/testing/fake-network.ts";
+import { METADATA_NAMES_RESOLVED, startFakeNetwork } from "#app/lib/safe-fetch/testing/fake-network.ts";
 import { openSecret } from "#app/lib/sealed-secret.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
 import { type Radicale, startRadicale } from "../tests/support/radicale.ts";
@@ -448,12 +448,12 @@ describeEachDatabase("the calendars' outbound policy", (use) => {
     // Every name resolves from this table and every connection goes through the injected connector
     // (startFakeNetwork): the metadata addresses below are refused by the policy, never connected to,
     // and nothing here could reach past loopback even if the policy failed.
-    // The metadata name is in the table too, as the address it has in a cloud: were the name check
-    // to fail, the lookup would still come from here and the address check refuse it.
+    // The metadata names are in the table too (METADATA_NAMES_RESOLVED, the addresses they have in a
+    // cloud, rebind.example's included): were the name check to fail, the lookup would still come
+    // from here and the address check refuse it.
     const network = await startFakeNetwork({
+      ...METADATA_NAMES_RESOLVED,
       "calendar.internal.example": ["10.0.0.7"],
-      "rebind.example": ["169.254.169.254"],
-      "metadata.google.internal": ["169.254.169.254"],
     });
     try {
       const closed = createCalendarService({
