@@ -8,7 +8,7 @@ import { anonymiseLeads, deleteExpiredSpam } from "#app/features/leads/lead-rete
 import { findPerson } from "#app/features/people/people-http.server.ts";
 import { listAccessLog } from "#app/lib/access-log.server.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
-import { leadRow } from "../tests/support/lead-rows.ts";
+import { insertLead, type leadRow } from "../tests/support/lead-rows.ts";
 import { createPeopleLeads } from "./people-leads.server.ts";
 
 // ADR 044: a corrected e-mail moves the lead to the new address's person, but its timeline still
@@ -31,14 +31,8 @@ describeEachDatabase("addresses a lead carried before", (use) => {
   const formerRows = () =>
     db().selectFrom("leadFormerEmails").select(["leadId", "emailKey", "replacedAt"]).orderBy("id").execute();
 
-  async function addLead(overrides: Parameters<typeof leadRow>[0] = {}): Promise<number> {
-    const row = await db()
-      .insertInto("leads")
-      .values(leadRow({ createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), ...overrides }))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  const addLead = (overrides: Parameters<typeof leadRow>[0] = {}) =>
+    insertLead(db(), { createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), ...overrides });
 
   beforeEach(async () => {
     for (const table of [

@@ -20,7 +20,7 @@ import { NOTIFICATION_EMAIL } from "#app/lib/outbox/outbox.server.ts";
 import { PermanentSendError } from "#app/lib/outbox/outbox-worker.server.ts";
 import type { Role } from "#app/lib/permissions.ts";
 import { describeEachDatabase } from "../tests/support/databases.ts";
-import { leadRow } from "../tests/support/lead-rows.ts";
+import { insertLead, leadRow } from "../tests/support/lead-rows.ts";
 import {
   createLeadDetails,
   createNotificationProducers,
@@ -43,14 +43,8 @@ async function moveTo(db: Kysely<Database>, userId: number, role: Role) {
     .execute();
 }
 
-async function addLead(db: Kysely<Database>, fullName: string, company: string): Promise<number> {
-  const row = await db
-    .insertInto("leads")
-    .values(leadRow({ fullName, company, email: `${fullName.split(" ")[0]?.toLowerCase()}@example.com` }))
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
+const addLead = (db: Kysely<Database>, fullName: string, company: string) =>
+  insertLead(db, { fullName, company, email: `${fullName.split(" ")[0]?.toLowerCase()}@example.com` });
 
 /** The person's notification e-mails in the outbox (other tests' share the database), oldest first. */
 async function mailsOf(db: Kysely<Database>, userId: number, status?: "pending") {

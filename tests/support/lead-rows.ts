@@ -1,5 +1,5 @@
-import type { Insertable } from "kysely";
-import type { LeadsTable } from "../../app/db/schema.ts";
+import type { Insertable, Kysely } from "kysely";
+import type { Database, LeadsTable } from "../../app/db/schema.ts";
 import { leadKeys } from "../../app/features/leads/lead-repository.server.ts";
 import { PRIVACY_NOTICE_VERSION } from "../../app/features/leads/lead-schema.ts";
 
@@ -32,4 +32,17 @@ export function leadRow(overrides: Partial<Insertable<LeadsTable>> = {}): Insert
   };
   // The keys follow the row's own name, email and company unless a test sets them.
   return { ...leadKeys(row), ...row };
+}
+
+/** Stores one lead (`leadRow` with `overrides`) and answers its id. */
+export async function insertLead(
+  db: Kysely<Database>,
+  overrides: Partial<Insertable<LeadsTable>> = {},
+): Promise<number> {
+  const row = await db
+    .insertInto("leads")
+    .values(leadRow(overrides))
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }

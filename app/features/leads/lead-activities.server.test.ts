@@ -8,7 +8,7 @@ import {
   describeEachDatabase,
   withDatabaseBefore,
 } from "../../../tests/support/databases.ts";
-import { leadRow } from "../../../tests/support/lead-rows.ts";
+import { insertLead, leadRow } from "../../../tests/support/lead-rows.ts";
 import {
   ActivityInputSchema,
   addActivity,
@@ -49,14 +49,8 @@ describeEachDatabase("lead activities and tasks", (use) => {
   let alice: PublicUser;
   let bob: PublicUser;
 
-  async function addLead(fullName = "Ada Prospect"): Promise<number> {
-    const row = await db()
-      .insertInto("leads")
-      .values(leadRow({ fullName, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() }))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  const addLead = (fullName = "Ada Prospect") =>
+    insertLead(db(), { fullName, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() });
   const leadRowOf = (id: number) =>
     db()
       .selectFrom("leads")

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
-import { leadRow } from "../../../tests/support/lead-rows.ts";
+import { insertLead, type leadRow } from "../../../tests/support/lead-rows.ts";
 import { createLeadAdmin, leadHistory } from "./lead-admin.server.ts";
 import { BOARD_PAGE, boardColumn, formatCursor, loadBoard, parseCursor } from "./lead-board.server.ts";
 import { listPageSizeOf, rememberListPageSize } from "./list-preferences.server.ts";
@@ -17,14 +17,7 @@ describeEachDatabase("lead board", (use) => {
   let alice: { id: number; username: string };
   let bob: { id: number; username: string };
 
-  async function addLead(values: Parameters<typeof leadRow>[0]): Promise<number> {
-    const row = await db()
-      .insertInto("leads")
-      .values(leadRow(values))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  const addLead = (values: Parameters<typeof leadRow>[0]) => insertLead(db(), values);
 
   beforeEach(async () => {
     for (const table of ["leadEvents", "leadStatusChanges", "leadActivities", "outbox", "leads"] as const)

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
-import { leadRow } from "../../../tests/support/lead-rows.ts";
+import { insertLead, type leadRow } from "../../../tests/support/lead-rows.ts";
 import {
   ContactEditRefused,
   createLeadAdmin,
@@ -36,14 +36,8 @@ describeEachDatabase("lead contact edit", (use) => {
       },
     });
 
-  async function addLead(overrides: Parameters<typeof leadRow>[0] = {}): Promise<number> {
-    const row = await db()
-      .insertInto("leads")
-      .values(leadRow({ createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), ...overrides }))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  const addLead = (overrides: Parameters<typeof leadRow>[0] = {}) =>
+    insertLead(db(), { createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), ...overrides });
 
   beforeEach(async () => {
     for (const table of [

@@ -2,7 +2,7 @@ import { beforeEach, expect, it } from "vitest";
 import { createUser } from "#app/features/auth/users.server.ts";
 import { createRateLimiter } from "#app/lib/rate-limit.server.ts";
 import { describeEachDatabase } from "../../../tests/support/databases.ts";
-import { leadRow } from "../../../tests/support/lead-rows.ts";
+import { insertLead, type leadRow } from "../../../tests/support/lead-rows.ts";
 import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from "./api-keys.server.ts";
 import { createLeadAdmin, type LeadListQuery, listLeads, UnknownOwnerError } from "./lead-admin.server.ts";
 import { leadDetail } from "./lead-admin-http.server.ts";
@@ -38,14 +38,8 @@ describeEachDatabase("lead workspace", (use) => {
       },
     });
 
-  async function addLead(overrides: Parameters<typeof leadRow>[0] = {}): Promise<number> {
-    const row = await db()
-      .insertInto("leads")
-      .values(leadRow({ createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), ...overrides }))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  const addLead = (overrides: Parameters<typeof leadRow>[0] = {}) =>
+    insertLead(db(), { createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), ...overrides });
 
   beforeEach(async () => {
     for (const table of [
