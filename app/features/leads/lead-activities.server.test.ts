@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { migrateToLatest } from "#app/db/migrate.server.ts";
 import { createUser, type PublicUser } from "#app/features/auth/users.server.ts";
+import { formatKeysetCursor, parseKeysetCursor } from "#app/lib/keyset-cursor.ts";
 import {
   checkPostgres,
   createTestDatabase,
@@ -15,10 +16,8 @@ import {
   countOpenTasks,
   dueTasksFor,
   endOfDay,
-  formatTaskCursor,
   listTasks,
   pageTasks,
-  parseTaskCursor,
   type TaskCursor,
   TaskNotYoursError,
   TaskPatchSchema,
@@ -543,7 +542,7 @@ describeEachDatabase("lead activities and tasks", (use) => {
         if (!page.next) break;
         expect(page.tasks.length).toBe(limit);
         // The cursor survives the URL: the same page comes back from its text.
-        expect(parseTaskCursor(formatTaskCursor(page.next))).toEqual(page.next);
+        expect(parseKeysetCursor(formatKeysetCursor(page.next))).toEqual(page.next);
         if (assigneeId !== undefined) positions.push((await count(page.next)).upTo);
         after = page.next;
       }
@@ -909,11 +908,11 @@ it("records a task done once when two mark it done at the same moment [postgres]
 
 describe("a task page's cursor", () => {
   it("reads only what a page's next is: a stored instant and a positive id", () => {
-    expect(parseTaskCursor("2026-12-03T08:00:00.000Z_123")).toEqual({
+    expect(parseKeysetCursor("2026-12-03T08:00:00.000Z_123")).toEqual({
       at: "2026-12-03T08:00:00.000Z",
       id: 123,
     });
-    expect(formatTaskCursor({ at: "2026-12-03T08:00:00.000Z", id: 123 })).toBe(
+    expect(formatKeysetCursor({ at: "2026-12-03T08:00:00.000Z", id: 123 })).toBe(
       "2026-12-03T08:00:00.000Z_123",
     );
     for (const raw of [
@@ -940,6 +939,6 @@ describe("a task page's cursor", () => {
       "2026-12-03T08:00:00.000Z_123_4",
       "2026-12-03T08:00:00.000Z_123' or 1=1 --",
     ])
-      expect(parseTaskCursor(raw)).toBeNull();
+      expect(parseKeysetCursor(raw)).toBeNull();
   });
 });

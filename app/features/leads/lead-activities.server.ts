@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction, type Updateable } from "kysely";
 import { z } from "zod";
 import { isPostgres } from "#app/db/migration-helpers.ts";
 import type { Database } from "#app/db/schema.ts";
+import type { KeysetCursor } from "#app/lib/keyset-cursor.ts";
 import { can, type Role } from "#app/lib/permissions.ts";
 import { breaksTextRule } from "#app/lib/text-rules.ts";
 import { addDays, dateIn, parseDate, toInstant } from "#app/lib/time-zones.ts";
@@ -346,28 +347,7 @@ export const DONE_LIST_LIMIT = 20;
  * Where a page of tasks ends, so the next starts just after it in the list's order: the last task's
  * sort key (an open task's due time, a done one's done time) and its id, which breaks ties.
  */
-export type TaskCursor = { at: string; id: number };
-
-/** An instant exactly as the tasks store theirs (`toISOString()`), then `_` and the task's id. */
-const TASK_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([1-9]\d{0,14})$/;
-
-/**
- * `2026-12-03T08:00:00.000Z_123`, the URL's and the API's `after`, or null when it is not one: a real
- * instant written as stored (no other spelling of the same time), a positive safe id.
- */
-export function parseTaskCursor(raw: string | null | undefined): TaskCursor | null {
-  const match = raw && raw.length <= 40 ? TASK_CURSOR.exec(raw) : null;
-  if (!match) return null;
-  const [, at = "", digits = ""] = match;
-  const time = Date.parse(at);
-  const id = Number(digits);
-  if (Number.isNaN(time) || new Date(time).toISOString() !== at || !Number.isSafeInteger(id)) return null;
-  return { at, id };
-}
-
-export function formatTaskCursor(cursor: TaskCursor): string {
-  return `${cursor.at}_${cursor.id}`;
-}
+export type TaskCursor = KeysetCursor;
 
 export type TaskPage = { tasks: Task[]; next: TaskCursor | null };
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
+import { formatKeysetCursor, parseKeysetCursor } from "#app/lib/keyset-cursor.ts";
 import { countMatchingLeadsByStatus, filterLeads, type LeadFilter } from "./lead-admin.server.ts";
 import { LEAD_STATUSES, type LeadStatus } from "./lead-repository.server.ts";
 
@@ -19,21 +19,14 @@ export const BOARD_STATUSES: readonly LeadStatus[] = LEAD_STATUSES;
 /** Where a column's next page starts: just after this card in the column's order. */
 export type BoardCursor = { createdAt: string; id: number };
 
-const CURSOR = z
-  .string()
-  .max(64)
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z_\d{1,15}$/);
-
 /** `2026-11-29T05:10:22.000Z_123`: the URL's `after`, or null when it is not one. */
 export function parseCursor(raw: string | null | undefined): BoardCursor | null {
-  const parsed = CURSOR.safeParse(raw);
-  if (!parsed.success) return null;
-  const cut = parsed.data.lastIndexOf("_");
-  return { createdAt: parsed.data.slice(0, cut), id: Number(parsed.data.slice(cut + 1)) };
+  const cursor = parseKeysetCursor(raw);
+  return cursor ? { createdAt: cursor.at, id: cursor.id } : null;
 }
 
 export function formatCursor(cursor: BoardCursor): string {
-  return `${cursor.createdAt}_${cursor.id}`;
+  return formatKeysetCursor({ at: cursor.createdAt, id: cursor.id });
 }
 
 /** A card: who, for which company, whose, since when. */

@@ -1,14 +1,13 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { readJsonObject } from "#app/lib/http.server.ts";
+import { formatKeysetCursor, parseKeysetCursor } from "#app/lib/keyset-cursor.ts";
 import { can } from "#app/lib/permissions.ts";
 import { assertSameOrigin, requireApiPermission } from "#app/lib/staff-guard.server.ts";
 import {
   ActivityInputSchema,
   addActivity,
-  formatTaskCursor,
   pageTasks,
-  parseTaskCursor,
   TaskNotYoursError,
   TaskPatchSchema,
   UnknownAssigneeError,
@@ -82,7 +81,7 @@ const TaskQuerySchema = z.object({
   after: z
     .string()
     .transform((value, context) => {
-      const cursor = parseTaskCursor(value);
+      const cursor = parseKeysetCursor(value);
       if (!cursor) context.addIssue({ code: "custom", message: "after must be a page's next value." });
       return cursor ?? z.NEVER;
     })
@@ -110,7 +109,7 @@ export async function handleListTasks(request: Request, context: Context) {
     after,
     limit,
   });
-  return Response.json({ tasks: page.tasks, next: page.next ? formatTaskCursor(page.next) : null });
+  return Response.json({ tasks: page.tasks, next: page.next ? formatKeysetCursor(page.next) : null });
 }
 
 /**

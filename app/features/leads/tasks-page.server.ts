@@ -1,14 +1,13 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { readForm } from "#app/lib/http.server.ts";
+import { formatKeysetCursor, parseKeysetCursor } from "#app/lib/keyset-cursor.ts";
 import { can } from "#app/lib/permissions.ts";
 import type { StaffUser } from "#app/lib/staff-guard.server.ts";
 import {
   countOpenTasks,
   endOfDay,
-  formatTaskCursor,
   OPEN_COUNT_CAP,
   pageTasks,
-  parseTaskCursor,
   type Task,
   type TaskCursor,
   TaskNotYoursError,
@@ -83,7 +82,7 @@ export function tasksHref(assignee: string, after: TaskCursor | null): string {
   // unescaped, the address reads as the due time it starts after.
   const query = [
     assignee === "me" ? null : `assignee=${assignee}`,
-    after ? `after=${formatTaskCursor(after)}` : null,
+    after ? `after=${formatKeysetCursor(after)}` : null,
   ].filter((part) => part !== null);
   return query.length > 0 ? `${TASKS_PATH}?${query.join("&")}` : TASKS_PATH;
 }
@@ -94,7 +93,7 @@ export async function loadTasksPage(request: Request, context: Context, user: St
   const url = new URL(request.url);
   const { assigneeId, value } = whose(url, user);
   const rawAfter = url.searchParams.get("after");
-  const after = parseTaskCursor(rawAfter);
+  const after = parseKeysetCursor(rawAfter);
   // A hand-edited or truncated cursor: start again from the first page of the same person's tasks.
   if (rawAfter !== null && !after) throw redirect(tasksHref(value, null));
   const services = await leadsServices(context);
